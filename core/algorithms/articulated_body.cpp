@@ -1,0 +1,80 @@
+#include "core/algorithms/articulated_body.hpp"
+
+#include <Eigen/Cholesky>
+
+#include "core/spatial/cross.hpp"
+
+namespace articula::detail {
+
+namespace {
+bool is_fd(const std::vector<bool>* fd, int i) { return fd == nullptr || (*fd)[i]; }
+}  // namespace
+
+void ab_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd,
+              const ExternalForces* f_ext, const std::vector<bool>* fd, const VecX* qdd_in) {
+  data.v[0].setZero();
+  for (int i = 1; i <= model.nb; ++i) {
+    const int p = model.parent[i];
+    const int nv = model.joints[i].nv();
+    JointCalc& jc = data.jc[i];
+    jcalc(model.joints[i], q.data() + model.q_index[i], qd.data() + model.v_index[i], jc);
+    data.Xup[i] = jc.XJ * model.X_tree[i];
+    data.v[i] = data.Xup[i].apply(data.v[p]) + jc.vJ;
+    data.c[i] = jc.cJ + cross_motion(data.v[i], jc.vJ);
+    if (!is_fd(fd, i) && nv > 0) data.c[i].noalias() += jc.S * qdd_in->segment(model.v_index[i], nv);
+    const RigidBodyInertia& I = model.inertia[i];
+    data.IA[i].setZero();
+    add_to(data.IA[i], I);
+    data.pA[i] = cross_force(data.v[i], I * data.v[i]);
+    if (f_ext) {
+      data.X0[i] = p > 0 ? data.Xup[i] * data.X0[p] : data.Xup[i];
+      data.pA[i] -= data.X0[i].apply_force((*f_ext)[i]);
+    }
+  }
+}
+
+void ab_pass2(const Model& model, Data& data, const VecX& tau, const std::vector<bool>* fd) {
+  for (int i = model.nb; i >= 1; --i) {
+    const int nv = model.joints[i].nv();
+    const int p = model.parent[i];
+    if (nv > 0 && is_fd(fd, i)) {
+      const Mat6X& S = data.jc[i].S;
+      Mat6X& U = data.U[i];
+      U.noalias() = data.IA[i] * S;
+      const MatN D = S.transpose() * U;
+      data.Dinv[i] = D.ldlt().solve(MatN::Identity(nv, nv));
+      data.u[i] = tau.segment(model.v_index[i], nv) - S.transpose() * data.pA[i];
+    }
+    if (p == 0) continue;
+    Mat6 Ia = data.IA[i];
+    Force pa = data.pA[i] + Ia * data.c[i];
+    if (nv > 0 && is_fd(fd, i)) {  // I^a = I^A - U D^-1 U^T,  p^a = p^A + I^a c + U D^-1 u
+      const Mat6X UDinv = data.U[i] * data.Dinv[i];
+      Ia.noalias() -= UDinv * data.U[i].transpose();
+      pa.noalias() += UDinv * (data.u[i] - data.U[i].transpose() * data.c[i]);
+    }
+    data.IA[p] += transpose_apply(data.Xup[i], Ia);
+    data.pA[p] += data.Xup[i].transpose_apply(pa);
+  }
+}
+
+void ab_pass3(const Model& model, Data& data, const std::vector<bool>* fd, const VecX* qdd_in) {
+  data.a[0] = -model.a_grav;
+  for (int i = 1; i <= model.nb; ++i) {
+    const int nv = model.joints[i].nv();
+    const int vi = model.v_index[i];
+    data.a[i] = data.Xup[i].apply(data.a[model.parent[i]]) + data.c[i];  // a'_i
+    if (nv == 0) continue;
+    const Mat6X& S = data.jc[i].S;
+    if (is_fd(fd, i)) {
+      auto qdd = data.qdd.segment(vi, nv);
+      qdd.noalias() = data.Dinv[i] * (data.u[i] - data.U[i].transpose() * data.a[i]);
+      data.a[i].noalias() += S * qdd;
+    } else {  // τ_i = S^T (I^A a_i + p^A_i)   (Table 9.3)
+      data.qdd.segment(vi, nv) = qdd_in->segment(vi, nv);
+      data.tau.segment(vi, nv).noalias() = S.transpose() * (data.IA[i] * data.a[i] + data.pA[i]);
+    }
+  }
+}
+
+}  // namespace articula::detail

@@ -1,0 +1,55 @@
+#include "core/algorithms/rnea.hpp"
+
+#include "core/spatial/cross.hpp"
+
+namespace articula {
+
+namespace {
+// Pass 1 of Table 5.1: velocities, accelerations and body forces, outward.
+void rnea_forward(const Model& model, Data& data, const VecX& q, const VecX& qd, const VecX* qdd,
+                  const ExternalForces* f_ext) {
+  data.v[0].setZero();
+  data.a[0] = -model.a_grav;  // a fictitious base acceleration accounts for gravity
+  for (int i = 1; i <= model.nb; ++i) {
+    const int p = model.parent[i];
+    JointCalc& jc = data.jc[i];
+    jcalc(model.joints[i], q.data() + model.q_index[i], qd.data() + model.v_index[i], jc);
+    data.Xup[i] = jc.XJ * model.X_tree[i];
+    data.v[i] = data.Xup[i].apply(data.v[p]) + jc.vJ;
+    data.a[i] = data.Xup[i].apply(data.a[p]) + jc.cJ + cross_motion(data.v[i], jc.vJ);
+    if (qdd) data.a[i].noalias() += jc.S * qdd->segment(model.v_index[i], model.joints[i].nv());
+    const RigidBodyInertia& I = model.inertia[i];
+    data.f[i] = I * data.a[i] + cross_force(data.v[i], I * data.v[i]);
+    if (f_ext) {
+      data.X0[i] = p > 0 ? data.Xup[i] * data.X0[p] : data.Xup[i];
+      data.f[i] -= data.X0[i].apply_force((*f_ext)[i]);
+    }
+  }
+}
+
+// Pass 2: joint forces, inward.
+void rnea_backward(const Model& model, Data& data, VecX& tau) {
+  for (int i = model.nb; i >= 1; --i) {
+    const int nv = model.joints[i].nv();
+    if (nv > 0) tau.segment(model.v_index[i], nv).noalias() = data.jc[i].S.transpose() * data.f[i];
+    const int p = model.parent[i];
+    if (p > 0) data.f[p] += data.Xup[i].transpose_apply(data.f[i]);
+  }
+}
+}  // namespace
+
+const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& qd, const VecX& qdd,
+                 const ExternalForces* f_ext) {  // RBDA Table 5.1
+  rnea_forward(model, data, q, qd, &qdd, f_ext);
+  rnea_backward(model, data, data.tau);
+  return data.tau;
+}
+
+const VecX& nonlinear_effects(const Model& model, Data& data, const VecX& q, const VecX& qd,
+                              const ExternalForces* f_ext) {
+  rnea_forward(model, data, q, qd, nullptr, f_ext);
+  rnea_backward(model, data, data.C);
+  return data.C;
+}
+
+}  // namespace articula

@@ -1,0 +1,21 @@
+#pragma once
+// Recursive Newton-Euler inverse dynamics (RBDA Table 5.1).
+#include <vector>
+
+#include "core/model/data.hpp"
+
+namespace articula {
+
+// External forces: one spatial force per body (NB+1 entries, entry 0 ignored), expressed in base
+// coordinates as in RBDA (f^x_i). nullptr means none.
+using ExternalForces = std::vector<Force>;
+
+// τ = ID(q, qd, qdd) with gravity and external forces. Returns data.tau; also fills data.v, a, f.
+const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& qd, const VecX& qdd,
+                 const ExternalForces* f_ext = nullptr);
+
+// C(q, qd) = ID(q, qd, 0): Coriolis, centrifugal, gravity and external forces. Returns data.C.
+const VecX& nonlinear_effects(const Model& model, Data& data, const VecX& q, const VecX& qd,
+                              const ExternalForces* f_ext = nullptr);
+
+}  // namespace articula

@@ -1,0 +1,36 @@
+#include "core/model/data.hpp"
+
+namespace articula {
+
+Data::Data(const Model& model) {
+  const std::size_t n = static_cast<std::size_t>(model.nb) + 1;
+  jc.resize(n);
+  Xup.resize(n);
+  X0.resize(n);
+  v.assign(n, Motion::Zero());
+  a.assign(n, Motion::Zero());
+  c.assign(n, Motion::Zero());
+  f.assign(n, Force::Zero());
+  tau = VecX::Zero(model.nv);
+  IC.resize(n);
+  H = MatX::Zero(model.nv, model.nv);
+  C = VecX::Zero(model.nv);
+  LD = MatX::Zero(model.nv, model.nv);
+  IA.assign(n, Mat6::Zero());
+  pA.assign(n, Force::Zero());
+  U.resize(n);
+  Dinv.resize(n);
+  u.resize(n);
+  F.resize(n);
+  for (int i = 1; i <= model.nb; ++i) {
+    const int nv = model.joints[i].nv();
+    jc[i].S.setZero(6, nv);
+    U[i].setZero(6, nv);
+    F[i].setZero(6, nv);
+    Dinv[i].setZero(nv, nv);
+    u[i].setZero(nv);
+  }
+  qdd = VecX::Zero(model.nv);
+}
+
+}  // namespace articula

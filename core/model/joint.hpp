@@ -1,0 +1,66 @@
+#pragma once
+// The joint catalogue: jcalc (RBDA Table 4.1), configuration-space operations for the quaternion
+// joints, and the loop-joint form [δ, T] (RBDA Table 8.1, Eq. 8.27). Motion is about/along the
+// joint frame's z axis (project-format-v1).
+#include <optional>
+#include <string_view>
+
+#include "core/spatial/transform.hpp"
+
+namespace articula {
+
+enum class JointType { Revolute, Prismatic, Helical, Cylindrical, Universal, Spherical, Planar, Free, Fixed };
+
+struct Joint {
+  JointType type = JointType::Fixed;
+  double pitch = 0.0;  // helical only: translation along z per radian (m/rad)
+
+  int nq() const;
+  int nv() const;
+  int nc() const { return 6 - nv(); }  // constraint rows when used as a loop joint
+  bool has_quaternion() const { return type == JointType::Spherical || type == JointType::Free; }
+
+  static Joint revolute() { return {JointType::Revolute}; }
+  static Joint prismatic() { return {JointType::Prismatic}; }
+  static Joint helical(double pitch) { return {JointType::Helical, pitch}; }
+  static Joint cylindrical() { return {JointType::Cylindrical}; }
+  static Joint universal() { return {JointType::Universal}; }
+  static Joint spherical() { return {JointType::Spherical}; }
+  static Joint planar() { return {JointType::Planar}; }
+  static Joint free() { return {JointType::Free}; }
+  static Joint fixed() { return {JointType::Fixed}; }
+};
+
+std::string_view joint_type_name(JointType type);
+std::optional<JointType> joint_type_from_name(std::string_view name);
+
+// Output of jcalc: X_J = ^s X_p, motion subspace S (6 x nv), v_J = S qd, c_J = S̊ qd.
+struct JointCalc {
+  Transform XJ;
+  Mat6X S;
+  Motion vJ = Motion::Zero();
+  Motion cJ = Motion::Zero();
+};
+
+// RBDA Table 4.1. q and qd point at the joint's nq and nv coordinates. Quaternions need not be
+// exactly unit; they are normalised here.
+void jcalc(const Joint& joint, const double* q, const double* qd, JointCalc& out);
+// X_J only (position kinematics).
+Transform joint_transform(const Joint& joint, const double* q);
+
+// q_out = q ⊕ v dt: exact for constant v (exponential map on the quaternion joints).
+void joint_integrate(const Joint& joint, const double* q, const double* v, double dt, double* q_out);
+// v with joint_integrate(q0, v, 1) = q1.
+void joint_difference(const Joint& joint, const double* q1, const double* q0, double* v);
+// dq/dt for joint velocity v (differs from v only for the quaternion joints).
+void joint_q_dot(const Joint& joint, const double* q, const double* v, double* q_dot);
+void joint_neutral(const Joint& joint, double* q);
+void joint_normalize(const Joint& joint, double* q);
+
+// Loop-joint form (RBDA 8.3, Table 8.1): for X_sp = ^s X_p of a loop joint, δ (nc values) measures
+// how far X_sp is from any X_J the joint allows, and T (6 x nc, successor coordinates) spans the
+// constraint forces, T^T S = 0. δ is zero exactly on the joint's motion manifold and satisfies
+// dδ/dt = T^T v_rel there, v_rel being the successor's velocity relative to the predecessor.
+void loop_jcalc(const Joint& joint, const Transform& X_sp, VecN& delta, Mat6X& T);
+
+}  // namespace articula

@@ -1,0 +1,25 @@
+#pragma once
+// Fixed-step integrators for q̈ = f(t, q, q̇) on the configuration manifold. Quaternion joints
+// are integrated through dq/dt and renormalised at the end of each step (projection).
+#include <functional>
+
+#include "core/model/model.hpp"
+
+namespace articula {
+
+using AccelerationFn = std::function<void(double t, const VecX& q, const VecX& v, VecX& qdd)>;
+
+// Buffers reused across steps so that stepping does not allocate.
+struct IntegratorWorkspace {
+  explicit IntegratorWorkspace(const Model& model);
+  VecX qs, vs, kq[4], kv[4];
+};
+
+// Classical fourth-order Runge-Kutta.
+void rk4_step(const Model& model, const AccelerationFn& f, double t, double h, VecX& q, VecX& v,
+              IntegratorWorkspace& ws);
+// Semi-implicit (symplectic) Euler: v += h q̈(q, v); q := q ⊕ h v.
+void euler_step(const Model& model, const AccelerationFn& f, double t, double h, VecX& q, VecX& v,
+                IntegratorWorkspace& ws);
+
+}  // namespace articula
