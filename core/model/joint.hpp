@@ -18,6 +18,7 @@ struct Joint {
   int nq() const;
   int nv() const;
   int nc() const { return 6 - nv(); }  // constraint rows when used as a loop joint
+  bool operator==(const Joint&) const = default;
   bool has_quaternion() const { return type == JointType::Spherical || type == JointType::Free; }
 
   static Joint revolute() { return {JointType::Revolute}; }

@@ -1,0 +1,35 @@
+#pragma once
+// Project files, format v1 (../shared/docs/project-format-v1.md): load with validation, save
+// atomically. Every problem is reported with the JSON pointer of the offending field.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/spec/mechanism_spec.hpp"
+
+namespace articula {
+
+// Invalid input. pointer is a JSON pointer ("/joints/2/type"), or "" for the whole document.
+struct ProjectError : std::runtime_error {
+  ProjectError(std::string pointer_, const std::string& problem)
+      : std::runtime_error((pointer_.empty() ? std::string("/") : pointer_) + ": " + problem),
+        pointer(std::move(pointer_)) {}
+  std::string pointer;
+};
+
+struct LoadResult {
+  MechanismSpec spec;
+  std::vector<std::string> warnings;  // e.g. "/bodies/0/pose/quaternion: not unit length; normalised"
+};
+
+// Parse and validate JSON text; throws ProjectError (syntax errors name line and column).
+LoadResult parse_project(const std::string& text);
+// Read a file; throws ProjectError (pointer "") when it cannot be read.
+LoadResult load_project(const std::string& path);
+
+nlohmann::json to_json(const MechanismSpec& spec);
+std::string to_text(const MechanismSpec& spec);  // pretty-printed, 2-space indent, trailing newline
+// Atomic: writes a temporary file next to `path`, fsyncs, renames. Throws std::runtime_error.
+void save_project(const MechanismSpec& spec, const std::string& path);
+
+}  // namespace articula

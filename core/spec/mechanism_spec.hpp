@@ -1,0 +1,88 @@
+#pragma once
+// The editable description of a mechanism, as in a project file (project-format-v1): bodies and
+// joints by name, in file order, with every field the user wrote. It is compiled into an immutable
+// Model (core/spec/compile.hpp). Unknown JSON fields are kept in `extra` so they survive a save.
+#include <array>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/joint.hpp"
+
+namespace articula {
+
+// Placement of a frame: position and unit quaternion [w, x, y, z] of its axes.
+struct PoseSpec {
+  Vec3 position = Vec3::Zero();
+  Quat orientation = Quat::Identity();
+  nlohmann::json extra = nlohmann::json::object();
+  // ^{frame} X_{outer}: the Plücker transform from the enclosing frame to this one.
+  Transform transform() const { return Transform::from_pose(orientation.toRotationMatrix(), position); }
+  bool operator==(const PoseSpec& o) const {
+    return position == o.position && orientation.coeffs() == o.orientation.coeffs() && extra == o.extra;
+  }
+};
+
+struct BodySpec {
+  std::string name;
+  double mass = 1.0;
+  Vec3 com = Vec3::Zero();
+  // [Ixx, Iyy, Izz, Ixy, Ixz, Iyz] about the centre of mass, body axes.
+  std::array<double, 6> inertia{0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  std::optional<PoseSpec> pose;  // as sketched, world coordinates
+  nlohmann::json extra = nlohmann::json::object();
+  Mat3 inertia_matrix() const;
+  bool operator==(const BodySpec&) const = default;
+};
+
+struct DriveSpec {
+  enum class Kind { Motion, Force };
+  Kind kind = Kind::Motion;
+  std::string expression;  // "q" for motion drives, "value" for force drives
+  nlohmann::json extra = nlohmann::json::object();
+  bool operator==(const DriveSpec&) const = default;
+};
+
+struct SpringSpec {
+  double stiffness = 0.0;
+  double rest = 0.0;
+  double damping = 0.0;
+  nlohmann::json extra = nlohmann::json::object();
+  bool operator==(const SpringSpec&) const = default;
+};
+
+struct JointSpec {
+  std::string name;
+  Joint joint;  // type and pitch
+  std::string parent, child;  // body names; "ground" is the fixed world
+  PoseSpec parent_frame, child_frame;
+  std::optional<std::vector<double>> q0, qd0;
+  std::optional<DriveSpec> drive;
+  std::optional<SpringSpec> spring;
+  nlohmann::json extra = nlohmann::json::object();
+  bool operator==(const JointSpec&) const = default;
+};
+
+struct SimulationSpec {
+  double duration = 5.0;
+  double step = 0.001;
+  std::string integrator = "rk4";
+  nlohmann::json extra = nlohmann::json::object();
+  bool operator==(const SimulationSpec&) const = default;
+};
+
+struct MechanismSpec {
+  std::string name;
+  Vec3 gravity{0.0, -9.81, 0.0};
+  std::vector<BodySpec> bodies;
+  std::vector<JointSpec> joints;
+  std::optional<SimulationSpec> simulation;
+  nlohmann::json extra = nlohmann::json::object();  // unknown top-level fields
+  bool operator==(const MechanismSpec&) const = default;
+
+  int body_index(const std::string& name) const;   // -1 if absent; "ground" is absent
+  int joint_index(const std::string& name) const;  // -1 if absent
+};
+
+}  // namespace articula
