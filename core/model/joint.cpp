@@ -54,7 +54,8 @@ std::optional<JointType> joint_type_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-Transform joint_transform(const Joint& joint, const double* q) {  // RBDA Table 4.1, X_J column
+namespace {
+Transform forward_transform(const Joint& joint, const double* q) {  // RBDA Table 4.1, X_J column
   switch (joint.type) {
     case JointType::Revolute: return Transform::rot(rz(q[0]));
     case JointType::Prismatic: return Transform::xlt(Vec3(0, 0, q[0]));
@@ -72,10 +73,52 @@ Transform joint_transform(const Joint& joint, const double* q) {  // RBDA Table 
   }
   return {};
 }
+}  // namespace
+
+Transform joint_transform(const Joint& joint, const double* q) {
+  const Transform X = forward_transform(joint, q);
+  return joint.reversed ? X.inverse() : X;  // RBDA Table 4.2
+}
+
+void joint_coordinates(const Joint& joint, const Transform& X, double* q) {
+  const Mat3& E = X.E;
+  const Vec3& r = X.r;
+  const double theta = std::atan2(E(0, 1), E(0, 0));  // E = rz(θ): E00 = cos θ, E01 = sin θ
+  switch (joint.type) {
+    case JointType::Revolute: q[0] = theta; break;
+    case JointType::Prismatic: q[0] = r.z(); break;
+    case JointType::Helical: {
+      q[0] = theta;  // pick the turn nearest to the sketched translation
+      if (joint.pitch != 0.0) {
+        const double turn = 2 * std::numbers::pi;
+        q[0] += turn * std::round((r.z() / joint.pitch - theta) / turn);
+      }
+      break;
+    }
+    case JointType::Cylindrical: q[0] = theta; q[1] = r.z(); break;
+    case JointType::Universal:  // E = ry(β) rz(α)
+      q[0] = std::atan2(-E(1, 0), E(1, 1));
+      q[1] = std::atan2(-E(0, 2), E(2, 2));
+      break;
+    case JointType::Spherical: store_quat(Quat(E.transpose()), q); break;
+    case JointType::Planar: {
+      const double c = std::cos(theta), s = std::sin(theta);
+      q[0] = theta;
+      q[1] = c * r.x() + s * r.y();
+      q[2] = -s * r.x() + c * r.y();
+      break;
+    }
+    case JointType::Free:
+      q[0] = r.x(); q[1] = r.y(); q[2] = r.z();
+      store_quat(Quat(E.transpose()), q + 3);
+      break;
+    case JointType::Fixed: break;
+  }
+}
 
 void jcalc(const Joint& joint, const double* q, const double* qd, JointCalc& out) {  // Table 4.1
   const int nv = joint.nv();
-  out.XJ = joint_transform(joint, q);
+  out.XJ = forward_transform(joint, q);
   out.S.setZero(6, nv);
   out.cJ.setZero();
   switch (joint.type) {
@@ -104,6 +147,12 @@ void jcalc(const Joint& joint, const double* q, const double* qd, JointCalc& out
     case JointType::Fixed: break;
   }
   out.vJ.noalias() = out.S * Eigen::Map<const VecN>(qd, nv);
+  if (joint.reversed) {  // RBDA Table 4.2: S, v_J, c_J become -^pX_s times themselves
+    out.XJ = out.XJ.inverse();
+    for (int k = 0; k < nv; ++k) out.S.col(k) = -out.XJ.apply(Motion(out.S.col(k)));
+    out.vJ = -out.XJ.apply(out.vJ);
+    out.cJ = -out.XJ.apply(out.cJ);
+  }
 }
 
 void joint_integrate(const Joint& joint, const double* q, const double* v, double dt, double* q_out) {

@@ -14,6 +14,9 @@ enum class JointType { Revolute, Prismatic, Helical, Cylindrical, Universal, Sph
 struct Joint {
   JointType type = JointType::Fixed;
   double pitch = 0.0;  // helical only: translation along z per radian (m/rad)
+  // A tree joint traversed from its successor to its predecessor (RBDA 4.4, Table 4.2): jcalc
+  // returns the values for the opposite polarity, q keeps the user's meaning.
+  bool reversed = false;
 
   int nq() const;
   int nv() const;
@@ -48,6 +51,9 @@ struct JointCalc {
 void jcalc(const Joint& joint, const double* q, const double* qd, JointCalc& out);
 // X_J only (position kinematics).
 Transform joint_transform(const Joint& joint, const double* q);
+// The coordinates whose X_J is nearest to X (exact when X is reachable); for quaternion joints a
+// unit quaternion. Used to start assembly from sketched poses. Ignores `reversed`.
+void joint_coordinates(const Joint& joint, const Transform& X, double* q);
 
 // q_out = q ⊕ v dt: exact for constant v (exponential map on the quaternion joints).
 void joint_integrate(const Joint& joint, const double* q, const double* v, double dt, double* q_out);

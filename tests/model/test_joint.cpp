@@ -1,6 +1,7 @@
 // The joint catalogue: jcalc against finite differences of X_J, configuration operations, and the
 // loop-joint form [δ, T].
 #include <Eigen/QR>
+#include <algorithm>
 
 #include "core/model/configuration.hpp"
 #include "core/spatial/cross.hpp"
@@ -39,9 +40,11 @@ Vec6 velocity_from_fd(const Mat6& Xp, const Mat6& Xm, const Mat6& X0, double h) 
 TEST_CASE("jcalc: S qd is the velocity of X_J(q(t)) and c_J is dS/dt qd", "[joint]") {
   std::mt19937 rng(11);
   const double h = 1e-6;
-  for (JointType t : kAll) {
-    const Joint j = make(t);
-    SECTION(std::string(joint_type_name(t))) {
+  for (JointType t : kAll)
+  for (bool reversed : {false, true}) {
+    Joint j = make(t);
+    j.reversed = reversed;
+    SECTION(std::string(joint_type_name(t)) + (reversed ? " reversed" : "")) {
       for (int trial = 0; trial < 10; ++trial) {
         const VecX q = random_q(j, rng), qd = test::random_vector(j.nv(), rng);
         JointCalc jc, jp, jm;
@@ -137,6 +140,22 @@ TEST_CASE("Loop-joint error is nonzero off the manifold", "[joint][loop]") {
       loop_jcalc(j, joint_transform(Joint::free(), qp.data()) * joint_transform(j, q.data()), delta, T);
       INFO(joint_type_name(t) << " column " << c);
       CHECK(delta.norm() > 5e-4);
+    }
+  }
+}
+
+TEST_CASE("joint_coordinates inverts joint_transform", "[joint]") {
+  std::mt19937 rng(15);
+  for (JointType t : kAll) {
+    const Joint j = make(t);
+    for (int trial = 0; trial < 10; ++trial) {
+      VecX q = random_q(j, rng);
+      if (t == JointType::Universal) q[1] = std::clamp(q[1], -1.5, 1.5);  // away from gimbal lock
+      const Transform X = joint_transform(j, q.data());
+      VecX q2(j.nq());
+      joint_coordinates(j, X, q2.data());
+      INFO(joint_type_name(t));
+      CHECK(joint_transform(j, q2.data()).isApprox(X, 1e-12));
     }
   }
 }

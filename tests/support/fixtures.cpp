@@ -42,6 +42,7 @@ Joint random_joint(std::mt19937& rng, bool allow_fixed) {
                              JointType::Planar,    JointType::Free,      JointType::Fixed};
   Joint j{types[pick(rng)]};
   if (j.type == JointType::Helical) j.pitch = 0.05 + 0.1 * std::uniform_real_distribution<>(0, 1)(rng);
+  j.reversed = rng() % 2;  // opposite-polarity tree joints (RBDA Table 4.2) appear too
   return j;
 }
 
@@ -56,7 +57,7 @@ Model random_tree(int nb, std::mt19937& rng, bool allow_fixed) {
       const JointType all[] = {JointType::Revolute, JointType::Prismatic, JointType::Helical,
                                JointType::Cylindrical, JointType::Universal, JointType::Spherical,
                                JointType::Planar, JointType::Free, JointType::Fixed};
-      j = Joint{all[i - 1], 0.07};
+      j = Joint{all[i - 1], 0.07, i % 2 == 0};
       if (!allow_fixed && j.type == JointType::Fixed) j = Joint::revolute();
     }
     b.add_body("b" + std::to_string(i), parent, j, random_transform(rng), random_inertia(rng));

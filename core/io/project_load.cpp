@@ -1,0 +1,457 @@
+// Loading and validating project files, format v1 (shared/docs/project-format-v1.md). Each reader
+// checks one JSON object, names the offending field by JSON pointer, and keeps unknown fields in
+// `extra` so that files written by newer or other tools survive a load/save cycle.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <initializer_list>
+#include <map>
+#include <string_view>
+
+#include "core/io/project.hpp"
+#include "core/model/model.hpp"
+#include "core/sim/expression.hpp"
+
+namespace articula {
+namespace {
+
+using nlohmann::json;
+using Warnings = std::vector<std::string>;
+
+constexpr std::array<std::string_view, 2> kIntegrators{"rk4", "euler"};
+
+std::string at(const std::string& ptr, std::string_view key) { return ptr + "/" + std::string(key); }
+std::string at(const std::string& ptr, std::size_t i) { return ptr + "/" + std::to_string(i); }
+
+// Shortest round-trip form, as the file itself would show the number.
+std::string show(double v) { return json(v).dump(); }
+
+std::string kind(const json& j) {
+  switch (j.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return "a number";
+    case json::value_t::string: return "a string";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    default: return "an unsupported value";
+  }
+}
+
+[[noreturn]] void fail(const std::string& ptr, const std::string& problem) {
+  throw ProjectError(ptr, problem);
+}
+
+const json* find(const json& obj, const char* key) {
+  const auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+void expect_object(const json& j, const std::string& ptr) {
+  if (!j.is_object()) fail(ptr, "expected an object, got " + kind(j));
+}
+
+const json& required(const json& obj, const std::string& ptr, const char* key) {
+  const json* v = find(obj, key);
+  if (!v) fail(at(ptr, key), "required field is missing");
+  return *v;
+}
+
+double number(const json& j, const std::string& ptr) {
+  if (!j.is_number()) fail(ptr, "expected a number, got " + kind(j));
+  const double v = j.get<double>();
+  if (!std::isfinite(v)) fail(ptr, "number is not finite");
+  return v;
+}
+
+double nonnegative(const json& j, const std::string& ptr) {
+  const double v = number(j, ptr);
+  if (v < 0.0) fail(ptr, "must be >= 0, got " + show(v));
+  return v;
+}
+
+double positive(const json& j, const std::string& ptr) {
+  const double v = number(j, ptr);
+  if (!(v > 0.0)) fail(ptr, "must be > 0, got " + show(v));
+  return v;
+}
+
+// Exactly n numbers; `context` (e.g. " for a spherical joint") explains where n comes from.
+std::vector<double> numbers(const json& j, const std::string& ptr, std::size_t n,
+                            const std::string& context = "") {
+  const std::string expected = "expected " + std::to_string(n) + " numbers" + context;
+  if (!j.is_array()) fail(ptr, expected + ", got " + kind(j));
+  if (j.size() != n) fail(ptr, expected + ", got " + std::to_string(j.size()));
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = number(j[i], at(ptr, i));
+  return v;
+}
+
+Vec3 vec3(const json& j, const std::string& ptr) {
+  const auto v = numbers(j, ptr, 3);
+  return {v[0], v[1], v[2]};
+}
+
+std::string string_value(const json& j, const std::string& ptr) {
+  if (!j.is_string()) fail(ptr, "expected a string, got " + kind(j));
+  return j.get<std::string>();
+}
+
+std::string name_value(const json& j, const std::string& ptr) {
+  std::string s = string_value(j, ptr);
+  if (s.empty()) fail(ptr, "name must not be empty");
+  return s;
+}
+
+json extra_fields(const json& obj, std::initializer_list<const char*> known) {
+  json extra = obj;
+  for (const char* key : known) extra.erase(key);
+  return extra;
+}
+
+// Four numbers [w, x, y, z] in place. A zero quaternion is no rotation at all; a non-unit one is
+// normalised with a warning, because the file then does not say exactly what is simulated.
+void unit_quaternion(double* q, const std::string& ptr, Warnings& warnings) {
+  double scale = 0.0;
+  for (int i = 0; i < 4; ++i) scale = std::max(scale, std::abs(q[i]));
+  if (scale == 0.0) fail(ptr, "zero-length quaternion; expected a unit quaternion [w, x, y, z]");
+  double sum = 0.0;  // of squares after scaling, so that huge components cannot overflow
+  for (int i = 0; i < 4; ++i) sum += (q[i] / scale) * (q[i] / scale);
+  const double norm = scale * std::sqrt(sum);
+  if (std::abs(norm - 1.0) <= 1e-12) return;  // keep exact values: reloading changes nothing
+  for (int i = 0; i < 4; ++i) q[i] = (q[i] / scale) / std::sqrt(sum);
+  warnings.push_back(ptr + ": quaternion not unit length (norm " + show(norm) + "); normalised");
+}
+
+Quat quaternion(const json& j, const std::string& ptr, Warnings& warnings) {
+  auto q = numbers(j, ptr, 4);
+  unit_quaternion(q.data(), ptr, warnings);
+  return Quat(q[0], q[1], q[2], q[3]);
+}
+
+PoseSpec read_pose(const json& j, const std::string& ptr, Warnings& warnings) {
+  expect_object(j, ptr);
+  PoseSpec pose;
+  if (const json* v = find(j, "position")) pose.position = vec3(*v, at(ptr, "position"));
+  if (const json* v = find(j, "quaternion"))
+    pose.orientation = quaternion(*v, at(ptr, "quaternion"), warnings);
+  pose.extra = extra_fields(j, {"position", "quaternion"});
+  return pose;
+}
+
+BodySpec read_body(const json& j, const std::string& ptr, Warnings& warnings) {
+  expect_object(j, ptr);
+  BodySpec b;
+  b.name = name_value(required(j, ptr, "name"), at(ptr, "name"));
+  if (b.name == "ground")
+    fail(at(ptr, "name"), "'ground' is the fixed world frame and must not be listed as a body");
+  b.mass = positive(required(j, ptr, "mass"), at(ptr, "mass"));
+  b.com = vec3(required(j, ptr, "com"), at(ptr, "com"));
+  const auto inertia = numbers(required(j, ptr, "inertia"), at(ptr, "inertia"), 6,
+                               " [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]");
+  std::copy(inertia.begin(), inertia.end(), b.inertia.begin());
+  if (const std::string why = inertia_problem(b.mass, b.inertia_matrix()); !why.empty())
+    fail(at(ptr, "inertia"), "not a physically valid inertia about the centre of mass: " + why);
+  if (const json* v = find(j, "pose")) b.pose = read_pose(*v, at(ptr, "pose"), warnings);
+  b.extra = extra_fields(j, {"name", "mass", "com", "inertia", "pose"});
+  return b;
+}
+
+std::string known_joint_types() {
+  std::string list;
+  for (int t = 0; t <= static_cast<int>(JointType::Fixed); ++t)
+    list += (t ? ", " : "") + std::string(joint_type_name(static_cast<JointType>(t)));
+  return list;
+}
+
+std::string describe(const Joint& joint) {
+  return "a " + std::string(joint_type_name(joint.type)) + " joint";
+}
+
+// Type and, for helical joints, pitch.
+Joint read_joint_type(const json& j, const std::string& ptr) {
+  const std::string name = string_value(required(j, ptr, "type"), at(ptr, "type"));
+  const auto type = joint_type_from_name(name);
+  if (!type)
+    fail(at(ptr, "type"), "unknown joint type '" + name + "'; expected one of: " +
+                              known_joint_types());
+  Joint joint{*type};
+  const json* pitch = find(j, "pitch");
+  if (joint.type == JointType::Helical) {
+    if (!pitch) fail(at(ptr, "pitch"), "required for a helical joint (m/rad)");
+    joint.pitch = number(*pitch, at(ptr, "pitch"));
+  } else if (pitch) {
+    fail(at(ptr, "pitch"), "only helical joints have a pitch; this is " + describe(joint));
+  }
+  return joint;
+}
+
+std::string read_link(const json& j, const std::string& ptr, const char* key,
+                      const MechanismSpec& spec) {
+  const std::string name = string_value(required(j, ptr, key), at(ptr, key));
+  if (name != "ground" && spec.body_index(name) < 0)
+    fail(at(ptr, key), "unknown body '" + name + "'; expected a body name or \"ground\"");
+  return name;
+}
+
+void read_coordinates(const json& j, const std::string& ptr, JointSpec& js, Warnings& warnings) {
+  const std::string context = " for " + describe(js.joint);
+  if (const json* v = find(j, "q0")) {
+    js.q0 = numbers(*v, at(ptr, "q0"), js.joint.nq(), context);
+    // The quaternion part must be a rotation, as in the poses.
+    if (js.joint.type == JointType::Spherical) unit_quaternion(js.q0->data(), at(ptr, "q0"), warnings);
+    if (js.joint.type == JointType::Free) unit_quaternion(js.q0->data() + 3, at(ptr, "q0"), warnings);
+  }
+  if (const json* v = find(j, "qd0")) js.qd0 = numbers(*v, at(ptr, "qd0"), js.joint.nv(), context);
+}
+
+DriveSpec read_drive(const json& j, const std::string& ptr, const Joint& joint) {
+  expect_object(j, ptr);
+  const std::string type = string_value(required(j, ptr, "type"), at(ptr, "type"));
+  DriveSpec d;
+  const char* key = "q";
+  if (type == "motion") {
+    if (joint.nv() != 1)
+      fail(ptr, "a motion drive needs a 1-DOF joint; this is " + describe(joint) + " with " +
+                    std::to_string(joint.nv()) + " degrees of freedom");
+  } else if (type == "force") {
+    d.kind = DriveSpec::Kind::Force;
+    key = "value";
+    if (joint.nv() == 0) fail(ptr, "a force drive needs a joint that can move; this is fixed");
+  } else {
+    fail(at(ptr, "type"), "unknown drive type '" + type + "'; expected \"motion\" or \"force\"");
+  }
+  d.expression = string_value(required(j, ptr, key), at(ptr, key));
+  try {
+    (void)Expression::parse(d.expression);
+  } catch (const ExpressionError& e) {
+    std::string what = e.what();
+    if (what.find("position") == std::string::npos)
+      what += " at position " + std::to_string(e.position);
+    fail(at(ptr, key), "invalid expression \"" + d.expression + "\": " + what);
+  }
+  d.extra = extra_fields(j, {"type", key});
+  return d;
+}
+
+SpringSpec read_spring(const json& j, const std::string& ptr, const Joint& joint) {
+  expect_object(j, ptr);
+  if (joint.nv() != 1)
+    fail(ptr, "a spring needs a 1-DOF joint; this is " + describe(joint) + " with " +
+                  std::to_string(joint.nv()) + " degrees of freedom");
+  SpringSpec s;
+  if (const json* v = find(j, "stiffness")) s.stiffness = nonnegative(*v, at(ptr, "stiffness"));
+  if (const json* v = find(j, "rest")) s.rest = number(*v, at(ptr, "rest"));
+  if (const json* v = find(j, "damping")) s.damping = nonnegative(*v, at(ptr, "damping"));
+  s.extra = extra_fields(j, {"stiffness", "rest", "damping"});
+  return s;
+}
+
+JointSpec read_joint(const json& j, const std::string& ptr, const MechanismSpec& spec,
+                     Warnings& warnings) {
+  expect_object(j, ptr);
+  JointSpec js;
+  js.name = name_value(required(j, ptr, "name"), at(ptr, "name"));
+  js.joint = read_joint_type(j, ptr);
+  js.parent = read_link(j, ptr, "parent", spec);
+  js.child = read_link(j, ptr, "child", spec);
+  if (js.parent == js.child)
+    fail(at(ptr, "child"), "parent and child are the same body '" + js.child + "'");
+  if (const json* v = find(j, "parent_frame"))
+    js.parent_frame = read_pose(*v, at(ptr, "parent_frame"), warnings);
+  if (const json* v = find(j, "child_frame"))
+    js.child_frame = read_pose(*v, at(ptr, "child_frame"), warnings);
+  read_coordinates(j, ptr, js, warnings);
+  if (const json* v = find(j, "drive")) js.drive = read_drive(*v, at(ptr, "drive"), js.joint);
+  if (const json* v = find(j, "spring")) js.spring = read_spring(*v, at(ptr, "spring"), js.joint);
+  js.extra = extra_fields(j, {"name", "type", "pitch", "parent", "child", "parent_frame",
+                              "child_frame", "q0", "qd0", "drive", "spring"});
+  return js;
+}
+
+SimulationSpec read_simulation(const json& j, const std::string& ptr) {
+  expect_object(j, ptr);
+  SimulationSpec s;
+  if (const json* v = find(j, "duration")) s.duration = positive(*v, at(ptr, "duration"));
+  if (const json* v = find(j, "step")) s.step = positive(*v, at(ptr, "step"));
+  if (s.step > s.duration)
+    fail(at(ptr, "step"), "step " + show(s.step) + " exceeds the duration " + show(s.duration));
+  if (const json* v = find(j, "integrator")) {
+    s.integrator = string_value(*v, at(ptr, "integrator"));
+    if (std::find(kIntegrators.begin(), kIntegrators.end(), s.integrator) == kIntegrators.end())
+      fail(at(ptr, "integrator"), "unknown integrator '" + s.integrator + "'; expected one of: " +
+                                      std::string(kIntegrators[0]) + ", " +
+                                      std::string(kIntegrators[1]));
+  }
+  s.extra = extra_fields(j, {"duration", "step", "integrator"});
+  return s;
+}
+
+void check_header(const json& doc) {
+  const std::string format = string_value(required(doc, "", "format"), "/format");
+  if (format != "articula") fail("/format", "expected \"articula\", got \"" + format + "\"");
+  const json& version = required(doc, "", "version");
+  const double v = number(version, "/version");
+  if (v > 1.0)
+    fail("/version", "written by a newer Articula (version " + version.dump() +
+                         "); this build reads version 1");
+  if (v != 1.0)
+    fail("/version", "unsupported version " + version.dump() + "; this build reads version 1");
+}
+
+const json* array_field(const json& doc, const char* key) {
+  const json* v = find(doc, key);
+  if (v && !v->is_array()) fail(at("", key), "expected an array, got " + kind(*v));
+  return v;
+}
+
+// A second use of a name is the error: the first one is what the user most likely meant.
+void check_unique(std::map<std::string, std::size_t>& seen, const std::string& name,
+                  std::size_t i, const std::string& list, const char* what) {
+  const auto [it, inserted] = seen.emplace(name, i);
+  if (!inserted)
+    fail(at(at(list, i), "name"), std::string("duplicate ") + what + " name '" + name +
+                                      "' (first used at " + at(list, it->second) + ")");
+}
+
+// Every body must hang from ground through some chain of joints, in either direction.
+void check_connected(const MechanismSpec& spec) {
+  std::vector<bool> reached(spec.bodies.size(), false);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const JointSpec& js : spec.joints) {
+      const int p = spec.body_index(js.parent), c = spec.body_index(js.child);
+      const bool p_in = p < 0 || reached[p], c_in = c < 0 || reached[c];
+      if (p_in != c_in) {
+        reached[p_in ? c : p] = true;
+        grew = true;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < reached.size(); ++i)
+    if (!reached[i])
+      fail(at("/bodies", i), "body '" + spec.bodies[i].name +
+                                 "' is not connected to ground by any joint");
+}
+
+LoadResult read_document(const json& doc) {
+  if (!doc.is_object()) fail("", "expected a JSON object at the top level, got " + kind(doc));
+  check_header(doc);
+  LoadResult r;
+  MechanismSpec& spec = r.spec;
+  if (const json* v = find(doc, "name")) spec.name = string_value(*v, "/name");
+  if (const json* v = find(doc, "gravity")) spec.gravity = vec3(*v, "/gravity");
+  std::map<std::string, std::size_t> seen;
+  if (const json* bodies = array_field(doc, "bodies"))
+    for (std::size_t i = 0; i < bodies->size(); ++i) {
+      spec.bodies.push_back(read_body((*bodies)[i], at("/bodies", i), r.warnings));
+      check_unique(seen, spec.bodies.back().name, i, "/bodies", "body");
+    }
+  seen.clear();
+  if (const json* joints = array_field(doc, "joints"))
+    for (std::size_t i = 0; i < joints->size(); ++i) {
+      spec.joints.push_back(read_joint((*joints)[i], at("/joints", i), spec, r.warnings));
+      check_unique(seen, spec.joints.back().name, i, "/joints", "joint");
+    }
+  if (const json* v = find(doc, "simulation")) spec.simulation = read_simulation(*v, "/simulation");
+  check_connected(spec);
+  spec.extra = extra_fields(doc, {"format", "version", "name", "gravity", "bodies", "joints",
+                                  "simulation"});
+  return r;
+}
+
+// Records where nlohmann's parser gave up. json::parse reports some errors (number overflow)
+// without a position; re-running the SAX parser yields the byte offset for every kind.
+struct ErrorLocator : json::json_sax_t {
+  std::size_t byte = 0;
+  std::string message;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception& e) override {
+    byte = position;
+    message = e.what();
+    return false;
+  }
+};
+
+// nlohmann's explanation without its "[json.exception...] parse error at line..:" prefix.
+std::string explanation(std::string what) {
+  if (const auto p = what.find("] "); p != std::string::npos) what.erase(0, p + 2);
+  if (what.rfind("parse error", 0) == 0)
+    if (const auto p = what.find(": "); p != std::string::npos) what.erase(0, p + 2);
+  return what;
+}
+
+[[noreturn]] void syntax_error(const std::string& text) {
+  ErrorLocator locator;
+  (void)json::sax_parse(text, &locator);
+  // byte counts the characters read, the last being the offending one.
+  const std::size_t pos = std::min(locator.byte > 0 ? locator.byte - 1 : 0, text.size());
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < pos; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else if ((c & 0xC0) != 0x80) {  // count UTF-8 characters, not continuation bytes
+      ++column;
+    }
+  }
+  fail("", "invalid JSON at line " + std::to_string(line) + ", column " +
+               std::to_string(column) + ": " + explanation(locator.message));
+}
+
+}  // namespace
+
+LoadResult parse_project(const std::string& text) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::exception&) {
+    syntax_error(text);
+  }
+  try {
+    return read_document(doc);
+  } catch (const json::exception& e) {  // a safety net: the readers check types before access
+    throw ProjectError("", std::string("unexpected JSON problem: ") + e.what());
+  }
+}
+
+LoadResult load_project(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail("", "cannot open '" + path + "': " + std::strerror(errno));
+  std::string text;
+  std::array<char, 65536> buffer;
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      fail("", "cannot read '" + path + "': " + std::strerror(err));
+    }
+    if (n == 0) break;
+    text.append(buffer.data(), static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return parse_project(text);
+}
+
+}  // namespace articula

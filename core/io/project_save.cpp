@@ -1,0 +1,237 @@
+// Writing project files, format v1: known fields in the contract's order, then the unknown fields
+// kept from loading (sorted, as nlohmann::json stores them). Saving is atomic: temp file, fsync,
+// rename, so that a crash never leaves a half-written project behind.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+#include "core/io/project.hpp"
+
+namespace articula {
+namespace {
+
+using nlohmann::json;
+using ojson = nlohmann::ordered_json;  // keeps insertion order, i.e. the contract's field order
+
+ojson vec3(const Vec3& v) { return ojson::array({v.x(), v.y(), v.z()}); }
+
+ojson numbers(const std::vector<double>& v) {
+  ojson a = ojson::array();
+  for (double x : v) a.push_back(x);
+  return a;
+}
+
+// Unknown fields after the known ones; a known field wins over an extra of the same name.
+void append_extra(ojson& out, const json& extra) {
+  if (!extra.is_object()) return;
+  for (const auto& [key, value] : extra.items())
+    if (!out.contains(key)) out[key] = ojson(value);
+}
+
+bool is_identity(const PoseSpec& p) {
+  return p.position == Vec3::Zero() && p.orientation.coeffs() == Quat::Identity().coeffs() &&
+         (p.extra.is_null() || p.extra.empty());
+}
+
+ojson pose_json(const PoseSpec& p) {
+  const Quat& q = p.orientation;
+  ojson out;
+  out["position"] = vec3(p.position);
+  out["quaternion"] = ojson::array({q.w(), q.x(), q.y(), q.z()});
+  append_extra(out, p.extra);
+  return out;
+}
+
+ojson body_json(const BodySpec& b) {
+  ojson out;
+  out["name"] = b.name;
+  out["mass"] = b.mass;
+  out["com"] = vec3(b.com);
+  out["inertia"] = ojson::array();
+  for (double x : b.inertia) out["inertia"].push_back(x);
+  if (b.pose) out["pose"] = pose_json(*b.pose);
+  append_extra(out, b.extra);
+  return out;
+}
+
+ojson drive_json(const DriveSpec& d) {
+  ojson out;
+  const bool motion = d.kind == DriveSpec::Kind::Motion;
+  out["type"] = motion ? "motion" : "force";
+  out[motion ? "q" : "value"] = d.expression;
+  append_extra(out, d.extra);
+  return out;
+}
+
+ojson spring_json(const SpringSpec& s) {
+  ojson out;
+  out["stiffness"] = s.stiffness;
+  out["rest"] = s.rest;
+  out["damping"] = s.damping;
+  append_extra(out, s.extra);
+  return out;
+}
+
+ojson joint_json(const JointSpec& js) {
+  ojson out;
+  out["name"] = js.name;
+  out["type"] = std::string(joint_type_name(js.joint.type));
+  out["parent"] = js.parent;
+  out["child"] = js.child;
+  if (js.joint.type == JointType::Helical) out["pitch"] = js.joint.pitch;
+  // Identity frames are the default: leaving them out keeps hand-written files as they were.
+  if (!is_identity(js.parent_frame)) out["parent_frame"] = pose_json(js.parent_frame);
+  if (!is_identity(js.child_frame)) out["child_frame"] = pose_json(js.child_frame);
+  if (js.q0) out["q0"] = numbers(*js.q0);
+  if (js.qd0) out["qd0"] = numbers(*js.qd0);
+  if (js.drive) out["drive"] = drive_json(*js.drive);
+  if (js.spring) out["spring"] = spring_json(*js.spring);
+  append_extra(out, js.extra);
+  return out;
+}
+
+ojson simulation_json(const SimulationSpec& s) {
+  ojson out;
+  out["duration"] = s.duration;
+  out["step"] = s.step;
+  out["integrator"] = s.integrator;
+  append_extra(out, s.extra);
+  return out;
+}
+
+ojson document(const MechanismSpec& spec) {
+  ojson out;
+  out["format"] = "articula";
+  out["version"] = 1;
+  out["name"] = spec.name;
+  out["gravity"] = vec3(spec.gravity);
+  out["bodies"] = ojson::array();
+  for (const BodySpec& b : spec.bodies) out["bodies"].push_back(body_json(b));
+  out["joints"] = ojson::array();
+  for (const JointSpec& js : spec.joints) out["joints"].push_back(joint_json(js));
+  if (spec.simulation) out["simulation"] = simulation_json(*spec.simulation);
+  append_extra(out, spec.extra);
+  return out;
+}
+
+bool is_scalar_array(const ojson& j) {
+  for (const ojson& e : j)
+    if (e.is_structured()) return false;
+  return true;
+}
+
+// Objects one member per line; arrays of scalars on one line ("com": [0.05, 0.0, 0.0]) as in the
+// contract's example, so that files stay short and diffs stay readable.
+void write(std::string& out, const ojson& j, int indent, const std::string& ptr) {
+  const bool object = j.is_object();
+  if (!j.is_structured() || j.empty() || (!object && is_scalar_array(j))) {
+    if (j.is_number_float() && !std::isfinite(j.get<double>()))
+      throw std::runtime_error("cannot save: " + ptr + " is not a finite number");
+    if (!j.is_array()) {
+      out += j.dump();  // escaped string, or shortest round-trip form of a number
+      return;
+    }
+    out += '[';
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      if (i) out += ", ";
+      write(out, j[i], indent, ptr + "/" + std::to_string(i));
+    }
+    out += ']';
+    return;
+  }
+  out += object ? "{\n" : "[\n";
+  std::size_t i = 0;
+  for (auto it = j.begin(); it != j.end(); ++it, ++i) {
+    if (i) out += ",\n";
+    out.append(indent + 2, ' ');
+    if (object) out += ojson(it.key()).dump() + ": ";
+    write(out, it.value(), indent + 2, ptr + "/" + (object ? it.key() : std::to_string(i)));
+  }
+  out += '\n';
+  out.append(indent, ' ');
+  out += object ? '}' : ']';
+}
+
+[[noreturn]] void io_failure(const std::string& what, const std::string& path, int err) {
+  throw std::runtime_error("cannot save '" + path + "': " + what + ": " + std::strerror(err));
+}
+
+// A new file next to the target (same file system, so rename is atomic); O_EXCL so that two
+// savers never share one, mode 0666 so that the umask applies as for any new file.
+std::pair<int, std::string> create_temp(const std::filesystem::path& target) {
+  static std::atomic<unsigned> counter{0};
+  const std::filesystem::path dir = target.parent_path();
+  for (int attempt = 0;; ++attempt) {
+    const std::string name = "." + target.filename().string() + ".tmp." +
+                             std::to_string(::getpid()) + "." + std::to_string(counter++);
+    const std::string tmp = (dir / name).string();
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) return {fd, tmp};
+    if (errno != EEXIST || attempt >= 100) io_failure("creating a temporary file", target, errno);
+  }
+}
+
+void write_all(int fd, const std::string& text, const std::string& path) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) io_failure("writing", path, errno);
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+// Makes the rename itself durable; failure here does not undo a completed save.
+void sync_directory(const std::filesystem::path& dir) {
+  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::fsync(fd);
+  ::close(fd);
+}
+
+}  // namespace
+
+nlohmann::json to_json(const MechanismSpec& spec) { return json(document(spec)); }
+
+std::string to_text(const MechanismSpec& spec) {
+  std::string out;
+  try {
+    write(out, document(spec), 0, "");
+  } catch (const json::exception& e) {  // e.g. a name that is not valid UTF-8
+    throw std::runtime_error(std::string("cannot save: ") + e.what());
+  }
+  out += '\n';
+  return out;
+}
+
+void save_project(const MechanismSpec& spec, const std::string& path) {
+  const std::string text = to_text(spec);  // before touching the disk
+  std::filesystem::path target(path);
+  std::error_code ec;
+  // Replace what a symbolic link points at, not the link.
+  if (std::filesystem::is_symlink(target, ec)) target = std::filesystem::weakly_canonical(target);
+  auto [fd, tmp] = create_temp(target);
+  try {
+    write_all(fd, text, path);
+    if (::fsync(fd) != 0) io_failure("flushing", path, errno);
+    struct stat st;
+    if (::stat(target.c_str(), &st) == 0) (void)::fchmod(fd, st.st_mode & 07777);  // keep mode
+    const int closed = ::close(fd);
+    fd = -1;
+    if (closed != 0) io_failure("closing", path, errno);
+    if (::rename(tmp.c_str(), target.c_str()) != 0) io_failure("renaming", path, errno);
+  } catch (...) {
+    if (fd >= 0) ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
+  }
+  sync_directory(target.parent_path());
+}
+
+}  // namespace articula

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs, from Debian 12 packages, whatever the build and the tests need and is missing.
+# Non-interactive; uses sudo when not run as root. Usage: scripts/install-deps.sh [--gui]
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config            # toolchain
+  libeigen3-dev nlohmann-json3-dev     # core: linear algebra, project files
+  libcli11-dev                         # articula-cli option parsing
+  catch2                               # tests
+  libbenchmark-dev                     # articula-bench
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
