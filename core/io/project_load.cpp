@@ -85,7 +85,8 @@ double positive(const json& j, const std::string& ptr) {
 // Exactly n numbers; `context` (e.g. " for a spherical joint") explains where n comes from.
 std::vector<double> numbers(const json& j, const std::string& ptr, std::size_t n,
                             const std::string& context = "") {
-  const std::string expected = "expected " + std::to_string(n) + " numbers" + context;
+  const std::string expected =
+      "expected " + std::to_string(n) + (n == 1 ? " number" : " numbers") + context;
   if (!j.is_array()) fail(ptr, expected + ", got " + kind(j));
   if (j.size() != n) fail(ptr, expected + ", got " + std::to_string(j.size()));
   std::vector<double> v(n);
@@ -383,9 +384,11 @@ struct ErrorLocator : json::json_sax_t {
   bool end_object() override { return true; }
   bool start_array(std::size_t) override { return true; }
   bool end_array() override { return true; }
-  bool parse_error(std::size_t position, const std::string&,
+  bool parse_error(std::size_t position, const std::string& last_token,
                    const nlohmann::detail::exception& e) override {
     byte = position;
+    // A syntax error points at the character that broke it; an overflow at its number's start.
+    if (e.id == 406 && last_token.size() < position) byte = position - last_token.size() + 1;
     message = e.what();
     return false;
   }

@@ -173,7 +173,7 @@ std::pair<int, std::string> create_temp(const std::filesystem::path& target) {
     const std::string tmp = (dir / name).string();
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) return {fd, tmp};
-    if (errno != EEXIST || attempt >= 100) io_failure("creating a temporary file", target, errno);
+    if (errno != EEXIST || attempt >= 100) io_failure("creating a temporary file", target.string(), errno);
   }
 }
 

@@ -28,38 +28,17 @@
 
 namespace articula {
 
-// Leaves, then binary operations, then unary ones (arity() relies on this order).
-enum class Op : std::uint8_t {
-  kConst,
-  kTime,
-  kAdd,
-  kSub,
-  kMul,
-  kDiv,
-  kPow,
-  kAtan2,
-  kMin,
-  kMax,
-  kNeg,
-  kSin,
-  kCos,
-  kTan,
-  kExp,
-  kSqrt,
-  kAbs,
-  kAsin,
-  kAcos,
-  kAtan,
-  kLog,
-  kSinh,
-  kCosh,
-  kTanh,
-  kStep,
-  kSign
-};
-
 // Children precede their parent (post-order); a and b index into the same vector.
 struct Expression::Node {
+  // Leaves, then binary operations, then unary ones (arity() relies on this order).
+  // clang-format off
+  enum class Op : std::uint8_t {
+    kConst, kTime,
+    kAdd, kSub, kMul, kDiv, kPow, kAtan2, kMin, kMax,
+    kNeg, kSin, kCos, kTan, kExp, kSqrt, kAbs, kAsin, kAcos, kAtan, kLog, kSinh, kCosh, kTanh,
+    kStep, kSign
+  };
+  // clang-format on
   Op op = Op::kConst;
   int a = -1;
   int b = -1;
@@ -69,6 +48,7 @@ struct Expression::Node {
 namespace {
 
 using Node = Expression::Node;
+using Op = Node::Op;
 
 // Parser recursion (parentheses, function calls, unary signs, exponents) is limited to keep the
 // parser's stack bounded; tree height is limited separately because left-associative chains such
@@ -373,7 +353,6 @@ class Parser {
     tok_ = Token{};
     tok_.pos = static_cast<int>(i);
     if (i == text_.size()) {
-      tok_.text = "end of expression";
       end_ = i;
       return;
     }
@@ -405,16 +384,16 @@ class Parser {
       std::size_t k = j + 1;
       if (k < text_.size() && (text_[k] == '+' || text_[k] == '-')) ++k;
       if (k >= text_.size() || !is_digit(text_[k])) {
-        fail("malformed number '" + std::string(text_.substr(i, k - i)) +
-                 "' (exponent without digits)",
-             static_cast<int>(i));
+        fail("malformed number '" + std::string(text_.substr(i, k - i)) + "'", static_cast<int>(i),
+             " (exponent without digits)");
       }
       while (k < text_.size() && is_digit(text_[k])) ++k;
       j = k;
     }
     tok_.kind = Tok::kNumber;
-    const auto [ptr, ec] = std::from_chars(text_.data() + i, text_.data() + j, tok_.number);
-    if (ec == std::errc::result_out_of_range || !std::isfinite(tok_.number)) {
+    const std::from_chars_result r =
+        std::from_chars(text_.data() + i, text_.data() + j, tok_.number);
+    if (r.ec == std::errc::result_out_of_range || !std::isfinite(tok_.number)) {
       fail("number '" + std::string(text_.substr(i, j - i)) + "' is out of range",
            static_cast<int>(i));
     }
@@ -436,7 +415,8 @@ class Parser {
     if (n > 0 && a_const && b_const) {
       const double c =
           n == 1 ? unary_value(op, nodes_[a].c) : binary_value(op, nodes_[a].c, nodes_[b].c);
-      if (a == static_cast<int>(nodes_.size()) - n) {  // always, but never drop a live node
+      if (a ==
+          static_cast<int>(nodes_.size()) - n) {  // true by construction; never drop a live node
         nodes_.resize(a);
         height_.resize(a);
       }
@@ -595,7 +575,7 @@ TimeJet Expression::eval(double t) const {
 
 // Constant subtrees are folded while parsing, so only a constant root is time-independent.
 bool Expression::depends_on_time() const {
-  return nodes_ && (*nodes_)[root_].op != Op::kConst;
+  return nodes_ && (*nodes_)[root_].op != Node::Op::kConst;
 }
 
 }  // namespace articula

@@ -1,0 +1,113 @@
+// articula-cli: the headless front end (project-format-v1, "Headless CLI").
+// Exit status: 0 success, 2 invalid input, 3 cannot assemble or simulate.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "core/io/project.hpp"
+#include "core/sim/runner.hpp"
+
+using namespace articula;
+
+namespace {
+constexpr int kInvalidInput = 2;
+constexpr int kCannotSimulate = 3;
+
+Mechanism load_and_prepare(const std::string& path) {
+  LoadResult loaded = load_project(path);
+  for (const std::string& w : loaded.warnings) std::cerr << "warning: " << w << '\n';
+  try {
+    return prepare(loaded.spec);
+  } catch (const std::invalid_argument& e) {  // graph problems found while compiling
+    throw ProjectError("/joints", e.what());
+  }
+}
+
+int run_info(const std::string& file) {
+  const Mechanism mech = load_and_prepare(file);
+  std::cout << mechanism_info(mech).dump(2) << '\n';
+  return 0;
+}
+
+struct SimulateArgs {
+  std::string file, output, integrator;
+  double duration = -1, step = -1, sample = 0;
+  bool quiet = false;
+};
+
+int run_simulate(const SimulateArgs& a) {
+  const Mechanism mech = load_and_prepare(a.file);
+  RunOptions opt = run_options_from(mech.spec);
+  if (a.duration >= 0) opt.duration = a.duration;
+  if (a.step > 0) opt.step = a.step;
+  if (!a.integrator.empty()) {
+    try {
+      opt.integrator = integrator_from_name(a.integrator);
+    } catch (const std::invalid_argument& e) {
+      throw ProjectError("/simulation/integrator", e.what());
+    }
+  }
+  opt.sample = a.sample;
+  if (!(opt.step > 0) || !(opt.duration >= 0)) throw ProjectError("/simulation", "step must be positive and duration non-negative");
+  const bool show = !a.quiet && opt.duration / opt.step >= 20000;
+  auto progress = [&](double f) {
+    if (show) std::fprintf(stderr, "\rsimulating: %3d%%%s", static_cast<int>(100 * f), f >= 1 ? "\n" : "");
+  };
+  if (a.output.empty()) {
+    run_to_csv(mech, opt, std::cout, progress);
+    return 0;
+  }
+  // Write next to the target and rename at the end, so a failed run leaves nothing behind.
+  const std::string tmp = a.output + ".tmp" + std::to_string(::getpid());
+  try {
+    std::ofstream out(tmp);
+    if (!out) throw std::runtime_error("cannot write '" + a.output + "'");
+    run_to_csv(mech, opt, out, progress);
+    out.close();
+    if (!out) throw std::runtime_error("error while writing '" + a.output + "'");
+    std::filesystem::rename(tmp, a.output);
+  } catch (...) {
+    std::remove(tmp.c_str());
+    throw;
+  }
+  return 0;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Articula headless: mechanism information and simulation to CSV"};
+  app.require_subcommand(1);
+  std::string info_file;
+  auto* info = app.add_subcommand("info", "print the mechanism summary as JSON");
+  info->add_option("FILE", info_file, "project file")->required();
+  SimulateArgs sa;
+  auto* sim = app.add_subcommand("simulate", "simulate and write CSV (stdout without --output)");
+  sim->add_option("FILE", sa.file, "project file")->required();
+  sim->add_option("--duration", sa.duration, "simulated time, s");
+  sim->add_option("--step", sa.step, "integration step, s");
+  sim->add_option("--integrator", sa.integrator, "rk4 or euler");
+  sim->add_option("--output", sa.output, "CSV file to write");
+  sim->add_option("--sample", sa.sample, "output interval, s (default: every step)");
+  sim->add_flag("--quiet", sa.quiet, "no progress on stderr");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : kInvalidInput;
+  }
+  try {
+    return info->parsed() ? run_info(info_file) : run_simulate(sa);
+  } catch (const ProjectError& e) {
+    std::cerr << "articula-cli: invalid input: " << e.what() << '\n';
+    return kInvalidInput;
+  } catch (const SetupError& e) {
+    std::cerr << "articula-cli: " << e.what() << '\n';
+    return kCannotSimulate;
+  } catch (const std::exception& e) {
+    std::cerr << "articula-cli: " << e.what() << '\n';
+    return kCannotSimulate;
+  }
+}

@@ -1,0 +1,32 @@
+#pragma once
+// Loop-closure constraints of a spanning tree plus loop joints (RBDA 8.2-8.3, Table 8.4):
+// position errors δ, the loop Jacobian K (K q̇ = 0) and the velocity-product term k (K q̈ = k).
+#include <vector>
+
+#include "core/model/data.hpp"
+#include "core/model/loop_joint.hpp"
+
+namespace articula {
+
+// δ for every loop joint (nc rows, RBDA Eq. 8.23). Needs data.X0 (forward_kinematics(q)).
+void loop_position_errors(const Model& model, const Data& data, const std::vector<LoopJoint>& loops,
+                          VecX& delta);
+
+// K = [T_k^T (J_s(k) - J_p(k))] (Eq. 8.17), rows in loop-joint successor coordinates.
+// Needs data.X0 and data.jc (forward_kinematics(q)).
+void loop_jacobian(const Model& model, const Data& data, const std::vector<LoopJoint>& loops, MatX& K);
+
+// k = -T^T (a_s - a_p + v_s × v_p) - T̊^T (v_s - v_p) (Eqs. 8.15, 8.47), with a the
+// velocity-product accelerations: call forward_kinematics(q, qd, 0) first.
+void loop_bias(const Model& model, const Data& data, const std::vector<LoopJoint>& loops, VecX& k);
+
+// All three at once, plus Baumgarte stabilisation (Eq. 8.22): k_stab = -2α T^T v_rel - β² δ is
+// added to k when alpha or beta is nonzero. Runs forward kinematics itself (with q̈ = 0).
+void loop_constraints(const Model& model, Data& data, const std::vector<LoopJoint>& loops,
+                      const VecX& q, const VecX& qd, double alpha, double beta, VecX& delta,
+                      MatX& K, VecX& k);
+
+// Successor-frame transform of loop joint l: ^{s,k}X_{p,k} from the current data.X0.
+Transform loop_transform(const Data& data, const LoopJoint& l);
+
+}  // namespace articula

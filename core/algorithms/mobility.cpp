@@ -1,0 +1,81 @@
+#include "core/algorithms/mobility.hpp"
+
+#include <Eigen/QR>
+#include <Eigen/SVD>
+
+namespace articula {
+
+namespace {
+// Whether constraint row `local` of a loop joint is a translation row (T column with a linear part).
+bool is_translation_row(const LoopJoint& l, int local) {
+  switch (l.joint.type) {
+    case JointType::Fixed: return local >= 3;
+    case JointType::Revolute: return local >= 2;
+    case JointType::Prismatic: return local >= 3;
+    case JointType::Cylindrical: return local >= 2;
+    case JointType::Helical: return local >= 2;
+    case JointType::Universal: return local >= 1;
+    case JointType::Spherical: return true;
+    case JointType::Planar: return local >= 2;
+    case JointType::Free: return false;
+  }
+  return false;
+}
+}  // namespace
+
+const LoopJoint& loop_of_row(const std::vector<LoopJoint>& loops, int r, int* local_row) {
+  for (const LoopJoint& l : loops)
+    if (r >= l.row && r < l.row + l.joint.nc()) {
+      if (local_row) *local_row = r - l.row;
+      return l;
+    }
+  return loops.front();
+}
+
+MobilityReport mobility(const Model& model, const std::vector<LoopJoint>& loops, const MatX& K,
+                        double length_scale) {
+  MobilityReport rep;
+  rep.coordinates = model.nv;
+  rep.constraint_rows = static_cast<int>(K.rows());
+  if (K.rows() == 0) {
+    rep.mobility = model.nv;
+    return rep;
+  }
+  MatX Ks = K;
+  for (int r = 0; r < K.rows(); ++r) {
+    int local = 0;
+    if (is_translation_row(loop_of_row(loops, r, &local), local)) Ks.row(r) /= length_scale;
+  }
+  const Eigen::JacobiSVD<MatX> svd(Ks);
+  const VecX& s = svd.singularValues();
+  rep.tolerance = 1e-9 * std::max(1.0, s.size() ? s(0) : 0.0);
+  for (int i = 0; i < s.size(); ++i)
+    if (s(i) > rep.tolerance) {
+      ++rep.rank;
+      rep.smallest_kept = s(i);
+    }
+  rep.mobility = model.nv - rep.rank;
+  rep.redundant = rep.constraint_rows - rep.rank;
+  // Column pivoting on K^T picks a maximal set of independent rows; the others are redundant.
+  Eigen::ColPivHouseholderQR<MatX> qr(Ks.transpose());
+  std::vector<bool> independent(K.rows(), false);
+  for (int i = 0; i < rep.rank; ++i) independent[qr.colsPermutation().indices()(i)] = true;
+  for (int r = 0; r < K.rows(); ++r)
+    if (!independent[r]) rep.redundant_rows.push_back(r);
+  return rep;
+}
+
+int gruebler_count(const Model& model, const std::vector<LoopJoint>& loops, bool planar) {
+  const int d = planar ? 3 : 6;
+  int count = d * model.nb;
+  auto freedoms = [&](const Joint& j) {
+    if (!planar) return j.nv();
+    // In the plane: revolute and prismatic keep one freedom, planar three.
+    return j.type == JointType::Planar ? 3 : std::min(j.nv(), 1);
+  };
+  for (int i = 1; i <= model.nb; ++i) count -= d - freedoms(model.joints[i]);
+  for (const LoopJoint& l : loops) count -= d - freedoms(l.joint);
+  return count;
+}
+
+}  // namespace articula

@@ -1,0 +1,102 @@
+#include "core/sim/mechanism.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/algorithms/kinematics.hpp"
+#include "core/algorithms/loop_constraints.hpp"
+
+namespace articula {
+
+namespace {
+void bind_drives_and_springs(Mechanism& m) {
+  const Model& model = m.compiled.model;
+  m.locked_v.assign(model.nv, false);
+  for (std::size_t j = 0; j < m.spec.joints.size(); ++j) {
+    const JointSpec& js = m.spec.joints[j];
+    const JointMapping& map = m.compiled.joint_map[j];
+    const int q = map.loop ? -1 : model.q_index[map.index];
+    const int v = map.loop ? -1 : model.v_index[map.index];
+    if (js.drive) {
+      m.drives.push_back({static_cast<int>(j), js.drive->kind, Expression::parse(js.drive->expression), q, v});
+      if (js.drive->kind == DriveSpec::Kind::Motion && v >= 0) m.locked_v[v] = true;
+    }
+    if (js.spring) m.springs.push_back({static_cast<int>(j), js.spring->stiffness, js.spring->rest, js.spring->damping, q, v});
+  }
+}
+
+double characteristic_length(const CompiledMechanism& c) {
+  double L = 0.0;
+  for (int i = 1; i <= c.model.nb; ++i) L = std::max(L, c.model.X_tree[i].r.norm());
+  for (const LoopJoint& l : c.loops) L = std::max({L, l.X_P.r.norm(), l.X_S.r.norm()});
+  return L > 0.0 ? L : 1.0;
+}
+
+// Planar when every revolute axis is along world z and every prismatic axis lies in the x-y plane.
+bool is_planar(const Model& model, const Data& data) {
+  for (int i = 1; i <= model.nb; ++i) {
+    const Vec3 z = data.X0[i].E.transpose().col(2);  // joint axis in world coordinates
+    switch (model.joints[i].type) {
+      case JointType::Revolute:
+      case JointType::Planar:
+        if (std::abs(std::abs(z.z()) - 1.0) > 1e-9) return false;
+        break;
+      case JointType::Prismatic:
+        if (std::abs(z.z()) > 1e-9) return false;
+        break;
+      case JointType::Fixed: break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
+std::string describe_failure(const Mechanism& m) {
+  std::ostringstream os;
+  const LoopJoint& l = loop_of_row(m.compiled.loops, m.assembly.worst_row);
+  os << "cannot close the loop at joint '" << l.name << "': residual " << m.assembly.residual
+     << " after " << m.assembly.iterations
+     << " iterations (check link lengths: the loop may be too long or too short to close)";
+  return os.str();
+}
+}  // namespace
+
+std::vector<std::pair<std::string, int>> Mechanism::redundant_joints() const {
+  std::vector<std::pair<std::string, int>> out;
+  for (int r : mobility.redundant_rows) {
+    const std::string& name = loop_of_row(compiled.loops, r).name;
+    if (out.empty() || out.back().first != name) out.emplace_back(name, 0);
+    ++out.back().second;
+  }
+  return out;
+}
+
+Mechanism prepare(const MechanismSpec& spec) {
+  Mechanism m;
+  m.spec = spec;
+  m.compiled = compile(spec);
+  bind_drives_and_springs(m);
+  const Model& model = m.compiled.model;
+  initial_guess(spec, m.compiled, m.q0, m.qd0);
+  for (const DriveBinding& d : m.drives) {  // motion drives start where their law says
+    if (d.kind != DriveSpec::Kind::Motion || d.q < 0) continue;
+    const TimeJet j = d.expression.eval(0.0);
+    m.q0[d.q] = j.value;
+    m.qd0[d.v] = j.d1;
+  }
+  Data data(model);
+  const auto& loops = m.compiled.loops;
+  m.assembly = assemble(model, data, loops, m.q0, m.locked_v);
+  m.length_scale = characteristic_length(m.compiled);
+  if (!m.assembly.converged) throw SetupError(describe_failure(m));
+  project_velocity(model, data, loops, m.q0, m.qd0, m.locked_v);
+  forward_kinematics(model, data, m.q0);
+  MatX K;
+  loop_jacobian(model, data, loops, K);
+  m.mobility = mobility(model, loops, K, m.length_scale);
+  m.planar = is_planar(model, data);
+  m.gruebler = gruebler_count(model, loops, m.planar);
+  return m;
+}
+
+}  // namespace articula

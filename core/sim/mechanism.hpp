@@ -1,0 +1,56 @@
+#pragma once
+// A mechanism ready to analyse or simulate: the spec compiled (spanning tree + loop joints),
+// drives and springs bound to coordinates, loops assembled, mobility computed.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/algorithms/assembly.hpp"
+#include "core/algorithms/mobility.hpp"
+#include "core/sim/expression.hpp"
+#include "core/spec/compile.hpp"
+
+namespace articula {
+
+// The mechanism cannot be assembled or simulated (CLI exit status 3).
+struct SetupError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct DriveBinding {
+  int user_joint = 0;
+  DriveSpec::Kind kind = DriveSpec::Kind::Motion;
+  Expression expression;
+  int q = -1, v = -1;  // coordinates of a tree joint (-1 for a loop joint)
+};
+
+struct SpringBinding {
+  int user_joint = 0;
+  double stiffness = 0, rest = 0, damping = 0;
+  int q = -1, v = -1;
+};
+
+struct Mechanism {
+  MechanismSpec spec;
+  CompiledMechanism compiled;
+  std::vector<DriveBinding> drives;
+  std::vector<SpringBinding> springs;
+  std::vector<bool> locked_v;  // coordinates held by motion drives
+  VecX q0, qd0;                // assembled initial state
+  AssemblyResult assembly;
+  MobilityReport mobility;
+  bool planar = false;         // every joint moves in the world x-y plane
+  int gruebler = 0;            // Grübler-Kutzbach count (planar form when planar)
+  double length_scale = 1.0;   // characteristic size, for scaling translation rows
+
+  const Model& model() const { return compiled.model; }
+  bool has_loops() const { return !compiled.loops.empty(); }
+  // Names of the loop joints owning redundant constraint rows, with the row counts.
+  std::vector<std::pair<std::string, int>> redundant_joints() const;
+};
+
+// Compile, bind drives and springs, assemble (position and velocity) and analyse mobility.
+// Throws std::invalid_argument for graph problems and SetupError when loops cannot be closed.
+Mechanism prepare(const MechanismSpec& spec);
+
+}  // namespace articula

@@ -1,0 +1,130 @@
+#include "core/sim/runner.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace articula {
+
+std::string format_number(double x) {
+  char buf[32];
+  const auto res = std::to_chars(buf, buf + sizeof buf, x);  // shortest round-trip form
+  return std::string(buf, res.ptr);
+}
+
+nlohmann::json mechanism_info(const Mechanism& mech) {
+  using nlohmann::json;
+  const MechanismSpec& spec = mech.spec;
+  json tree = json::array(), loops = json::array(), bodies = json::array(), joints = json::array();
+  for (const BodySpec& b : spec.bodies) bodies.push_back(b.name);
+  for (std::size_t j = 0; j < spec.joints.size(); ++j) {
+    joints.push_back(spec.joints[j].name);
+    (mech.compiled.joint_map[j].loop ? loops : tree).push_back(spec.joints[j].name);
+  }
+  json drives = json::array();
+  for (const DriveBinding& d : mech.drives)
+    drives.push_back({{"joint", spec.joints[d.user_joint].name},
+                      {"type", d.kind == DriveSpec::Kind::Motion ? "motion" : "force"},
+                      {"expression", d.expression.text()}});
+  json redundant = json::array();
+  for (const auto& [name, rows] : mech.redundant_joints()) redundant.push_back({{"joint", name}, {"rows", rows}});
+  json info = {
+      {"name", spec.name},
+      {"bodies", spec.bodies.size()},
+      {"joints", spec.joints.size()},
+      {"tree_joints", tree},
+      {"loop_joints", loops},
+      {"coordinates", mech.model().nq},
+      {"velocity_coordinates", mech.model().nv},
+      {"mobility", mech.mobility.mobility},
+      {"redundant_constraints", mech.mobility.redundant},
+      {"drives", mech.drives.size()},
+      {"body_names", bodies},
+      {"joint_names", joints},
+      {"drive_list", drives},
+      {"constraint_rows", mech.mobility.constraint_rows},
+      {"redundant_joints", redundant},
+      {"gruebler", mech.gruebler},
+      {"gruebler_formula", mech.planar ? "planar: 3(n-1) - sum(3 - f)" : "spatial: 6(n-1) - sum(6 - f)"},
+      {"rank_tolerance", mech.mobility.tolerance},
+      {"assembly", {{"residual", mech.assembly.residual}, {"iterations", mech.assembly.iterations}}},
+  };
+  return info;
+}
+
+RunOptions run_options_from(const MechanismSpec& spec) {
+  RunOptions opt;
+  if (spec.simulation) {
+    opt.duration = spec.simulation->duration;
+    opt.step = spec.simulation->step;
+    opt.integrator = integrator_from_name(spec.simulation->integrator);
+  }
+  return opt;
+}
+
+std::vector<std::string> csv_header(const Mechanism& mech) {
+  std::vector<std::string> cols{"t"};
+  for (const JointSpec& js : mech.spec.joints) {
+    const int nq = js.joint.nq(), nv = js.joint.nv();
+    auto add = [&](const char* what, int n) {
+      if (n == 1) cols.push_back(js.name + "." + what);
+      else
+        for (int k = 0; k < n; ++k) cols.push_back(js.name + "." + what + "[" + std::to_string(k) + "]");
+    };
+    add("q", nq);
+    add("qd", nv);
+    add("qdd", nv);
+    add("tau", nv);
+    for (const char* c : {"Fx", "Fy", "Fz", "Mx", "My", "Mz"}) cols.push_back(js.name + "." + c);
+  }
+  return cols;
+}
+
+namespace {
+void write_row(const Simulation& sim, std::ostream& out) {
+  const Mechanism& mech = sim.mechanism();
+  const Model& model = mech.model();
+  std::string line = format_number(sim.time());
+  auto put = [&](double x) {
+    line += ',';
+    line += format_number(x);
+  };
+  for (std::size_t j = 0; j < mech.spec.joints.size(); ++j) {
+    const int i = mech.compiled.joint_map[j].index;
+    const int nq = model.joints[i].nq(), nv = model.joints[i].nv();
+    const int qi = model.q_index[i], vi = model.v_index[i];
+    for (int k = 0; k < nq; ++k) put(sim.q()[qi + k]);
+    for (const VecX* x : {&sim.qd(), &sim.qdd(), &sim.tau()})
+      for (int k = 0; k < nv; ++k) put((*x)[vi + k]);
+    const Force& w = sim.wrench()[j];
+    for (int k : {3, 4, 5, 0, 1, 2}) put(w[k]);  // force, then moment
+  }
+  line += '\n';
+  out << line;
+}
+}  // namespace
+
+void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,
+                const std::function<void(double)>& progress) {
+  Simulation sim(mech);
+  const std::vector<std::string> cols = csv_header(mech);
+  for (std::size_t c = 0; c < cols.size(); ++c) out << (c ? "," : "") << cols[c];
+  out << '\n';
+  sim.evaluate();
+  write_row(sim, out);
+  const long steps = std::max(1L, std::lround(std::ceil(opt.duration / opt.step - 1e-9)));
+  double next_sample = opt.sample;
+  for (long n = 1; n <= steps; ++n) {
+    const double t_next = n == steps ? opt.duration : n * opt.step;
+    sim.step(t_next - sim.time(), opt.integrator);
+    const bool last = n == steps;
+    const bool due = opt.sample <= 0.0 || sim.time() >= next_sample - 1e-9 * opt.step;
+    if (due || last) {
+      sim.evaluate();
+      write_row(sim, out);
+      while (opt.sample > 0.0 && next_sample <= sim.time() + 1e-9 * opt.step) next_sample += opt.sample;
+    }
+    if (progress && (n % 1000 == 0 || last)) progress(static_cast<double>(n) / steps);
+  }
+}
+
+}  // namespace articula

@@ -1,0 +1,36 @@
+#pragma once
+// The headless runner behind articula-cli: mechanism summaries and simulations written as CSV
+// (project-format-v1, "Headless CLI").
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/sim/simulation.hpp"
+
+namespace articula {
+
+// The `info` document: bodies, joints, tree_joints, loop_joints, coordinates, mobility,
+// redundant_constraints, drives, plus details (names, Grübler count, redundant joints, assembly).
+nlohmann::json mechanism_info(const Mechanism& mech);
+
+struct RunOptions {
+  double duration = 5.0;
+  double step = 1e-3;
+  Integrator integrator = Integrator::RK4;
+  double sample = 0.0;  // output interval; 0 = every step
+};
+
+// Settings from the file's `simulation` block, defaults otherwise.
+RunOptions run_options_from(const MechanismSpec& spec);
+// Column names, in order: t, then per user joint J.q, J.qd, J.qdd, J.tau (indexed for multi-DoF
+// joints), J.Fx J.Fy J.Fz J.Mx J.My J.Mz.
+std::vector<std::string> csv_header(const Mechanism& mech);
+// Simulates and writes CSV rows (header first). progress(fraction) is called now and then.
+void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,
+                const std::function<void(double)>& progress = {});
+// Shortest text that reads back to the same double.
+std::string format_number(double x);
+
+}  // namespace articula
