@@ -32,21 +32,24 @@ double characteristic_length(const CompiledMechanism& c) {
   return L > 0.0 ? L : 1.0;
 }
 
+// Whether a joint about/along world axis z fits a planar mechanism in the x-y plane.
+bool planar_joint(const Joint& joint, const Vec3& z) {
+  switch (joint.type) {
+    case JointType::Revolute:
+    case JointType::Planar: return std::abs(std::abs(z.z()) - 1.0) <= 1e-9;
+    case JointType::Prismatic: return std::abs(z.z()) <= 1e-9;
+    case JointType::Fixed: return true;
+    default: return false;
+  }
+}
+
 // Planar when every revolute axis is along world z and every prismatic axis lies in the x-y plane.
-bool is_planar(const Model& model, const Data& data) {
-  for (int i = 1; i <= model.nb; ++i) {
-    const Vec3 z = data.X0[i].E.transpose().col(2);  // joint axis in world coordinates
-    switch (model.joints[i].type) {
-      case JointType::Revolute:
-      case JointType::Planar:
-        if (std::abs(std::abs(z.z()) - 1.0) > 1e-9) return false;
-        break;
-      case JointType::Prismatic:
-        if (std::abs(z.z()) > 1e-9) return false;
-        break;
-      case JointType::Fixed: break;
-      default: return false;
-    }
+bool is_planar(const Model& model, const Data& data, const std::vector<LoopJoint>& loops) {
+  for (int i = 1; i <= model.nb; ++i)  // a model body's frame is its joint's successor frame
+    if (!planar_joint(model.joints[i], data.X0[i].E.row(2).transpose())) return false;
+  for (const LoopJoint& l : loops) {
+    const Transform Xs = l.successor == 0 ? l.X_S : l.X_S * data.X0[l.successor];
+    if (!planar_joint(l.joint, Xs.E.row(2).transpose())) return false;
   }
   return true;
 }
@@ -94,7 +97,7 @@ Mechanism prepare(const MechanismSpec& spec) {
   MatX K;
   loop_jacobian(model, data, loops, K);
   m.mobility = mobility(model, loops, K, m.length_scale);
-  m.planar = is_planar(model, data);
+  m.planar = is_planar(model, data, loops);
   m.gruebler = gruebler_count(model, loops, m.planar);
   return m;
 }
