@@ -82,19 +82,15 @@ std::vector<std::string> csv_header(const Mechanism& mech) {
 namespace {
 void write_row(const Simulation& sim, std::ostream& out) {
   const Mechanism& mech = sim.mechanism();
-  const Model& model = mech.model();
   std::string line = format_number(sim.time());
   auto put = [&](double x) {
     line += ',';
     line += format_number(x);
   };
   for (std::size_t j = 0; j < mech.spec.joints.size(); ++j) {
-    const int i = mech.compiled.joint_map[j].index;
-    const int nq = model.joints[i].nq(), nv = model.joints[i].nv();
-    const int qi = model.q_index[i], vi = model.v_index[i];
-    for (int k = 0; k < nq; ++k) put(sim.q()[qi + k]);
-    for (const VecX* x : {&sim.qd(), &sim.qdd(), &sim.tau()})
-      for (int k = 0; k < nv; ++k) put((*x)[vi + k]);
+    const Simulation::JointState& s = sim.joint_states()[j];
+    for (const VecN* x : {&s.q, &s.qd, &s.qdd, &s.tau})
+      for (int k = 0; k < x->size(); ++k) put((*x)[k]);
     const Force& w = sim.wrench()[j];
     for (int k : {3, 4, 5, 0, 1, 2}) put(w[k]);  // force, then moment
   }

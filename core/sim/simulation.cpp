@@ -1,7 +1,16 @@
 #include "core/sim/simulation.hpp"
 
+#include <cmath>
+#include <sstream>
+
+#include "core/algorithms/crba.hpp"
 #include "core/algorithms/hybrid_dynamics.hpp"
+#include "core/algorithms/kinematics.hpp"
+#include "core/algorithms/loop_constraints.hpp"
+#include "core/algorithms/ltdl.hpp"
 #include "core/algorithms/rnea.hpp"
+#include "core/model/configuration.hpp"
+#include "core/spatial/cross.hpp"
 
 namespace articula {
 
@@ -11,15 +20,19 @@ Integrator integrator_from_name(const std::string& name) {
   throw std::invalid_argument("unknown integrator '" + name + "' (known: rk4, euler)");
 }
 
-Simulation::Simulation(const Mechanism& mechanism)
-    : mech_(mechanism), model_(mechanism.model()), data_(model_), ws_(model_) {
-  if (mech_.has_loops())
-    throw SetupError("closed-loop dynamics is not available yet: this mechanism has " +
-                     std::to_string(mech_.compiled.loops.size()) + " loop joint(s) (first: '" +
-                     mech_.compiled.loops.front().name + "')");
+Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
+    : mech_(mechanism), model_(mechanism.model()), opt_(options), data_(model_), ws_(model_) {
   fd_.assign(model_.nb + 1, true);
-  for (const DriveBinding& d : mech_.drives)
-    if (d.kind == DriveSpec::Kind::Motion) fd_[mech_.compiled.joint_map[d.user_joint].index] = false;
+  for (const DriveBinding& d : mech_.drives) {
+    if (d.kind != DriveSpec::Kind::Motion) continue;
+    if (d.v < 0)
+      throw SetupError("motion drive on loop joint '" + mech_.spec.joints[d.user_joint].name +
+                       "' is not supported yet: drive a joint of the spanning tree");
+    fd_[mech_.compiled.joint_map[d.user_joint].index] = false;
+    driven_v_.push_back(d.v);
+  }
+  constrained_ = mech_.has_loops();
+  expected_rank_ = mech_.mobility.rank + static_cast<int>(driven_v_.size());
   q_ = mech_.q0;
   qd_ = mech_.qd0;
   qdd_ = VecX::Zero(model_.nv);
@@ -27,8 +40,26 @@ Simulation::Simulation(const Mechanism& mechanism)
   tau_in_ = VecX::Zero(model_.nv);
   qdd_in_ = VecX::Zero(model_.nv);
   wrench_.assign(mech_.spec.joints.size(), Force::Zero());
+  joints_.resize(mech_.spec.joints.size());
+  f_loop_.assign(model_.nb + 1, Force::Zero());
   f_ = [this](double t, const VecX& q, const VecX& v, VecX& qdd) { accelerations(t, q, v, qdd); };
   impose_motion_drives(0.0, q_, qd_);
+  if (constrained_) {
+    accelerations(0.0, q_, qd_, qdd_);
+    check_drives_independent("at t = 0");
+  }
+}
+
+void Simulation::check_drives_independent(const char* when) {
+  if (cd_.rank >= expected_rank_) return;
+  std::ostringstream os;
+  os << "the motion drives on joint(s)";
+  for (const DriveBinding& d : mech_.drives)
+    if (d.kind == DriveSpec::Kind::Motion) os << " '" << mech_.spec.joints[d.user_joint].name << "'";
+  os << " over-determine the mechanism " << when << " (mobility " << mech_.mobility.mobility << ", "
+     << driven_v_.size() << " motion drive(s), rank " << cd_.rank << " of " << expected_rank_
+     << "): too many drives, or a driven joint at a dead point where it cannot move the mechanism";
+  throw SetupError(os.str());
 }
 
 void Simulation::impose_motion_drives(double t, VecX& q, VecX& qd) const {
@@ -40,17 +71,75 @@ void Simulation::impose_motion_drives(double t, VecX& q, VecX& qd) const {
   }
 }
 
-void Simulation::accelerations(double t, const VecX& q, const VecX& v, VecX& qdd) {
+void Simulation::applied_forces(double t, const VecX& q, const VecX& v) {
   tau_in_.setZero();
   for (const SpringBinding& s : mech_.springs)
-    tau_in_[s.v] -= s.stiffness * (q[s.q] - s.rest) + s.damping * v[s.v];
+    if (s.v >= 0) tau_in_[s.v] -= s.stiffness * (q[s.q] - s.rest) + s.damping * v[s.v];
   for (const DriveBinding& d : mech_.drives) {
+    if (d.v < 0) continue;
     const TimeJet j = d.expression.eval(t);
     if (d.kind == DriveSpec::Kind::Force) tau_in_[d.v] += j.value;
     else qdd_in_[d.v] = j.d2;  // exact second derivative of the prescribed motion
   }
-  hybrid_dynamics(model_, data_, q, v, qdd_in_, tau_in_, fd_);
+}
+
+void Simulation::accelerations(double t, const VecX& q, const VecX& v, VecX& qdd) {
+  applied_forces(t, q, v);
+  if (constrained_) {
+    constrained_accelerations(t, q, v, qdd);
+  } else {
+    hybrid_dynamics(model_, data_, q, v, qdd_in_, tau_in_, fd_);
+    qdd = data_.qdd;
+  }
+}
+
+void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v, VecX& qdd) {
+  const double a = 1.0 / opt_.stabilization_time;  // α = β = 1/T_stab
+  loop_constraints(model_, data_, mech_.compiled.loops, q, v, a, a, delta_, K_, k_);
+  const int nk = static_cast<int>(K_.rows()), nd = static_cast<int>(driven_v_.size());
+  G_.setZero(nk + nd, model_.nv);
+  g_.resize(nk + nd);
+  G_.topRows(nk) = K_;
+  g_.head(nk) = k_;
+  for (int r = 0; r < nd; ++r) {  // a motion drive is the rheonomic constraint q̈_i = q̈_d(t)
+    G_(nk + r, driven_v_[r]) = 1.0;
+    g_(nk + r) = qdd_in_[driven_v_[r]];
+  }
+  crba(model_, data_, q);
+  nonlinear_effects(model_, data_, q, v);
+  if (!ltdl_factor(model_, data_))
+    throw SetupError("the mass matrix is singular: a body without mass at the end of a chain?");
+  constrained_forward_dynamics(model_, data_, G_, g_, tau_in_, cd_);
   qdd = data_.qdd;
+}
+
+void Simulation::project(VecX& q, VecX& qd) {
+  const auto& loops = mech_.compiled.loops;
+  std::vector<bool> locked(model_.nv, false);
+  for (int v : driven_v_) locked[v] = true;
+  Eigen::CompleteOrthogonalDecomposition<MatX> cod;
+  double err = 0.0;
+  for (int it = 0; it < 8; ++it) {  // Gauss-Newton on δ(q), minimum-norm steps
+    forward_kinematics(model_, data_, q);
+    loop_position_errors(model_, data_, loops, delta_);
+    err = delta_.size() ? delta_.cwiseAbs().maxCoeff() : 0.0;
+    if (err <= 0.01 * opt_.projection_tolerance) break;
+    loop_jacobian(model_, data_, loops, K_);
+    for (int v : driven_v_) K_.col(v).setZero();
+    cod.compute(K_);
+    integrate_in_place(model_, q, VecX(-cod.solve(delta_)), 1.0);
+  }
+  if (!(err <= opt_.projection_tolerance)) {
+    std::ostringstream os;
+    os << "at t = " << t_ << " the loops cannot be kept closed (loop error " << err
+       << "): a driven joint is past a dead point or the mechanism reached the end of its range";
+    throw SetupError(os.str());
+  }
+  loop_jacobian(model_, data_, loops, K_);
+  const VecX rhs = -(K_ * qd);
+  for (int v : driven_v_) K_.col(v).setZero();
+  cod.compute(K_);
+  qd += cod.solve(rhs);
 }
 
 void Simulation::step(double h, Integrator integrator) {
@@ -58,18 +147,94 @@ void Simulation::step(double h, Integrator integrator) {
   else euler_step(model_, f_, t_, h, q_, qd_, ws_);
   t_ += h;
   impose_motion_drives(t_, q_, qd_);  // driven coordinates follow their law exactly
+  if (constrained_) project(q_, qd_);
+  if (!q_.allFinite() || !qd_.allFinite()) {
+    std::ostringstream os;
+    os << "the state became non-finite at t = " << t_ << " (" << (q_.allFinite() ? "velocities" : "positions")
+       << "): reduce the step or use a stiffer-safe integrator";
+    throw SetupError(os.str());
+  }
+}
+
+void Simulation::loop_wrenches() {
+  // Loop joint k transmits f = T λ_k to its successor (successor joint-frame coordinates).
+  for (Force& f : f_loop_) f.setZero();
+  VecN d;
+  Mat6X T;
+  for (std::size_t l = 0; l < mech_.compiled.loops.size(); ++l) {
+    const LoopJoint& lj = mech_.compiled.loops[l];
+    loop_jcalc(lj.joint, loop_transform(data_, lj), d, T);
+    const Force f = T * cd_.mu.segment(lj.row, lj.joint.nc());
+    for (std::size_t j = 0; j < mech_.compiled.joint_map.size(); ++j)
+      if (mech_.compiled.joint_map[j].loop && mech_.compiled.joint_map[j].index == static_cast<int>(l))
+        wrench_[j] = f;
+    const Transform Xs = lj.successor == 0 ? lj.X_S : lj.X_S * data_.X0[lj.successor];
+    const Force f0 = Xs.transpose_apply(f);  // base coordinates
+    f_loop_[lj.successor] += f0;
+    f_loop_[lj.predecessor] -= f0;
+  }
 }
 
 void Simulation::evaluate() {
   accelerations(t_, q_, qd_, qdd_);
-  tau_ = rnea(model_, data_, q_, qd_, qdd_);
+  if (constrained_) {
+    check_drives_independent(("at t = " + std::to_string(t_)).c_str());
+    forward_kinematics(model_, data_, q_);
+    loop_position_errors(model_, data_, mech_.compiled.loops, delta_);
+    loop_error_ = delta_.size() ? delta_.cwiseAbs().maxCoeff() : 0.0;
+    loop_wrenches();
+  }
+  // Tree joint forces: RNEA with the loop-joint forces as external forces on the tree.
+  tau_ = rnea(model_, data_, q_, qd_, qdd_, constrained_ ? &f_loop_ : nullptr);
   for (std::size_t j = 0; j < wrench_.size(); ++j) {
     const JointMapping& map = mech_.compiled.joint_map[j];
+    if (map.loop) continue;
     const int i = map.index;
     // RNEA's f_i acts on model body i, whose frame is the tree joint's successor frame. For a
     // reversed joint that is the user's parent: flip the sign and move it to the child frame.
     wrench_[j] = model_.joints[i].reversed ? Force(-data_.jc[i].XJ.transpose_apply(data_.f[i]))
                                            : data_.f[i];
+  }
+  joint_outputs();
+}
+
+void Simulation::loop_joint_motion(const LoopJoint& l, JointState& out) const {
+  // Frames of the loop joint: velocities and accelerations in their own coordinates.
+  auto frame_motion = [&](int body, const Transform& X, const std::vector<Motion>& m) {
+    return body == 0 ? Motion::Zero() : Motion(X.apply(m[body]));
+  };
+  const Transform X_sp = loop_transform(data_, l);
+  const Motion vs = frame_motion(l.successor, l.X_S, data_.v);
+  const Motion vJ = vs - X_sp.apply(frame_motion(l.predecessor, l.X_P, data_.v));
+  const Motion a_rel = frame_motion(l.successor, l.X_S, data_.a) -
+                       X_sp.apply(frame_motion(l.predecessor, l.X_P, data_.a));
+  out.q.resize(l.joint.nq());
+  joint_coordinates(l.joint, X_sp, out.q.data());
+  JointCalc jc;
+  const VecN zero = VecN::Zero(l.joint.nv());
+  jcalc(l.joint, out.q.data(), zero.data(), jc);
+  const auto pinv = jc.S.completeOrthogonalDecomposition();
+  out.qd = pinv.solve(vJ);  // S q̇ = v_J
+  jcalc(l.joint, out.q.data(), out.qd.data(), jc);
+  out.qdd = pinv.solve(Motion(a_rel - jc.cJ - cross_motion(vs, vJ)));  // a_s = X a_p + S q̈ + c_J + v_s × v_J
+  out.tau = VecN::Zero(l.joint.nv());
+}
+
+void Simulation::joint_outputs() {
+  // data_ holds v and a of every body from the last RNEA pass (body coordinates).
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const JointMapping& map = mech_.compiled.joint_map[j];
+    JointState& js = joints_[j];
+    if (map.loop) {
+      loop_joint_motion(mech_.compiled.loops[map.index], js);
+      continue;
+    }
+    const int i = map.index;
+    const int nq = model_.joints[i].nq(), nv = model_.joints[i].nv();
+    js.q = q_.segment(model_.q_index[i], nq);
+    js.qd = qd_.segment(model_.v_index[i], nv);
+    js.qdd = qdd_.segment(model_.v_index[i], nv);
+    js.tau = tau_.segment(model_.v_index[i], nv);
   }
 }
 

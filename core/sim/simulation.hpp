@@ -1,9 +1,14 @@
 #pragma once
-// Time simulation of a prepared mechanism. Trees: articulated-body hybrid dynamics (RBDA Table
-// 9.3) with motion-driven joints as inverse-dynamics joints; closed loops arrive with issue 4.
+// Time simulation of a prepared mechanism. Trees without loops use articulated-body hybrid
+// dynamics (RBDA Table 9.3) with motion-driven joints as inverse-dynamics joints. Mechanisms with
+// loops solve the tree equations with the loop constraints and the motion drives as constraints
+// (RBDA 8.5 Method 2, constrained_dynamics), with Baumgarte stabilisation (Eqs. 8.21-8.23) and a
+// projection of q and q̇ back onto the constraint manifold after every step.
 #include <string>
 #include <vector>
 
+#include "core/algorithms/constrained_dynamics.hpp"
+#include "core/algorithms/rnea.hpp"
 #include "core/model/data.hpp"
 #include "core/sim/integrators.hpp"
 #include "core/sim/mechanism.hpp"
@@ -14,37 +19,70 @@ enum class Integrator { RK4, Euler };
 // "rk4" or "euler"; throws std::invalid_argument listing the known names otherwise.
 Integrator integrator_from_name(const std::string& name);
 
+struct SimulationOptions {
+  // Baumgarte time constant T_stab (α = β = 1/T_stab, RBDA Eq. 8.21): errors decay over ~T_stab.
+  double stabilization_time = 0.05;
+  // Loop error after projection; a step that cannot reach it stops the run.
+  double projection_tolerance = 1e-12;
+};
+
 class Simulation {
  public:
-  // Throws SetupError when the mechanism cannot be simulated.
-  explicit Simulation(const Mechanism& mechanism);
+  // Throws SetupError when the mechanism cannot be simulated (over-determining drives).
+  explicit Simulation(const Mechanism& mechanism, SimulationOptions options = {});
 
   double time() const { return t_; }
   const VecX& q() const { return q_; }
   const VecX& qd() const { return qd_; }
+  // One step; throws SetupError if the loops cannot be kept closed or the state goes bad.
   void step(double h, Integrator integrator);
 
   // Accelerations, generalized forces and joint wrenches at the current state. The wrench of
   // user joint j is the total force the parent exerts on the child through the joint, in child
-  // joint-frame coordinates, [moment about the joint origin; force].
+  // joint-frame coordinates, [moment about the joint origin; force]. Loop joints included.
   void evaluate();
   const VecX& qdd() const { return qdd_; }
   const VecX& tau() const { return tau_; }
   const std::vector<Force>& wrench() const { return wrench_; }
+  // Per user joint (file order), loop joints included: coordinates, velocities, accelerations
+  // and the generalized force of its drive and spring (RBDA 8.x: loop joints have no tree
+  // coordinates, theirs are recovered from the relative motion of their frames).
+  struct JointState {
+    VecN q, qd, qdd, tau;
+  };
+  const std::vector<JointState>& joint_states() const { return joints_; }
+  double loop_error() const { return loop_error_; }  // max |δ| at the last evaluate()
   const Mechanism& mechanism() const { return mech_; }
 
  private:
   void accelerations(double t, const VecX& q, const VecX& v, VecX& qdd);
+  void constrained_accelerations(double t, const VecX& q, const VecX& v, VecX& qdd);
   void impose_motion_drives(double t, VecX& q, VecX& qd) const;
+  void project(VecX& q, VecX& qd);
+  void applied_forces(double t, const VecX& q, const VecX& v);
+  void check_drives_independent(const char* when);
+  void loop_wrenches();
+  void joint_outputs();
+  void loop_joint_motion(const LoopJoint& l, JointState& out) const;
 
   const Mechanism& mech_;
   const Model& model_;
+  SimulationOptions opt_;
   Data data_;
   IntegratorWorkspace ws_;
   AccelerationFn f_;
   std::vector<bool> fd_;
+  std::vector<int> driven_v_;  // velocity coordinates of motion-driven tree joints
+  bool constrained_ = false;
+  int expected_rank_ = 0;      // rank(K) + number of motion drives
   VecX q_, qd_, qdd_, tau_, tau_in_, qdd_in_;
+  VecX delta_, k_, g_;
+  MatX K_, G_;
+  ConstrainedDynamicsWork cd_;
   std::vector<Force> wrench_;
+  std::vector<JointState> joints_;
+  ExternalForces f_loop_;
+  double loop_error_ = 0.0;
   double t_ = 0.0;
 };
 

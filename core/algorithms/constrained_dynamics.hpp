@@ -1,0 +1,29 @@
+#pragma once
+// Forward dynamics of a tree under equality constraints G q̈ = g (loop closures, RBDA 8.3, and
+// motion drives as rheonomic constraints), by RBDA 8.5 Method 2: the sparse L^T D L factor of H
+// gives q̈0 = H^-1 (τ - C) and Y = H^-1 G^T; the multipliers solve (G Y) μ = g - G q̈0 and
+// q̈ = q̈0 + Y μ. Dependent (redundant) rows are allowed: μ is the minimum-norm solution.
+#include <Eigen/QR>
+
+#include "core/model/data.hpp"
+
+namespace articula {
+
+struct ConstrainedDynamicsWork {
+  MatX Y;     // H^-1 G^T                          (nv x m)
+  MatX A;     // G H^-1 G^T                        (m x m)
+  VecX qdd0;  // unconstrained accelerations       (nv)
+  VecX mu;    // multipliers: G^T μ is the constraint generalized force (m)
+  VecX rhs;   // g - G q̈0                          (m)
+  Eigen::CompleteOrthogonalDecomposition<MatX> cod;
+  int rank = 0;            // numerical rank of A
+  double residual = 0.0;   // |G q̈ - g|_inf after the solve (nonzero when rows are inconsistent)
+};
+
+// Needs data.H factored in data.LD (crba, ltdl_factor) and data.C (nonlinear_effects).
+// Writes data.qdd. rank_tolerance is relative to the largest pivot of A.
+void constrained_forward_dynamics(const Model& model, Data& data, const MatX& G, const VecX& g,
+                                  const VecX& tau, ConstrainedDynamicsWork& work,
+                                  double rank_tolerance = 1e-10);
+
+}  // namespace articula
