@@ -42,7 +42,8 @@ void ab_pass2(const Model& model, Data& data, const VecX& tau, const std::vector
       Mat6X& U = data.U[i];
       U.noalias() = data.IA[i] * S;
       const MatN D = S.transpose() * U;
-      data.Dinv[i] = D.ldlt().solve(MatN::Identity(nv, nv));
+      if (nv == 1) data.Dinv[i](0, 0) = 1.0 / D(0, 0);
+      else data.Dinv[i] = D.ldlt().solve(MatN::Identity(nv, nv));
       data.u[i] = tau.segment(model.v_index[i], nv) - S.transpose() * data.pA[i];
     }
     if (p == 0) continue;

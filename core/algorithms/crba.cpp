@@ -3,11 +3,10 @@
 namespace articula {
 
 const MatX& crba(const Model& model, Data& data, const VecX& q) {  // RBDA Table 6.2
+  static const double kZero[6] = {0, 0, 0, 0, 0, 0};  // velocities are irrelevant here
   for (int i = 1; i <= model.nb; ++i) {
-    data.Xup[i] = joint_transform(model.joints[i], q.data() + model.q_index[i]) * model.X_tree[i];
-    // S depends on q for some joints; velocities are irrelevant here.
-    static const double kZero[6] = {0, 0, 0, 0, 0, 0};
-    jcalc(model.joints[i], q.data() + model.q_index[i], kZero, data.jc[i]);
+    jcalc(model.joints[i], q.data() + model.q_index[i], kZero, data.jc[i]);  // S depends on q
+    data.Xup[i] = data.jc[i].XJ * model.X_tree[i];
     data.IC[i] = model.inertia[i];
   }
   for (int i = model.nb; i >= 1; --i) {
@@ -16,6 +15,18 @@ const MatX& crba(const Model& model, Data& data, const VecX& q) {  // RBDA Table
     const int ni = model.joints[i].nv();
     if (ni == 0) continue;
     const int vi = model.v_index[i];
+    if (ni == 1) {  // the common case: one force vector carried up the ancestors
+      Force f = data.IC[i] * Motion(data.jc[i].S.col(0));
+      data.H(vi, vi) = f.dot(data.jc[i].S.col(0));
+      for (int j = i; model.parent[j] > 0;) {
+        f = data.Xup[j].transpose_apply(f);
+        j = model.parent[j];
+        const int vj = model.v_index[j];
+        for (int k = 0; k < model.joints[j].nv(); ++k)
+          data.H(vi, vj + k) = data.H(vj + k, vi) = f.dot(data.jc[j].S.col(k));
+      }
+      continue;
+    }
     Mat6X& F = data.F[i];
     for (int k = 0; k < ni; ++k) F.col(k) = data.IC[i] * Motion(data.jc[i].S.col(k));
     data.H.block(vi, vi, ni, ni).noalias() = data.jc[i].S.transpose() * F;

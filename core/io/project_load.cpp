@@ -24,23 +24,36 @@ using Warnings = std::vector<std::string>;
 
 constexpr std::array<std::string_view, 2> kIntegrators{"rk4", "euler"};
 
-std::string at(const std::string& ptr, std::string_view key) { return ptr + "/" + std::string(key); }
-std::string at(const std::string& ptr, std::size_t i) { return ptr + "/" + std::to_string(i); }
+std::string at(const std::string& ptr, std::string_view key) {
+  return ptr + "/" + std::string(key);
+}
+std::string at(const std::string& ptr, std::size_t i) {
+  return ptr + "/" + std::to_string(i);
+}
 
 // Shortest round-trip form, as the file itself would show the number.
-std::string show(double v) { return json(v).dump(); }
+std::string show(double v) {
+  return json(v).dump();
+}
 
 std::string kind(const json& j) {
   switch (j.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "a boolean";
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
-    case json::value_t::number_float: return "a number";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    default: return "an unsupported value";
+    case json::value_t::number_float:
+      return "a number";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::object:
+      return "an object";
+    default:
+      return "an unsupported value";
   }
 }
 
@@ -180,8 +193,8 @@ Joint read_joint_type(const json& j, const std::string& ptr) {
   const std::string name = string_value(required(j, ptr, "type"), at(ptr, "type"));
   const auto type = joint_type_from_name(name);
   if (!type)
-    fail(at(ptr, "type"), "unknown joint type '" + name + "'; expected one of: " +
-                              known_joint_types());
+    fail(at(ptr, "type"),
+         "unknown joint type '" + name + "'; expected one of: " + known_joint_types());
   Joint joint{*type};
   const json* pitch = find(j, "pitch");
   if (joint.type == JointType::Helical) {
@@ -206,8 +219,10 @@ void read_coordinates(const json& j, const std::string& ptr, JointSpec& js, Warn
   if (const json* v = find(j, "q0")) {
     js.q0 = numbers(*v, at(ptr, "q0"), js.joint.nq(), context);
     // The quaternion part must be a rotation, as in the poses.
-    if (js.joint.type == JointType::Spherical) unit_quaternion(js.q0->data(), at(ptr, "q0"), warnings);
-    if (js.joint.type == JointType::Free) unit_quaternion(js.q0->data() + 3, at(ptr, "q0"), warnings);
+    if (js.joint.type == JointType::Spherical)
+      unit_quaternion(js.q0->data(), at(ptr, "q0"), warnings);
+    if (js.joint.type == JointType::Free)
+      unit_quaternion(js.q0->data() + 3, at(ptr, "q0"), warnings);
   }
   if (const json* v = find(j, "qd0")) js.qd0 = numbers(*v, at(ptr, "qd0"), js.joint.nv(), context);
 }
@@ -286,8 +301,8 @@ SimulationSpec read_simulation(const json& j, const std::string& ptr) {
   if (const json* v = find(j, "integrator")) {
     s.integrator = string_value(*v, at(ptr, "integrator"));
     if (std::find(kIntegrators.begin(), kIntegrators.end(), s.integrator) == kIntegrators.end())
-      fail(at(ptr, "integrator"), "unknown integrator '" + s.integrator + "'; expected one of: " +
-                                      std::string(kIntegrators[0]) + ", " +
+      fail(at(ptr, "integrator"), "unknown integrator '" + s.integrator +
+                                      "'; expected one of: " + std::string(kIntegrators[0]) + ", " +
                                       std::string(kIntegrators[1]));
   }
   s.extra = extra_fields(j, {"duration", "step", "integrator"});
@@ -313,8 +328,8 @@ const json* array_field(const json& doc, const char* key) {
 }
 
 // A second use of a name is the error: the first one is what the user most likely meant.
-void check_unique(std::map<std::string, std::size_t>& seen, const std::string& name,
-                  std::size_t i, const std::string& list, const char* what) {
+void check_unique(std::map<std::string, std::size_t>& seen, const std::string& name, std::size_t i,
+                  const std::string& list, const char* what) {
   const auto [it, inserted] = seen.emplace(name, i);
   if (!inserted)
     fail(at(at(list, i), "name"), std::string("duplicate ") + what + " name '" + name +
@@ -337,8 +352,8 @@ void check_connected(const MechanismSpec& spec) {
   }
   for (std::size_t i = 0; i < reached.size(); ++i)
     if (!reached[i])
-      fail(at("/bodies", i), "body '" + spec.bodies[i].name +
-                                 "' is not connected to ground by any joint");
+      fail(at("/bodies", i),
+           "body '" + spec.bodies[i].name + "' is not connected to ground by any joint");
 }
 
 LoadResult read_document(const json& doc) {
@@ -362,8 +377,8 @@ LoadResult read_document(const json& doc) {
     }
   if (const json* v = find(doc, "simulation")) spec.simulation = read_simulation(*v, "/simulation");
   check_connected(spec);
-  spec.extra = extra_fields(doc, {"format", "version", "name", "gravity", "bodies", "joints",
-                                  "simulation"});
+  spec.extra =
+      extra_fields(doc, {"format", "version", "name", "gravity", "bodies", "joints", "simulation"});
   return r;
 }
 
@@ -417,8 +432,8 @@ std::string explanation(std::string what) {
       ++column;
     }
   }
-  fail("", "invalid JSON at line " + std::to_string(line) + ", column " +
-               std::to_string(column) + ": " + explanation(locator.message));
+  fail("", "invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) +
+               ": " + explanation(locator.message));
 }
 
 }  // namespace

@@ -19,7 +19,9 @@ namespace {
 using nlohmann::json;
 using ojson = nlohmann::ordered_json;  // keeps insertion order, i.e. the contract's field order
 
-ojson vec3(const Vec3& v) { return ojson::array({v.x(), v.y(), v.z()}); }
+ojson vec3(const Vec3& v) {
+  return ojson::array({v.x(), v.y(), v.z()});
+}
 
 ojson numbers(const std::vector<double>& v) {
   ojson a = ojson::array();
@@ -168,12 +170,14 @@ std::pair<int, std::string> create_temp(const std::filesystem::path& target) {
   static std::atomic<unsigned> counter{0};
   const std::filesystem::path dir = target.parent_path();
   for (int attempt = 0;; ++attempt) {
-    const std::string name = "." + target.filename().string() + ".tmp." +
-                             std::to_string(::getpid()) + "." + std::to_string(counter++);
+    std::string name = ".";  // appended piecewise: GCC 12 warns (-Wrestrict) on a + chain here
+    name.append(target.filename().string()).append(".tmp.").append(std::to_string(::getpid()));
+    name.append(".").append(std::to_string(counter++));
     const std::string tmp = (dir / name).string();
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) return {fd, tmp};
-    if (errno != EEXIST || attempt >= 100) io_failure("creating a temporary file", target.string(), errno);
+    if (errno != EEXIST || attempt >= 100)
+      io_failure("creating a temporary file", target.string(), errno);
   }
 }
 
@@ -197,7 +201,9 @@ void sync_directory(const std::filesystem::path& dir) {
 
 }  // namespace
 
-nlohmann::json to_json(const MechanismSpec& spec) { return json(document(spec)); }
+nlohmann::json to_json(const MechanismSpec& spec) {
+  return json(document(spec));
+}
 
 std::string to_text(const MechanismSpec& spec) {
   std::string out;

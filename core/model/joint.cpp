@@ -8,26 +8,6 @@
 
 namespace articula {
 
-int Joint::nq() const {
-  switch (type) {
-    case JointType::Revolute: case JointType::Prismatic: case JointType::Helical: return 1;
-    case JointType::Cylindrical: case JointType::Universal: return 2;
-    case JointType::Planar: return 3;
-    case JointType::Spherical: return 4;
-    case JointType::Free: return 7;
-    case JointType::Fixed: return 0;
-  }
-  return 0;
-}
-
-int Joint::nv() const {
-  switch (type) {
-    case JointType::Spherical: return 3;
-    case JointType::Free: return 6;
-    default: return nq();
-  }
-}
-
 namespace {
 constexpr std::array<std::pair<JointType, std::string_view>, 9> kNames{{
     {JointType::Revolute, "revolute"}, {JointType::Prismatic, "prismatic"},

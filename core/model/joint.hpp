@@ -18,8 +18,14 @@ struct Joint {
   // returns the values for the opposite polarity, q keeps the user's meaning.
   bool reversed = false;
 
-  int nq() const;
-  int nv() const;
+  int nq() const {
+    constexpr int kNq[] = {1, 1, 1, 2, 2, 4, 3, 7, 0};  // in JointType order
+    return kNq[static_cast<int>(type)];
+  }
+  int nv() const {
+    constexpr int kNv[] = {1, 1, 1, 2, 2, 3, 3, 6, 0};
+    return kNv[static_cast<int>(type)];
+  }
   int nc() const { return 6 - nv(); }  // constraint rows when used as a loop joint
   bool operator==(const Joint&) const = default;
   bool has_quaternion() const { return type == JointType::Spherical || type == JointType::Free; }

@@ -76,6 +76,7 @@ std::vector<std::string> csv_header(const Mechanism& mech) {
     add("tau", nv);
     for (const char* c : {"Fx", "Fy", "Fz", "Mx", "My", "Mz"}) cols.push_back(js.name + "." + c);
   }
+  cols.push_back("loop_error");  // extension: max |δ| over the loop constraints (0 for trees)
   return cols;
 }
 
@@ -94,6 +95,7 @@ void write_row(const Simulation& sim, std::ostream& out) {
     const Force& w = sim.wrench()[j];
     for (int k : {3, 4, 5, 0, 1, 2}) put(w[k]);  // force, then moment
   }
+  put(sim.loop_error());
   line += '\n';
   out << line;
 }

@@ -94,7 +94,9 @@ const char* const kKitchenSink = R"json({
 }
 )json";
 
-json four_bar() { return json::parse(kFourBar); }
+json four_bar() {
+  return json::parse(kFourBar);
+}
 
 // A copy of `doc` with the value at `ptr` replaced (or added).
 json with(json doc, const std::string& ptr, const json& value) {
@@ -145,7 +147,8 @@ struct TempDir {
   }
   std::vector<std::string> entries() const {
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(path)) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(path))
+      names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
     return names;
   }
@@ -202,13 +205,13 @@ TEST_CASE("optional fields take the contract's defaults", "[io]") {
   CHECK_FALSE(s.simulation.has_value());
   CHECK_FALSE(s.joints[0].q0.has_value());
   CHECK_FALSE(s.joints[0].drive.has_value());
-  const MechanismSpec sim = parse_project(with(four_bar(), "/simulation", json::object()).dump()).spec;
+  const MechanismSpec sim =
+      parse_project(with(four_bar(), "/simulation", json::object()).dump()).spec;
   CHECK(sim.simulation == SimulationSpec{});
 }
 
 TEST_CASE("syntax errors name line and column", "[io][errors]") {
-  check_error_text("{\n  \"format\": \"articula\",\n  \"version\" 1\n}", "",
-                   "line 3, column 13");
+  check_error_text("{\n  \"format\": \"articula\",\n  \"version\" 1\n}", "", "line 3, column 13");
   check_error_text("{\"format\": \"articula\",}", "", "line 1, column 23");
   check_error_text("", "", "line 1, column 1");
   check_error_text("{\"a\": \"ä\" x}", "", "line 1, column 11");  // characters, not bytes
@@ -262,8 +265,8 @@ TEST_CASE("body mass, com and inertia are checked", "[io][errors]") {
 TEST_CASE("poses and frames are checked", "[io][errors]") {
   check_error(with(four_bar(), "/bodies/0/pose/quaternion", {0, 0, 0, 0}),
               "/bodies/0/pose/quaternion", "zero-length quaternion");
-  check_error(with(four_bar(), "/bodies/0/pose/quaternion", {1, 0, 0}),
-              "/bodies/0/pose/quaternion", "expected 4 numbers");
+  check_error(with(four_bar(), "/bodies/0/pose/quaternion", {1, 0, 0}), "/bodies/0/pose/quaternion",
+              "expected 4 numbers");
   check_error(with(four_bar(), "/bodies/0/pose/position", "origin"), "/bodies/0/pose/position",
               "expected 3 numbers, got a string");
   check_error(with(four_bar(), "/joints/1/parent_frame", {0, 0, 0}), "/joints/1/parent_frame",
@@ -277,8 +280,8 @@ TEST_CASE("non-unit quaternions are normalised with a warning", "[io]") {
   doc = with(doc, "/joints/1/parent_frame/quaternion", {0.7071, 0, 0, 0.7071});
   const LoadResult r = parse_project(doc.dump());
   REQUIRE(r.warnings.size() == 2);
-  CHECK_THAT(r.warnings[0], Catch::StartsWith("/bodies/0/pose/quaternion:") &&
-                                Catch::Contains("normalised"));
+  CHECK_THAT(r.warnings[0],
+             Catch::StartsWith("/bodies/0/pose/quaternion:") && Catch::Contains("normalised"));
   CHECK_THAT(r.warnings[1], Catch::StartsWith("/joints/1/parent_frame/quaternion:"));
   CHECK(r.spec.bodies[0].pose->orientation.coeffs() == Quat::Identity().coeffs());
   CHECK(std::abs(r.spec.joints[1].parent_frame.orientation.norm() - 1.0) < 1e-15);
@@ -341,8 +344,7 @@ TEST_CASE("drives are checked", "[io][errors]") {
   check_error(with(four_bar(), "/joints/0/drive/type", "speed"), "/joints/0/drive/type",
               "unknown drive type 'speed'; expected \"motion\" or \"force\"");
   check_error(without(four_bar(), "/joints/0/drive/q"), "/joints/0/drive/q", "required");
-  check_error(with(four_bar(), "/joints/0/drive/q", 0.3), "/joints/0/drive/q",
-              "expected a string");
+  check_error(with(four_bar(), "/joints/0/drive/q", 0.3), "/joints/0/drive/q", "expected a string");
   check_error(with(four_bar(), "/joints/0/drive/q", "0.3 + sinn(t)"), "/joints/0/drive/q",
               "invalid expression \"0.3 + sinn(t)\": ");
   check_error(with(four_bar(), "/joints/0/drive/q", "2*(t"), "/joints/0/drive/q", "position");
@@ -351,9 +353,8 @@ TEST_CASE("drives are checked", "[io][errors]") {
               "a motion drive needs a 1-DOF joint; this is a universal joint with 2");
   const json force = json{{"type", "force"}, {"value", "3*t"}};
   const json cyl = with(bare, "/joints/0/type", "cylindrical");
-  CHECK(parse_project(with(cyl, "/joints/0/drive", force).dump())
-            .spec.joints[0]
-            .drive->kind == DriveSpec::Kind::Force);
+  CHECK(parse_project(with(cyl, "/joints/0/drive", force).dump()).spec.joints[0].drive->kind ==
+        DriveSpec::Kind::Force);
   check_error(with(with(four_bar(), "/joints/1/type", "fixed"), "/joints/1/drive", force),
               "/joints/1/drive", "a force drive needs a joint that can move");
   check_error(with(four_bar(), "/joints/0/drive", "motion"), "/joints/0/drive",
@@ -386,14 +387,14 @@ TEST_CASE("gravity and simulation settings are checked", "[io][errors]") {
 
 TEST_CASE("every body must be connected to ground", "[io][errors]") {
   json doc = four_bar();
-  doc["bodies"].push_back({{"name", "loose"}, {"mass", 1}, {"com", {0, 0, 0}},
-                           {"inertia", {1, 1, 1, 0, 0, 0}}});
+  doc["bodies"].push_back(
+      {{"name", "loose"}, {"mass", 1}, {"com", {0, 0, 0}}, {"inertia", {1, 1, 1, 0, 0, 0}}});
   check_error(doc, "/bodies/3", "body 'loose' is not connected to ground by any joint");
   // Connected through a joint pointing the other way (child towards ground) counts.
   json island = without(without(four_bar(), "/joints/3"), "/joints/0");
   check_error(island, "/bodies/0", "body 'crank' is not connected to ground");
-  island["joints"].push_back({{"name", "E"}, {"type", "revolute"}, {"parent", "rocker"},
-                              {"child", "ground"}});
+  island["joints"].push_back(
+      {{"name", "E"}, {"type", "revolute"}, {"parent", "rocker"}, {"child", "ground"}});
   CHECK_NOTHROW(parse_project(island.dump()));
 }
 
@@ -524,8 +525,8 @@ TEST_CASE("truncated and garbled input never crashes", "[io][robust]") {
     for (int k = 0; k < 3; ++k) text[rng() % text.size()] = garbage[rng() % garbage.size()];
     attempt(text);
   }
-  CHECK(parsed + rejected == std::string(kFourBar).size() + std::string(kKitchenSink).size() + 2 +
-                                 4000);
+  CHECK(parsed + rejected ==
+        std::string(kFourBar).size() + std::string(kKitchenSink).size() + 2 + 4000);
 }
 
 }  // namespace articula
