@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs, from Debian 12 packages, whatever the build and the tests need and is missing.
-# Non-interactive; uses sudo when not run as root. Usage: scripts/install-deps.sh [--gui]
+# Non-interactive; uses sudo when not run as root.
 set -euo pipefail
 
 packages=(
@@ -9,6 +9,9 @@ packages=(
   libcli11-dev                         # articula-cli option parsing
   catch2                               # tests
   libbenchmark-dev                     # articula-bench
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev   # the desktop application
+  libopenscenegraph-dev                # its 3D view
+  xvfb xauth imagemagick               # GUI tests and screenshots without a display
 )
 
 missing=()
