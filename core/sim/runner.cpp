@@ -76,7 +76,10 @@ std::vector<std::string> csv_header(const Mechanism& mech) {
     add("tau", nv);
     for (const char* c : {"Fx", "Fy", "Fz", "Mx", "My", "Mz"}) cols.push_back(js.name + "." + c);
   }
-  cols.push_back("loop_error");  // extension: max |δ| over the loop constraints (0 for trees)
+  // Extensions: max |δ| over the loop constraints (0 for trees), then the energy bookkeeping.
+  for (const char* c : {"loop_error", "kinetic_energy", "potential_energy", "input_work",
+                        "dissipated_energy", "energy_residual", "input_power"})
+    cols.push_back(c);
   return cols;
 }
 
@@ -96,6 +99,8 @@ void write_row(const Simulation& sim, std::ostream& out) {
     for (int k : {3, 4, 5, 0, 1, 2}) put(w[k]);  // force, then moment
   }
   put(sim.loop_error());
+  const Simulation::Energy& e = sim.energy();
+  for (double x : {e.kinetic, e.potential, e.work, e.dissipated, e.residual, e.power}) put(x);
   line += '\n';
   out << line;
 }

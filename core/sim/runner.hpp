@@ -25,7 +25,8 @@ struct RunOptions {
 // Settings from the file's `simulation` block, defaults otherwise.
 RunOptions run_options_from(const MechanismSpec& spec);
 // Column names, in order: t, then per user joint J.q, J.qd, J.qdd, J.tau (indexed for multi-DoF
-// joints), J.Fx J.Fy J.Fz J.Mx J.My J.Mz; then the extensions: loop_error.
+// joints), J.Fx J.Fy J.Fz J.Mx J.My J.Mz; then the extensions: loop_error,
+// kinetic_energy, potential_energy, input_work, dissipated_energy, energy_residual, input_power.
 std::vector<std::string> csv_header(const Mechanism& mech);
 // Simulates and writes CSV rows (header first). progress(fraction) is called now and then.
 void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/algorithms/crba.hpp"
+#include "core/algorithms/energy.hpp"
 #include "core/algorithms/hybrid_dynamics.hpp"
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_constraints.hpp"
@@ -42,6 +43,16 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   wrench_.assign(mech_.spec.joints.size(), Force::Zero());
   joints_.resize(mech_.spec.joints.size());
   f_loop_.assign(model_.nb + 1, Force::Zero());
+  f_applied_.assign(model_.nb + 1, Force::Zero());
+  const std::size_t nl = mech_.compiled.loops.size();
+  loop_applied_wrench_.assign(nl, Force::Zero());
+  loop_tau_.resize(nl);
+  loop_q_.resize(nl);
+  loop_qd_.resize(nl);
+  for (std::size_t l = 0; l < nl; ++l) loop_tau_[l] = VecN::Zero(mech_.compiled.loops[l].joint.nv());
+  for (const SpringBinding& sp : mech_.springs) loop_forces_ = loop_forces_ || sp.v < 0;
+  for (const DriveBinding& d : mech_.drives)
+    loop_forces_ = loop_forces_ || (d.v < 0 && d.kind == DriveSpec::Kind::Force);
   f_ = [this](double t, const VecX& q, const VecX& v, VecX& qdd) { accelerations(t, q, v, qdd); };
   impose_motion_drives(0.0, q_, qd_);
   if (constrained_) {
@@ -72,6 +83,7 @@ void Simulation::impose_motion_drives(double t, VecX& q, VecX& qd) const {
 }
 
 void Simulation::applied_forces(double t, const VecX& q, const VecX& v) {
+  last_t_ = t;
   tau_in_.setZero();
   for (const SpringBinding& s : mech_.springs)
     if (s.v >= 0) tau_in_[s.v] -= s.stiffness * (q[s.q] - s.rest) + s.damping * v[s.v];
@@ -80,6 +92,60 @@ void Simulation::applied_forces(double t, const VecX& q, const VecX& v) {
     const TimeJet j = d.expression.eval(t);
     if (d.kind == DriveSpec::Kind::Force) tau_in_[d.v] += j.value;
     else qdd_in_[d.v] = j.d2;  // exact second derivative of the prescribed motion
+  }
+  if (loop_forces_) {
+    forward_kinematics(model_, data_, q, v);
+    loop_applied_forces(t);
+  }
+}
+
+void Simulation::loop_joint_velocity(const LoopJoint& l, VecN& q, VecN& qd) const {
+  // Coordinates from the frames' relative placement, velocities from S q̇ = v_J.
+  auto frame_velocity = [&](int body, const Transform& X) {
+    return body == 0 ? Motion::Zero() : Motion(X.apply(data_.v[body]));
+  };
+  const Transform X_sp = loop_transform(data_, l);
+  const Motion vJ = frame_velocity(l.successor, l.X_S) - X_sp.apply(frame_velocity(l.predecessor, l.X_P));
+  q.resize(l.joint.nq());
+  joint_coordinates(l.joint, X_sp, q.data());
+  JointCalc jc;
+  const VecN zero = VecN::Zero(l.joint.nv());
+  jcalc(l.joint, q.data(), zero.data(), jc);
+  qd = jc.S.completeOrthogonalDecomposition().solve(vJ);
+}
+
+void Simulation::loop_applied_forces(double t) {
+  for (Force& f : f_applied_) f.setZero();
+  const auto& loops = mech_.compiled.loops;
+  for (std::size_t l = 0; l < loops.size(); ++l) loop_tau_[l].setZero();
+  auto loop_index = [&](int user_joint) { return mech_.compiled.joint_map[user_joint].index; };
+  for (const SpringBinding& sp : mech_.springs) {
+    if (sp.v >= 0) continue;
+    const int l = loop_index(sp.user_joint);
+    loop_joint_velocity(loops[l], loop_q_[l], loop_qd_[l]);
+    loop_tau_[l][0] -= sp.stiffness * (loop_q_[l][0] - sp.rest) + sp.damping * loop_qd_[l][0];
+  }
+  for (const DriveBinding& d : mech_.drives) {
+    if (d.v >= 0 || d.kind != DriveSpec::Kind::Force) continue;
+    const int l = loop_index(d.user_joint);
+    loop_joint_velocity(loops[l], loop_q_[l], loop_qd_[l]);
+    loop_tau_[l][0] += d.expression.value(t);
+  }
+  for (std::size_t l = 0; l < loops.size(); ++l) {
+    const LoopJoint& lj = loops[l];
+    if (lj.joint.nv() == 0 || loop_tau_[l].isZero(0.0)) {
+      loop_applied_wrench_[l].setZero();
+      continue;
+    }
+    // The joint's generalized force as the minimum-norm wrench with S^T f = τ.
+    JointCalc jc;
+    jcalc(lj.joint, loop_q_[l].data(), loop_qd_[l].data(), jc);
+    const Force f = jc.S * (jc.S.transpose() * jc.S).ldlt().solve(loop_tau_[l]);
+    loop_applied_wrench_[l] = f;
+    const Transform Xs = lj.successor == 0 ? lj.X_S : lj.X_S * data_.X0[lj.successor];
+    const Force f0 = Xs.transpose_apply(f);
+    f_applied_[lj.successor] += f0;
+    f_applied_[lj.predecessor] -= f0;
   }
 }
 
@@ -91,6 +157,38 @@ void Simulation::accelerations(double t, const VecX& q, const VecX& v, VecX& qdd
     hybrid_dynamics(model_, data_, q, v, qdd_in_, tau_in_, fd_);
     qdd = data_.qdd;
   }
+  if (stage_ >= 0 && stage_ < 4) record_power(v);
+}
+
+void Simulation::record_power(const VecX& v) {
+  // Drives and force inputs do work; dampers dissipate. Motion-drive forces come from the
+  // solve: the multiplier of the drive row (loops) or the inverse-dynamics τ (trees).
+  double p = 0.0, d = 0.0;
+  const int nk = constrained_ ? static_cast<int>(K_.rows()) : 0;
+  for (std::size_t r = 0; r < driven_v_.size(); ++r) {
+    const int vi = driven_v_[r];
+    const double actuator = constrained_ ? cd_.mu[nk + static_cast<int>(r)] : data_.tau[vi] - tau_in_[vi];
+    p += actuator * v[vi];
+  }
+  for (const DriveBinding& dr : mech_.drives)
+    if (dr.kind == DriveSpec::Kind::Force && dr.v >= 0) p += dr.expression.value(last_t_) * v[dr.v];
+  for (const SpringBinding& s : mech_.springs)
+    if (s.v >= 0) d += s.damping * v[s.v] * v[s.v];
+  if (loop_forces_) {  // loop-joint inputs: force drives add power, dampers dissipate
+    for (const DriveBinding& dr : mech_.drives)
+      if (dr.v < 0 && dr.kind == DriveSpec::Kind::Force) {
+        const int l = mech_.compiled.joint_map[dr.user_joint].index;
+        p += dr.expression.value(last_t_) * loop_qd_[l][0];
+      }
+    for (const SpringBinding& s : mech_.springs)
+      if (s.v < 0) {
+        const int l = mech_.compiled.joint_map[s.user_joint].index;
+        d += s.damping * loop_qd_[l][0] * loop_qd_[l][0];
+      }
+  }
+  stage_power_[stage_] = p;
+  stage_dissipation_[stage_] = d;
+  ++stage_;
 }
 
 void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v, VecX& qdd) {
@@ -106,7 +204,7 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
     g_(nk + r) = qdd_in_[driven_v_[r]];
   }
   crba(model_, data_, q);
-  nonlinear_effects(model_, data_, q, v);
+  nonlinear_effects(model_, data_, q, v, loop_forces_ ? &f_applied_ : nullptr);
   if (!ltdl_factor(model_, data_))
     throw SetupError("the mass matrix is singular: a body without mass at the end of a chain?");
   constrained_forward_dynamics(model_, data_, G_, g_, tau_in_, cd_);
@@ -143,8 +241,19 @@ void Simulation::project(VecX& q, VecX& qd) {
 }
 
 void Simulation::step(double h, Integrator integrator) {
-  if (integrator == Integrator::RK4) rk4_step(model_, f_, t_, h, q_, qd_, ws_);
-  else euler_step(model_, f_, t_, h, q_, qd_, ws_);
+  stage_ = 0;
+  if (integrator == Integrator::RK4) {
+    rk4_step(model_, f_, t_, h, q_, qd_, ws_);
+    const double* P = stage_power_;
+    const double* D = stage_dissipation_;
+    work_ += h / 6 * (P[0] + 2 * P[1] + 2 * P[2] + P[3]);  // the same quadrature as the states
+    dissipated_ += h / 6 * (D[0] + 2 * D[1] + 2 * D[2] + D[3]);
+  } else {
+    euler_step(model_, f_, t_, h, q_, qd_, ws_);
+    work_ += h * stage_power_[0];
+    dissipated_ += h * stage_dissipation_[0];
+  }
+  stage_ = -1;
   t_ += h;
   impose_motion_drives(t_, q_, qd_);  // driven coordinates follow their law exactly
   if (constrained_) project(q_, qd_);
@@ -164,7 +273,7 @@ void Simulation::loop_wrenches() {
   for (std::size_t l = 0; l < mech_.compiled.loops.size(); ++l) {
     const LoopJoint& lj = mech_.compiled.loops[l];
     loop_jcalc(lj.joint, loop_transform(data_, lj), d, T);
-    const Force f = T * cd_.mu.segment(lj.row, lj.joint.nc());
+    const Force f = T * cd_.mu.segment(lj.row, lj.joint.nc()) + loop_applied_wrench_[l];
     for (std::size_t j = 0; j < mech_.compiled.joint_map.size(); ++j)
       if (mech_.compiled.joint_map[j].loop && mech_.compiled.joint_map[j].index == static_cast<int>(l))
         wrench_[j] = f;
@@ -196,6 +305,28 @@ void Simulation::evaluate() {
                                            : data_.f[i];
   }
   joint_outputs();
+  compute_energy();
+}
+
+void Simulation::compute_energy() {
+  forward_kinematics(model_, data_, q_, qd_);
+  energy_.kinetic = kinetic_energy(model_, data_);
+  double V = potential_energy(model_, data_);
+  for (const SpringBinding& s : mech_.springs) {
+    const double x = (s.q >= 0 ? q_[s.q] : joints_[s.user_joint].q[0]) - s.rest;
+    V += 0.5 * s.stiffness * x * x;
+  }
+  energy_.potential = V;
+  const double E = energy_.kinetic + energy_.potential;
+  if (t_ == 0.0) initial_energy_ = E;
+  energy_.work = work_;
+  energy_.dissipated = dissipated_;
+  energy_.residual = E - initial_energy_ - work_ + dissipated_;
+  double p = 0.0;
+  for (std::size_t j = 0; j < joints_.size(); ++j)
+    for (const DriveBinding& d : mech_.drives)
+      if (d.user_joint == static_cast<int>(j)) p += joints_[j].tau.dot(joints_[j].qd);
+  energy_.power = p;
 }
 
 void Simulation::loop_joint_motion(const LoopJoint& l, JointState& out) const {
@@ -217,7 +348,8 @@ void Simulation::loop_joint_motion(const LoopJoint& l, JointState& out) const {
   out.qd = pinv.solve(vJ);  // S q̇ = v_J
   jcalc(l.joint, out.q.data(), out.qd.data(), jc);
   out.qdd = pinv.solve(Motion(a_rel - jc.cJ - cross_motion(vs, vJ)));  // a_s = X a_p + S q̈ + c_J + v_s × v_J
-  out.tau = VecN::Zero(l.joint.nv());
+  const int index = static_cast<int>(&l - mech_.compiled.loops.data());
+  out.tau = loop_tau_[index];
 }
 
 void Simulation::joint_outputs() {

@@ -52,6 +52,15 @@ class Simulation {
   };
   const std::vector<JointState>& joint_states() const { return joints_; }
   double loop_error() const { return loop_error_; }  // max |δ| at the last evaluate()
+
+  // Energy bookkeeping (at the last evaluate()): kinetic, potential (gravity and springs), work
+  // done by drives and applied forces since t = 0, energy dissipated by dampers, and the balance
+  // residual T + V - (T0 + V0) - W + D, which is zero for an exact integration.
+  struct Energy {
+    double kinetic = 0, potential = 0, work = 0, dissipated = 0, residual = 0;
+    double power = 0;  // drive and applied-force power at this instant
+  };
+  const Energy& energy() const { return energy_; }
   const Mechanism& mechanism() const { return mech_; }
 
  private:
@@ -63,7 +72,11 @@ class Simulation {
   void check_drives_independent(const char* when);
   void loop_wrenches();
   void joint_outputs();
+  void record_power(const VecX& v);
+  void compute_energy();
   void loop_joint_motion(const LoopJoint& l, JointState& out) const;
+  void loop_joint_velocity(const LoopJoint& l, VecN& q, VecN& qd) const;
+  void loop_applied_forces(double t);
 
   const Mechanism& mech_;
   const Model& model_;
@@ -82,8 +95,21 @@ class Simulation {
   std::vector<Force> wrench_;
   std::vector<JointState> joints_;
   ExternalForces f_loop_;
+  // Springs and force drives on loop joints act as equal and opposite wrenches on the joint's
+  // two bodies: f_applied_ (base coordinates, per body) and, per loop, the joint-frame wrench and
+  // generalized force.
+  bool loop_forces_ = false;
+  ExternalForces f_applied_;
+  std::vector<Force> loop_applied_wrench_;
+  std::vector<VecN> loop_tau_, loop_q_, loop_qd_;
   double loop_error_ = 0.0;
+  // Power at each integrator stage, combined with the integrator's own weights.
+  double stage_power_[4] = {0, 0, 0, 0}, stage_dissipation_[4] = {0, 0, 0, 0};
+  int stage_ = -1;  // -1: not inside a step
+  double work_ = 0.0, dissipated_ = 0.0, initial_energy_ = 0.0;
+  Energy energy_;
   double t_ = 0.0;
+  double last_t_ = 0.0;
 };
 
 }  // namespace articula

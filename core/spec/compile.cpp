@@ -34,7 +34,8 @@ std::vector<int> body_depths(const MechanismSpec& spec, const std::vector<std::p
 }
 
 // For each body, the joint that attaches it to a body one level nearer ground. Motion-driven
-// joints are preferred, so that drives sit on tree joints whenever the minimum depth allows.
+// joints (then joints with springs) are preferred, so that they sit on tree joints whenever the
+// minimum depth allows.
 std::vector<int> choose_tree_joints(const MechanismSpec& spec, const std::vector<std::pair<int, int>>& ends,
                                     const std::vector<int>& depth) {
   auto depth_of = [&](int b) { return b == kGround ? 0 : depth[b]; };
@@ -44,8 +45,11 @@ std::vector<int> choose_tree_joints(const MechanismSpec& spec, const std::vector
       const auto [p, c] = ends[j];
       const int other = p == static_cast<int>(b) ? c : (c == static_cast<int>(b) ? p : -2);
       if (other == -2 || depth_of(other) != depth[b] - 1) continue;
-      const bool driven = spec.joints[j].drive.has_value();
-      if (tree_joint[b] < 0 || (driven && !spec.joints[tree_joint[b]].drive.has_value()))
+      auto preference = [&](int joint) {  // drives, then springs, are best kept on the tree
+        const JointSpec& js = spec.joints[joint];
+        return 2 * js.drive.has_value() + js.spring.has_value();
+      };
+      if (tree_joint[b] < 0 || preference(static_cast<int>(j)) > preference(tree_joint[b]))
         tree_joint[b] = static_cast<int>(j);
     }
   }
