@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "core/io/project.hpp"
+#include "core/sim/motion_law.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/expression.hpp"
 
@@ -242,6 +243,17 @@ DriveSpec read_drive(const json& j, const std::string& ptr, const Joint& joint) 
     if (joint.nv() == 0) fail(ptr, "a force drive needs a joint that can move; this is fixed");
   } else {
     fail(at(ptr, "type"), "unknown drive type '" + type + "'; expected \"motion\" or \"force\"");
+  }
+  if (const json* law = find(j, "law"); law && d.kind == DriveSpec::Kind::Motion) {
+    if (find(j, "q")) fail(at(ptr, "law"), "give either \"q\" or \"law\", not both");
+    try {
+      (void)MotionLaw::from_json(*law);
+    } catch (const MotionLawError& e) {
+      fail(e.field.empty() ? at(ptr, "law") : at(ptr, "law") + "/" + e.field, e.what());
+    }
+    d.law = *law;
+    d.extra = extra_fields(j, {"type", "law"});
+    return d;
   }
   d.expression = string_value(required(j, ptr, key), at(ptr, key));
   try {

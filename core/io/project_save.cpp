@@ -66,7 +66,8 @@ ojson drive_json(const DriveSpec& d) {
   ojson out;
   const bool motion = d.kind == DriveSpec::Kind::Motion;
   out["type"] = motion ? "motion" : "force";
-  out[motion ? "q" : "value"] = d.expression;
+  if (motion && !d.law.is_null()) out["law"] = ojson::parse(d.law.dump());
+  else out[motion ? "q" : "value"] = d.expression;
   append_extra(out, d.extra);
   return out;
 }

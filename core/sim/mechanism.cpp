@@ -18,7 +18,10 @@ void bind_drives_and_springs(Mechanism& m) {
     const int q = map.loop ? -1 : model.q_index[map.index];
     const int v = map.loop ? -1 : model.v_index[map.index];
     if (js.drive) {
-      m.drives.push_back({static_cast<int>(j), js.drive->kind, Expression::parse(js.drive->expression), q, v});
+      DriveBinding d{static_cast<int>(j), js.drive->kind, {}, {}, q, v};
+      if (!js.drive->law.is_null()) d.law = MotionLaw::from_json(js.drive->law);
+      else d.expression = Expression::parse(js.drive->expression);
+      m.drives.push_back(std::move(d));
       if (js.drive->kind == DriveSpec::Kind::Motion && v >= 0) m.locked_v[v] = true;
     }
     if (js.spring) m.springs.push_back({static_cast<int>(j), js.spring->stiffness, js.spring->rest, js.spring->damping, q, v});
@@ -83,7 +86,7 @@ Mechanism prepare(const MechanismSpec& spec) {
   initial_guess(spec, m.compiled, m.q0, m.qd0);
   for (const DriveBinding& d : m.drives) {  // motion drives start where their law says
     if (d.kind != DriveSpec::Kind::Motion || d.q < 0) continue;
-    const TimeJet j = d.expression.eval(0.0);
+    const TimeJet j = d.eval(0.0);
     m.q0[d.q] = j.value;
     m.qd0[d.v] = j.d1;
   }

@@ -1,6 +1,7 @@
 #pragma once
 // A mechanism ready to analyse or simulate: the spec compiled (spanning tree + loop joints),
 // drives and springs bound to coordinates, loops assembled, mobility computed.
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "core/algorithms/assembly.hpp"
 #include "core/algorithms/mobility.hpp"
 #include "core/sim/expression.hpp"
+#include "core/sim/motion_law.hpp"
 #include "core/spec/compile.hpp"
 
 namespace articula {
@@ -21,7 +23,11 @@ struct DriveBinding {
   int user_joint = 0;
   DriveSpec::Kind kind = DriveSpec::Kind::Motion;
   Expression expression;
+  std::optional<MotionLaw> law;  // replaces the expression when given
   int q = -1, v = -1;  // coordinates of a tree joint (-1 for a loop joint)
+
+  TimeJet eval(double t) const { return law ? law->eval(t) : expression.eval(t); }
+  double value(double t) const { return law ? law->eval(t).value : expression.value(t); }
 };
 
 struct SpringBinding {

@@ -24,7 +24,7 @@ nlohmann::json mechanism_info(const Mechanism& mech) {
   for (const DriveBinding& d : mech.drives)
     drives.push_back({{"joint", spec.joints[d.user_joint].name},
                       {"type", d.kind == DriveSpec::Kind::Motion ? "motion" : "force"},
-                      {"expression", d.expression.text()}});
+                      {"expression", d.law ? mech.spec.joints[d.user_joint].drive->law.dump() : d.expression.text()}});
   json redundant = json::array();
   for (const auto& [name, rows] : mech.redundant_joints()) redundant.push_back({{"joint", name}, {"rows", rows}});
   json info = {

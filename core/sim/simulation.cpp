@@ -76,7 +76,7 @@ void Simulation::check_drives_independent(const char* when) {
 void Simulation::impose_motion_drives(double t, VecX& q, VecX& qd) const {
   for (const DriveBinding& d : mech_.drives) {
     if (d.kind != DriveSpec::Kind::Motion) continue;
-    const TimeJet j = d.expression.eval(t);
+    const TimeJet j = d.eval(t);
     q[d.q] = j.value;
     qd[d.v] = j.d1;
   }
@@ -89,7 +89,7 @@ void Simulation::applied_forces(double t, const VecX& q, const VecX& v) {
     if (s.v >= 0) tau_in_[s.v] -= s.stiffness * (q[s.q] - s.rest) + s.damping * v[s.v];
   for (const DriveBinding& d : mech_.drives) {
     if (d.v < 0) continue;
-    const TimeJet j = d.expression.eval(t);
+    const TimeJet j = d.eval(t);
     if (d.kind == DriveSpec::Kind::Force) tau_in_[d.v] += j.value;
     else qdd_in_[d.v] = j.d2;  // exact second derivative of the prescribed motion
   }
@@ -129,7 +129,7 @@ void Simulation::loop_applied_forces(double t) {
     if (d.v >= 0 || d.kind != DriveSpec::Kind::Force) continue;
     const int l = loop_index(d.user_joint);
     loop_joint_velocity(loops[l], loop_q_[l], loop_qd_[l]);
-    loop_tau_[l][0] += d.expression.value(t);
+    loop_tau_[l][0] += d.value(t);
   }
   for (std::size_t l = 0; l < loops.size(); ++l) {
     const LoopJoint& lj = loops[l];
@@ -171,14 +171,14 @@ void Simulation::record_power(const VecX& v) {
     p += actuator * v[vi];
   }
   for (const DriveBinding& dr : mech_.drives)
-    if (dr.kind == DriveSpec::Kind::Force && dr.v >= 0) p += dr.expression.value(last_t_) * v[dr.v];
+    if (dr.kind == DriveSpec::Kind::Force && dr.v >= 0) p += dr.value(last_t_) * v[dr.v];
   for (const SpringBinding& s : mech_.springs)
     if (s.v >= 0) d += s.damping * v[s.v] * v[s.v];
   if (loop_forces_) {  // loop-joint inputs: force drives add power, dampers dissipate
     for (const DriveBinding& dr : mech_.drives)
       if (dr.v < 0 && dr.kind == DriveSpec::Kind::Force) {
         const int l = mech_.compiled.joint_map[dr.user_joint].index;
-        p += dr.expression.value(last_t_) * loop_qd_[l][0];
+        p += dr.value(last_t_) * loop_qd_[l][0];
       }
     for (const SpringBinding& s : mech_.springs)
       if (s.v < 0) {

@@ -40,6 +40,7 @@ struct DriveSpec {
   enum class Kind { Motion, Force };
   Kind kind = Kind::Motion;
   std::string expression;  // "q" for motion drives, "value" for force drives
+  nlohmann::json law;      // a motion law object instead of "q" (core/sim/motion_law.hpp), or null
   nlohmann::json extra = nlohmann::json::object();
   bool operator==(const DriveSpec&) const = default;
 };

@@ -1,0 +1,155 @@
+// The mechanism scene (render/mechanism_scene) against the core's kinematics: one transform per
+// model body, every joint frame where forward kinematics puts it, sizes that follow the
+// mechanism, picking by ray casting (no GL context needed).
+#include <catch2/catch.hpp>
+#include <osg/Geode>
+#include <osgUtil/IntersectionVisitor>
+#include <osgUtil/LineSegmentIntersector>
+#include <string>
+
+#include "core/algorithms/kinematics.hpp"
+#include "core/io/project.hpp"
+#include "core/sim/mechanism.hpp"
+#include "core/sim/simulation.hpp"
+#include "core/sim/snapshot.hpp"
+#include "render/mechanism_scene.hpp"
+
+using namespace articula;
+
+namespace {
+
+Mechanism load_sample(const std::string& name) {
+  return prepare(load_project(std::string(ARTICULA_SOURCE_DIR) + "/samples/" + name).spec);
+}
+
+// A snapshot away from the initial state: a few steps of the sample's own run.
+Snapshot run_for(const Mechanism& mech, int steps) {
+  Simulation sim(mech);
+  for (int k = 0; k < steps; ++k) sim.step(1e-3, Integrator::RK4);
+  sim.evaluate();
+  Data data(mech.model());
+  Snapshot snap;
+  take_snapshot(sim, data, snap);
+  return snap;
+}
+
+// World position of joint j's frame origin on one side, from the spec and forward kinematics
+// alone (nothing from render/).
+Vec3 joint_point(const Mechanism& mech, const Data& data, int j, bool child) {
+  const JointSpec& js = mech.spec.joints[j];
+  const std::string& body = child ? js.child : js.parent;
+  const Vec3 p_user = (child ? js.child_frame : js.parent_frame).position;
+  if (body == "ground") return p_user;
+  const int m = mech.compiled.model_body[mech.spec.body_index(body)];
+  const Transform& X = mech.compiled.X_body[m];  // ^{model}X_{user}
+  return point_position(data, m, X.E * (p_user - X.r));
+}
+
+ScenePick cast_ray(const MechanismScene& scene, const Vec3& from, const Vec3& to) {
+  auto ray = osg::make_ref<osgUtil::LineSegmentIntersector>(osg::Vec3d(from.x(), from.y(), from.z()),
+                                                             osg::Vec3d(to.x(), to.y(), to.z()));
+  osgUtil::IntersectionVisitor visitor(ray.get());
+  visitor.setTraversalMask(kMechanismMask);
+  scene.root()->accept(visitor);
+  if (!ray->containsIntersections()) return {};
+  return scene.pick(ray->getFirstIntersection().nodePath);
+}
+
+}  // namespace
+
+TEST_CASE("scene: one transform per model body, each non-ground body drawn", "[render]") {
+  for (const char* name : {"fourbar.json", "excavator.json", "stewart_platform.json", "slider_crank.json",
+                           "jansen_leg.json", "puma560.json", "rssr.json", "pendulum.json"}) {
+    INFO(name);
+    const Mechanism mech = load_sample(name);
+    MechanismScene scene(mech);
+    REQUIRE(scene.body_count() == mech.model().nb + 1);
+    for (int i = 0; i <= mech.model().nb; ++i) {
+      osg::MatrixTransform* xf = scene.body_transform(i);
+      REQUIRE(xf != nullptr);
+      CHECK(scene.root()->containsNode(xf));
+      if (i == 0) continue;
+      const osg::BoundingSphere bound = xf->getBound();
+      CHECK(bound.valid());
+      CHECK(bound.radius() > 0.005 * scene.characteristic_length());
+    }
+    CHECK(scene.anchors().size() == 2 * mech.spec.joints.size());
+  }
+}
+
+TEST_CASE("scene: joint points follow forward kinematics after update()", "[render]") {
+  for (const char* name : {"fourbar.json", "excavator.json", "stewart_platform.json", "bennett.json",
+                           "slider_crank.json", "puma560.json"}) {
+    INFO(name);
+    const Mechanism mech = load_sample(name);
+    MechanismScene scene(mech);
+    const Snapshot snap = run_for(mech, 150);
+    const unsigned children = scene.root()->getNumChildren();
+    scene.update(snap);
+    CHECK(scene.root()->getNumChildren() == children);  // moved, not rebuilt
+    Data data(mech.model());
+    forward_kinematics(mech.model(), data, snap.q);
+    for (std::size_t k = 0; k < scene.anchors().size(); ++k) {
+      const JointAnchor& a = scene.anchors()[k];
+      const osg::Vec3d p = scene.anchor_world(static_cast<int>(k));
+      const Vec3 expected = joint_point(mech, data, a.joint, a.child);
+      INFO("joint " << mech.spec.joints[a.joint].name << (a.child ? " child" : " parent"));
+      CHECK((Vec3(p.x(), p.y(), p.z()) - expected).norm() <= 1e-12);
+    }
+    // Both sides of a pin meet: the loops are closed in the drawing too.
+    for (std::size_t j = 0; j < mech.spec.joints.size(); ++j) {
+      const JointType t = mech.spec.joints[j].joint.type;
+      if (t != JointType::Revolute && t != JointType::Spherical && t != JointType::Universal) continue;
+      CHECK((scene.anchor_world(2 * j) - scene.anchor_world(2 * j + 1)).length() <= 1e-9);
+    }
+  }
+}
+
+TEST_CASE("scene: characteristic length follows the mechanism's size", "[render]") {
+  const Mechanism fourbar = load_sample("fourbar.json");
+  const Mechanism excavator = load_sample("excavator.json");
+  const double small = MechanismScene(fourbar).characteristic_length();
+  const double large = MechanismScene(excavator).characteristic_length();
+  CHECK(small > 0.25);  // ground 0.3 m, rocker 0.25 m
+  CHECK(small < 0.6);
+  CHECK(large > 2.5);  // boom 5.7 m, pins 2 m apart
+  CHECK(large < 8.0);
+}
+
+TEST_CASE("scene: rays pick joints and bodies; selection and overlays", "[render]") {
+  const Mechanism mech = load_sample("fourbar.json");
+  MechanismScene scene(mech);
+  const Snapshot snap = run_for(mech, 100);
+  scene.update(snap);
+  Data data(mech.model());
+  forward_kinematics(mech.model(), data, snap.q);
+  const int joint_A = mech.spec.joint_index("A"), coupler = mech.spec.body_index("coupler");
+  const Vec3 A = joint_point(mech, data, joint_A, true);
+  const Vec3 B = joint_point(mech, data, mech.spec.joint_index("B"), false);
+  const Vec3 z = Vec3::UnitZ();
+  const ScenePick on_pin = cast_ray(scene, A + z, A - z);
+  CHECK(on_pin.joint == joint_A);
+  CHECK(on_pin.body >= 0);
+  const Vec3 mid = 0.5 * (A + B);
+  CHECK(cast_ray(scene, mid + z, mid - z) == ScenePick{coupler, -1});
+  const Vec3 empty(5, 5, 0);
+  CHECK(cast_ray(scene, empty + z, empty - z) == ScenePick{});
+  scene.set_selection({coupler, joint_A});
+  scene.set_selection({});
+
+  scene.set_trace(coupler, osg::Vec3d(0.14, 0.05, 0));
+  scene.set_forces_visible(true);
+  Simulation sim(mech);
+  Data d2(mech.model());
+  Snapshot s;
+  for (int k = 0; k < 50; ++k) {
+    sim.step(1e-3, Integrator::RK4);
+    sim.evaluate();
+    take_snapshot(sim, d2, s);
+    scene.update(s);
+  }
+  CHECK(scene.trace_size() == 50);
+  CHECK(scene.force_scale() > 0);
+  scene.update(s);  // a paused run adds no point
+  CHECK(scene.trace_size() == 50);
+}
