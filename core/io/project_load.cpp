@@ -23,7 +23,7 @@ namespace {
 using nlohmann::json;
 using Warnings = std::vector<std::string>;
 
-constexpr std::array<std::string_view, 2> kIntegrators{"rk4", "euler"};
+constexpr std::array<std::string_view, 3> kIntegrators{"rk4", "euler", "rk45"};
 
 std::string at(const std::string& ptr, std::string_view key) {
   return ptr + "/" + std::string(key);
@@ -303,6 +303,26 @@ JointSpec read_joint(const json& j, const std::string& ptr, const MechanismSpec&
   return js;
 }
 
+ForceSpec read_force(const json& j, const std::string& ptr, const MechanismSpec& spec) {
+  expect_object(j, ptr);
+  ForceSpec f;
+  f.name = name_value(required(j, ptr, "name"), at(ptr, "name"));
+  f.type = string_value(required(j, ptr, "type"), at(ptr, "type"));
+  if (f.type != "spring_damper")
+    fail(at(ptr, "type"), "unknown force type '" + f.type + "'; expected \"spring_damper\"");
+  f.body1 = read_link(j, ptr, "body1", spec);
+  f.body2 = read_link(j, ptr, "body2", spec);
+  if (f.body1 == f.body2) fail(at(ptr, "body2"), "both ends are on the same body '" + f.body1 + "'");
+  if (const json* v = find(j, "point1")) f.point1 = vec3(*v, at(ptr, "point1"));
+  if (const json* v = find(j, "point2")) f.point2 = vec3(*v, at(ptr, "point2"));
+  if (const json* v = find(j, "stiffness")) f.stiffness = nonnegative(*v, at(ptr, "stiffness"));
+  if (const json* v = find(j, "rest_length")) f.rest_length = nonnegative(*v, at(ptr, "rest_length"));
+  if (const json* v = find(j, "damping")) f.damping = nonnegative(*v, at(ptr, "damping"));
+  f.extra = extra_fields(j, {"name", "type", "body1", "body2", "point1", "point2", "stiffness",
+                             "rest_length", "damping"});
+  return f;
+}
+
 SimulationSpec read_simulation(const json& j, const std::string& ptr) {
   expect_object(j, ptr);
   SimulationSpec s;
@@ -315,7 +335,8 @@ SimulationSpec read_simulation(const json& j, const std::string& ptr) {
     if (std::find(kIntegrators.begin(), kIntegrators.end(), s.integrator) == kIntegrators.end())
       fail(at(ptr, "integrator"), "unknown integrator '" + s.integrator +
                                       "'; expected one of: " + std::string(kIntegrators[0]) + ", " +
-                                      std::string(kIntegrators[1]));
+                                      std::string(kIntegrators[1]) + ", " +
+                                      std::string(kIntegrators[2]));
   }
   s.extra = extra_fields(j, {"duration", "step", "integrator"});
   return s;
@@ -387,10 +408,16 @@ LoadResult read_document(const json& doc) {
       spec.joints.push_back(read_joint((*joints)[i], at("/joints", i), spec, r.warnings));
       check_unique(seen, spec.joints.back().name, i, "/joints", "joint");
     }
+  seen.clear();
+  if (const json* forces = array_field(doc, "forces"))
+    for (std::size_t i = 0; i < forces->size(); ++i) {
+      spec.forces.push_back(read_force((*forces)[i], at("/forces", i), spec));
+      check_unique(seen, spec.forces.back().name, i, "/forces", "force");
+    }
   if (const json* v = find(doc, "simulation")) spec.simulation = read_simulation(*v, "/simulation");
   check_connected(spec);
-  spec.extra =
-      extra_fields(doc, {"format", "version", "name", "gravity", "bodies", "joints", "simulation"});
+  spec.extra = extra_fields(
+      doc, {"format", "version", "name", "gravity", "bodies", "joints", "forces", "simulation"});
   return r;
 }
 

@@ -99,6 +99,21 @@ ojson joint_json(const JointSpec& js) {
   return out;
 }
 
+ojson force_json(const ForceSpec& f) {
+  ojson out;
+  out["name"] = f.name;
+  out["type"] = f.type;
+  out["body1"] = f.body1;
+  out["point1"] = vec3(f.point1);
+  out["body2"] = f.body2;
+  out["point2"] = vec3(f.point2);
+  out["stiffness"] = f.stiffness;
+  out["rest_length"] = f.rest_length;
+  out["damping"] = f.damping;
+  append_extra(out, f.extra);
+  return out;
+}
+
 ojson simulation_json(const SimulationSpec& s) {
   ojson out;
   out["duration"] = s.duration;
@@ -118,6 +133,10 @@ ojson document(const MechanismSpec& spec) {
   for (const BodySpec& b : spec.bodies) out["bodies"].push_back(body_json(b));
   out["joints"] = ojson::array();
   for (const JointSpec& js : spec.joints) out["joints"].push_back(joint_json(js));
+  if (!spec.forces.empty()) {
+    out["forces"] = ojson::array();
+    for (const ForceSpec& f : spec.forces) out["forces"].push_back(force_json(f));
+  }
   if (spec.simulation) out["simulation"] = simulation_json(*spec.simulation);
   append_extra(out, spec.extra);
   return out;

@@ -28,6 +28,23 @@ void bind_drives_and_springs(Mechanism& m) {
   }
 }
 
+void bind_forces(Mechanism& m) {
+  const CompiledMechanism& c = m.compiled;
+  auto body = [&](const std::string& name) {
+    return name == "ground" ? 0 : c.model_body[m.spec.body_index(name)];
+  };
+  auto point = [&](int b, const Vec3& p) {  // user body coordinates to model body frame
+    return Vec3(c.X_body[b].E * (p - c.X_body[b].r));
+  };
+  for (std::size_t i = 0; i < m.spec.forces.size(); ++i) {
+    const ForceSpec& f = m.spec.forces[i];
+    ForceBinding fb{static_cast<int>(i), body(f.body1), body(f.body2), {}, {}, f.stiffness, f.rest_length, f.damping};
+    fb.point1 = point(fb.body1, f.point1);
+    fb.point2 = point(fb.body2, f.point2);
+    m.forces.push_back(fb);
+  }
+}
+
 double characteristic_length(const CompiledMechanism& c) {
   double L = 0.0;
   for (int i = 1; i <= c.model.nb; ++i) L = std::max(L, c.model.X_tree[i].r.norm());
@@ -82,6 +99,7 @@ Mechanism prepare(const MechanismSpec& spec) {
   m.spec = spec;
   m.compiled = compile(spec);
   bind_drives_and_springs(m);
+  bind_forces(m);
   const Model& model = m.compiled.model;
   initial_guess(spec, m.compiled, m.q0, m.qd0);
   for (const DriveBinding& d : m.drives) {  // motion drives start where their law says

@@ -36,11 +36,20 @@ struct SpringBinding {
   int q = -1, v = -1;
 };
 
+// A point-to-point spring-damper bound to model bodies, points in model body frames.
+struct ForceBinding {
+  int index = 0;  // into spec.forces
+  int body1 = 0, body2 = 0;
+  Vec3 point1 = Vec3::Zero(), point2 = Vec3::Zero();
+  double stiffness = 0, rest_length = 0, damping = 0;
+};
+
 struct Mechanism {
   MechanismSpec spec;
   CompiledMechanism compiled;
   std::vector<DriveBinding> drives;
   std::vector<SpringBinding> springs;
+  std::vector<ForceBinding> forces;
   std::vector<bool> locked_v;  // coordinates held by motion drives
   VecX q0, qd0;                // assembled initial state
   AssemblyResult assembly;

@@ -53,12 +53,17 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   for (const SpringBinding& sp : mech_.springs) loop_forces_ = loop_forces_ || sp.v < 0;
   for (const DriveBinding& d : mech_.drives)
     loop_forces_ = loop_forces_ || (d.v < 0 && d.kind == DriveSpec::Kind::Force);
+  external_forces_ = loop_forces_ || !mech_.forces.empty();
+  sd_length_.assign(mech_.forces.size(), 0.0);
+  sd_rate_.assign(mech_.forces.size(), 0.0);
+  f_total_.assign(model_.nb + 1, Force::Zero());
   f_ = [this](double t, const VecX& q, const VecX& v, VecX& qdd) { accelerations(t, q, v, qdd); };
   impose_motion_drives(0.0, q_, qd_);
-  if (constrained_) {
-    accelerations(0.0, q_, qd_, qdd_);
-    check_drives_independent("at t = 0");
-  }
+  accelerations(0.0, q_, qd_, qdd_);
+  if (constrained_) check_drives_independent("at t = 0");
+  compute_energy();
+  initial_energy_ = energy_.kinetic + energy_.potential;
+  energy_.residual = 0.0;
 }
 
 void Simulation::check_drives_independent(const char* when) {
@@ -93,9 +98,29 @@ void Simulation::applied_forces(double t, const VecX& q, const VecX& v) {
     if (d.kind == DriveSpec::Kind::Force) tau_in_[d.v] += j.value;
     else qdd_in_[d.v] = j.d2;  // exact second derivative of the prescribed motion
   }
-  if (loop_forces_) {
+  if (external_forces_) {
     forward_kinematics(model_, data_, q, v);
-    loop_applied_forces(t);
+    for (Force& f : f_applied_) f.setZero();
+    if (loop_forces_) loop_applied_forces(t);
+    spring_damper_forces();
+  }
+}
+
+void Simulation::spring_damper_forces() {
+  for (std::size_t i = 0; i < mech_.forces.size(); ++i) {
+    const ForceBinding& fb = mech_.forces[i];
+    auto world = [&](int b, const Vec3& p) { return b == 0 ? p : point_position(data_, b, p); };
+    auto velocity = [&](int b, const Vec3& p) { return b == 0 ? Vec3::Zero() : point_velocity(data_, b, p); };
+    const Vec3 p1 = world(fb.body1, fb.point1), p2 = world(fb.body2, fb.point2);
+    const Vec3 d = p2 - p1;
+    const double L = d.norm();
+    const Vec3 u = L > 0 ? Vec3(d / L) : Vec3::Zero();  // coincident points: no direction, no force
+    const double Ldot = u.dot(velocity(fb.body2, fb.point2) - velocity(fb.body1, fb.point1));
+    sd_length_[i] = L;
+    sd_rate_[i] = Ldot;
+    const Vec3 F = (fb.stiffness * (L - fb.rest_length) + fb.damping * Ldot) * u;  // on body 1
+    f_applied_[fb.body1] += make_spatial(p1.cross(F), F);  // base coordinates, about the origin
+    f_applied_[fb.body2] -= make_spatial(p2.cross(F), F);
   }
 }
 
@@ -115,7 +140,6 @@ void Simulation::loop_joint_velocity(const LoopJoint& l, VecN& q, VecN& qd) cons
 }
 
 void Simulation::loop_applied_forces(double t) {
-  for (Force& f : f_applied_) f.setZero();
   const auto& loops = mech_.compiled.loops;
   for (std::size_t l = 0; l < loops.size(); ++l) loop_tau_[l].setZero();
   auto loop_index = [&](int user_joint) { return mech_.compiled.joint_map[user_joint].index; };
@@ -154,7 +178,7 @@ void Simulation::accelerations(double t, const VecX& q, const VecX& v, VecX& qdd
   if (constrained_) {
     constrained_accelerations(t, q, v, qdd);
   } else {
-    hybrid_dynamics(model_, data_, q, v, qdd_in_, tau_in_, fd_);
+    hybrid_dynamics(model_, data_, q, v, qdd_in_, tau_in_, fd_, external_forces_ ? &f_applied_ : nullptr);
     qdd = data_.qdd;
   }
   if (stage_ >= 0 && stage_ < 4) record_power(v);
@@ -186,6 +210,7 @@ void Simulation::record_power(const VecX& v) {
         d += s.damping * loop_qd_[l][0] * loop_qd_[l][0];
       }
   }
+  for (std::size_t i = 0; i < mech_.forces.size(); ++i) d += mech_.forces[i].damping * sd_rate_[i] * sd_rate_[i];
   stage_power_[stage_] = p;
   stage_dissipation_[stage_] = d;
   ++stage_;
@@ -204,7 +229,7 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
     g_(nk + r) = qdd_in_[driven_v_[r]];
   }
   crba(model_, data_, q);
-  nonlinear_effects(model_, data_, q, v, loop_forces_ ? &f_applied_ : nullptr);
+  nonlinear_effects(model_, data_, q, v, external_forces_ ? &f_applied_ : nullptr);
   if (!ltdl_factor(model_, data_))
     throw SetupError("the mass matrix is singular: a body without mass at the end of a chain?");
   constrained_forward_dynamics(model_, data_, G_, g_, tau_in_, cd_);
@@ -273,10 +298,10 @@ void Simulation::loop_wrenches() {
   for (std::size_t l = 0; l < mech_.compiled.loops.size(); ++l) {
     const LoopJoint& lj = mech_.compiled.loops[l];
     loop_jcalc(lj.joint, loop_transform(data_, lj), d, T);
-    const Force f = T * cd_.mu.segment(lj.row, lj.joint.nc()) + loop_applied_wrench_[l];
+    const Force f = T * cd_.mu.segment(lj.row, lj.joint.nc());  // constraint force only
     for (std::size_t j = 0; j < mech_.compiled.joint_map.size(); ++j)
       if (mech_.compiled.joint_map[j].loop && mech_.compiled.joint_map[j].index == static_cast<int>(l))
-        wrench_[j] = f;
+        wrench_[j] = f + loop_applied_wrench_[l];
     const Transform Xs = lj.successor == 0 ? lj.X_S : lj.X_S * data_.X0[lj.successor];
     const Force f0 = Xs.transpose_apply(f);  // base coordinates
     f_loop_[lj.successor] += f0;
@@ -293,8 +318,10 @@ void Simulation::evaluate() {
     loop_error_ = delta_.size() ? delta_.cwiseAbs().maxCoeff() : 0.0;
     loop_wrenches();
   }
-  // Tree joint forces: RNEA with the loop-joint forces as external forces on the tree.
-  tau_ = rnea(model_, data_, q_, qd_, qdd_, constrained_ ? &f_loop_ : nullptr);
+  // Tree joint forces: RNEA with the loop-joint forces and applied forces as external forces.
+  for (int i = 0; i <= model_.nb; ++i)
+    f_total_[i] = (constrained_ ? f_loop_[i] : Force::Zero()) + (external_forces_ ? f_applied_[i] : Force::Zero());
+  tau_ = rnea(model_, data_, q_, qd_, qdd_, &f_total_);
   for (std::size_t j = 0; j < wrench_.size(); ++j) {
     const JointMapping& map = mech_.compiled.joint_map[j];
     if (map.loop) continue;
@@ -309,16 +336,21 @@ void Simulation::evaluate() {
 }
 
 void Simulation::compute_energy() {
+  // Needs applied_forces() at the current state (spring-damper lengths, loop-joint coordinates).
   forward_kinematics(model_, data_, q_, qd_);
   energy_.kinetic = kinetic_energy(model_, data_);
   double V = potential_energy(model_, data_);
   for (const SpringBinding& s : mech_.springs) {
-    const double x = (s.q >= 0 ? q_[s.q] : joints_[s.user_joint].q[0]) - s.rest;
+    const int l = s.q >= 0 ? -1 : mech_.compiled.joint_map[s.user_joint].index;
+    const double x = (s.q >= 0 ? q_[s.q] : loop_q_[l][0]) - s.rest;
     V += 0.5 * s.stiffness * x * x;
+  }
+  for (std::size_t i = 0; i < mech_.forces.size(); ++i) {
+    const double x = sd_length_[i] - mech_.forces[i].rest_length;
+    V += 0.5 * mech_.forces[i].stiffness * x * x;
   }
   energy_.potential = V;
   const double E = energy_.kinetic + energy_.potential;
-  if (t_ == 0.0) initial_energy_ = E;
   energy_.work = work_;
   energy_.dissipated = dissipated_;
   energy_.residual = E - initial_energy_ - work_ + dissipated_;
@@ -366,7 +398,9 @@ void Simulation::joint_outputs() {
     js.q = q_.segment(model_.q_index[i], nq);
     js.qd = qd_.segment(model_.v_index[i], nv);
     js.qdd = qdd_.segment(model_.v_index[i], nv);
-    js.tau = tau_.segment(model_.v_index[i], nv);
+    // J.tau is what the drive and spring produce: exactly the applied force on passive joints,
+    // the inverse-dynamics force on motion-driven ones.
+    js.tau = fd_[i] ? tau_in_.segment(model_.v_index[i], nv) : tau_.segment(model_.v_index[i], nv);
   }
 }
 

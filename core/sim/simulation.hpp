@@ -77,6 +77,7 @@ class Simulation {
   void loop_joint_motion(const LoopJoint& l, JointState& out) const;
   void loop_joint_velocity(const LoopJoint& l, VecN& q, VecN& qd) const;
   void loop_applied_forces(double t);
+  void spring_damper_forces();
 
   const Mechanism& mech_;
   const Model& model_;
@@ -99,6 +100,9 @@ class Simulation {
   // two bodies: f_applied_ (base coordinates, per body) and, per loop, the joint-frame wrench and
   // generalized force.
   bool loop_forces_ = false;
+  bool external_forces_ = false;      // loop-joint forces or spring-dampers present
+  std::vector<double> sd_length_, sd_rate_;  // per spring-damper: L and dL/dt at the last call
+  ExternalForces f_total_;
   ExternalForces f_applied_;
   std::vector<Force> loop_applied_wrench_;
   std::vector<VecN> loop_tau_, loop_q_, loop_qd_;

@@ -65,6 +65,18 @@ struct JointSpec {
   bool operator==(const JointSpec&) const = default;
 };
 
+// A point-to-point spring-damper between two bodies (extension of format v1, "forces" array):
+// tension F = stiffness (L - rest_length) + damping dL/dt along the line between the points.
+struct ForceSpec {
+  std::string name;
+  std::string type = "spring_damper";
+  std::string body1, body2;  // body names; "ground" allowed
+  Vec3 point1 = Vec3::Zero(), point2 = Vec3::Zero();  // in body coordinates
+  double stiffness = 0.0, rest_length = 0.0, damping = 0.0;
+  nlohmann::json extra = nlohmann::json::object();
+  bool operator==(const ForceSpec&) const = default;
+};
+
 struct SimulationSpec {
   double duration = 5.0;
   double step = 0.001;
@@ -78,6 +90,7 @@ struct MechanismSpec {
   Vec3 gravity{0.0, -9.81, 0.0};
   std::vector<BodySpec> bodies;
   std::vector<JointSpec> joints;
+  std::vector<ForceSpec> forces;
   std::optional<SimulationSpec> simulation;
   nlohmann::json extra = nlohmann::json::object();  // unknown top-level fields
   bool operator==(const MechanismSpec&) const = default;

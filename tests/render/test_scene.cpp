@@ -46,8 +46,8 @@ Vec3 joint_point(const Mechanism& mech, const Data& data, int j, bool child) {
 }
 
 ScenePick cast_ray(const MechanismScene& scene, const Vec3& from, const Vec3& to) {
-  auto ray = osg::make_ref<osgUtil::LineSegmentIntersector>(osg::Vec3d(from.x(), from.y(), from.z()),
-                                                             osg::Vec3d(to.x(), to.y(), to.z()));
+  osg::ref_ptr<osgUtil::LineSegmentIntersector> ray = new osgUtil::LineSegmentIntersector(
+      osg::Vec3d(from.x(), from.y(), from.z()), osg::Vec3d(to.x(), to.y(), to.z()));
   osgUtil::IntersectionVisitor visitor(ray.get());
   visitor.setTraversalMask(kMechanismMask);
   scene.root()->accept(visitor);

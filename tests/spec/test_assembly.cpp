@@ -145,7 +145,7 @@ TEST_CASE("lengths that cannot close report the loop joint and the residual", "[
   try {
     prepare(s);
   } catch (const SetupError& e) {
-    // The residual it names is at least the geometric gap 0.8 - 0.6 = 0.2 split over rows: > 0.01.
+    // The gap |BD| - (b + c) >= 0.2 m shows in the two in-plane rows: max |δ| >= 0.2/√2 > 0.01.
     const std::string msg = e.what();
     const auto pos = msg.find("residual ");
     REQUIRE(pos != std::string::npos);
