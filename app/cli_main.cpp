@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
   sim->add_option("FILE", sa.file, "project file")->required();
   sim->add_option("--duration", sa.duration, "simulated time, s");
   sim->add_option("--step", sa.step, "integration step, s");
-  sim->add_option("--integrator", sa.integrator, "rk4 or euler");
+  sim->add_option("--integrator", sa.integrator, "rk4, euler or rk45 (adaptive; --step is then the largest step)");
   sim->add_option("--output", sa.output, "CSV file to write");
   sim->add_option("--sample", sa.sample, "output interval, s (default: every step)");
   sim->add_flag("--quiet", sa.quiet, "no progress on stderr");

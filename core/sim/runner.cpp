@@ -57,6 +57,9 @@ RunOptions run_options_from(const MechanismSpec& spec) {
     opt.duration = spec.simulation->duration;
     opt.step = spec.simulation->step;
     opt.integrator = integrator_from_name(spec.simulation->integrator);
+    const nlohmann::json& x = spec.simulation->extra;  // optional tolerances of rk45
+    if (x.contains("rtol") && x["rtol"].is_number()) opt.rtol = x["rtol"];
+    if (x.contains("atol") && x["atol"].is_number()) opt.atol = x["atol"];
   }
   return opt;
 }
@@ -118,7 +121,8 @@ void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,
   double next_sample = opt.sample;
   for (long n = 1; n <= steps; ++n) {
     const double t_next = n == steps ? opt.duration : n * opt.step;
-    sim.step(t_next - sim.time(), opt.integrator);
+    if (opt.integrator == Integrator::RK45) sim.advance(t_next, opt.rtol, opt.atol, opt.step);
+    else sim.step(t_next - sim.time(), opt.integrator);
     const bool last = n == steps;
     const bool due = opt.sample <= 0.0 || sim.time() >= next_sample - 1e-9 * opt.step;
     if (due || last) {

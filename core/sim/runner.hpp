@@ -20,6 +20,7 @@ struct RunOptions {
   double step = 1e-3;
   Integrator integrator = Integrator::RK4;
   double sample = 0.0;  // output interval; 0 = every step
+  double rtol = 1e-8, atol = 1e-10;  // rk45 tolerances (simulation.rtol / simulation.atol)
 };
 
 // Settings from the file's `simulation` block, defaults otherwise.

@@ -1,5 +1,6 @@
 #include "core/sim/simulation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -18,7 +19,8 @@ namespace articula {
 Integrator integrator_from_name(const std::string& name) {
   if (name == "rk4") return Integrator::RK4;
   if (name == "euler") return Integrator::Euler;
-  throw std::invalid_argument("unknown integrator '" + name + "' (known: rk4, euler)");
+  if (name == "rk45") return Integrator::RK45;
+  throw std::invalid_argument("unknown integrator '" + name + "' (known: rk4, euler, rk45)");
 }
 
 Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
@@ -181,7 +183,7 @@ void Simulation::accelerations(double t, const VecX& q, const VecX& v, VecX& qdd
     hybrid_dynamics(model_, data_, q, v, qdd_in_, tau_in_, fd_, external_forces_ ? &f_applied_ : nullptr);
     qdd = data_.qdd;
   }
-  if (stage_ >= 0 && stage_ < 4) record_power(v);
+  if (stage_ >= 0 && stage_ < 7) record_power(v);
 }
 
 void Simulation::record_power(const VecX& v) {
@@ -266,6 +268,10 @@ void Simulation::project(VecX& q, VecX& qd) {
 }
 
 void Simulation::step(double h, Integrator integrator) {
+  if (integrator == Integrator::RK45) {
+    advance(t_ + h, 1e-8, 1e-10, h);
+    return;
+  }
   stage_ = 0;
   if (integrator == Integrator::RK4) {
     rk4_step(model_, f_, t_, h, q_, qd_, ws_);
@@ -280,13 +286,47 @@ void Simulation::step(double h, Integrator integrator) {
   }
   stage_ = -1;
   t_ += h;
+  finish_step();
+}
+
+void Simulation::finish_step() {
   impose_motion_drives(t_, q_, qd_);  // driven coordinates follow their law exactly
   if (constrained_) project(q_, qd_);
   if (!q_.allFinite() || !qd_.allFinite()) {
     std::ostringstream os;
     os << "the state became non-finite at t = " << t_ << " (" << (q_.allFinite() ? "velocities" : "positions")
-       << "): reduce the step or use a stiffer-safe integrator";
+       << "): reduce the step or use the adaptive integrator (rk45)";
     throw SetupError(os.str());
+  }
+}
+
+void Simulation::advance(double t_end, double rtol, double atol, double max_step) {
+  if (!aws_) aws_ = std::make_unique<AdaptiveWorkspace>(model_);
+  if (h_adaptive_ <= 0.0) h_adaptive_ = std::min(max_step, 1e-3);
+  while (t_ < t_end - 1e-12 * std::max(1.0, std::abs(t_end))) {
+    const double h = std::min({h_adaptive_, max_step, t_end - t_});
+    stage_ = 0;
+    const double err = dopri5_attempt(model_, f_, t_, h, q_, qd_, rtol, atol, q_try_, qd_try_, *aws_);
+    stage_ = -1;
+    // Standard controller: safety 0.9, growth limited to [0.2, 5].
+    const double factor = err > 0 ? std::clamp(0.9 * std::pow(err, -0.2), 0.2, 5.0) : 5.0;
+    if (!(err <= 1.0)) {
+      ++rejected_;
+      h_adaptive_ = h * std::min(factor, 0.9);
+      if (h_adaptive_ < 1e-12 * std::max(1.0, t_))
+        throw SetupError("at t = " + std::to_string(t_) + " the adaptive integrator needs a step below 1e-12 s: the motion is singular or the tolerances too tight");
+      continue;
+    }
+    ++accepted_;
+    for (int s = 0; s < 7; ++s) {
+      work_ += h * kDopri5Weights[s] * stage_power_[s];
+      dissipated_ += h * kDopri5Weights[s] * stage_dissipation_[s];
+    }
+    q_ = q_try_;
+    qd_ = qd_try_;
+    t_ += h;
+    finish_step();
+    h_adaptive_ = h * factor;
   }
 }
 

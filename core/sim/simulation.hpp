@@ -4,6 +4,7 @@
 // loops solve the tree equations with the loop constraints and the motion drives as constraints
 // (RBDA 8.5 Method 2, constrained_dynamics), with Baumgarte stabilisation (Eqs. 8.21-8.23) and a
 // projection of q and q̇ back onto the constraint manifold after every step.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,8 @@
 
 namespace articula {
 
-enum class Integrator { RK4, Euler };
-// "rk4" or "euler"; throws std::invalid_argument listing the known names otherwise.
+enum class Integrator { RK4, Euler, RK45 };
+// "rk4", "euler" or "rk45"; throws std::invalid_argument listing the known names otherwise.
 Integrator integrator_from_name(const std::string& name);
 
 struct SimulationOptions {
@@ -35,7 +36,13 @@ class Simulation {
   const VecX& q() const { return q_; }
   const VecX& qd() const { return qd_; }
   // One step; throws SetupError if the loops cannot be kept closed or the state goes bad.
+  // (RK45 here takes one error-controlled step of at most h; use advance() to reach a time.)
   void step(double h, Integrator integrator);
+  // Error-controlled Dormand-Prince 5(4) steps until time t_end (relative/absolute tolerances on
+  // q and q̇, steps no longer than max_step), projecting after each accepted step.
+  void advance(double t_end, double rtol, double atol, double max_step);
+  int accepted_steps() const { return accepted_; }
+  int rejected_steps() const { return rejected_; }
 
   // Accelerations, generalized forces and joint wrenches at the current state. The wrench of
   // user joint j is the total force the parent exerts on the child through the joint, in child
@@ -108,12 +115,17 @@ class Simulation {
   std::vector<VecN> loop_tau_, loop_q_, loop_qd_;
   double loop_error_ = 0.0;
   // Power at each integrator stage, combined with the integrator's own weights.
-  double stage_power_[4] = {0, 0, 0, 0}, stage_dissipation_[4] = {0, 0, 0, 0};
+  double stage_power_[7] = {}, stage_dissipation_[7] = {};
   int stage_ = -1;  // -1: not inside a step
   double work_ = 0.0, dissipated_ = 0.0, initial_energy_ = 0.0;
   Energy energy_;
   double t_ = 0.0;
   double last_t_ = 0.0;
+  double h_adaptive_ = 0.0;  // step size the error control proposes next
+  int accepted_ = 0, rejected_ = 0;
+  std::unique_ptr<AdaptiveWorkspace> aws_;
+  VecX q_try_, qd_try_;
+  void finish_step();
 };
 
 }  // namespace articula
