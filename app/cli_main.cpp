@@ -37,6 +37,7 @@ struct SimulateArgs {
   std::string file, output, integrator;
   double duration = -1, step = -1, sample = 0;
   bool quiet = false;
+  bool inverse = false;
 };
 
 int run_simulate(const SimulateArgs& a) {
@@ -52,6 +53,7 @@ int run_simulate(const SimulateArgs& a) {
     }
   }
   opt.sample = a.sample;
+  opt.require_fully_driven = a.inverse;
   if (!(opt.step > 0) || !(opt.duration >= 0)) throw ProjectError("/simulation", "step must be positive and duration non-negative");
   const bool show = !a.quiet && opt.duration / opt.step >= 20000;
   auto progress = [&](double f) {
@@ -93,6 +95,8 @@ int main(int argc, char** argv) {
   sim->add_option("--output", sa.output, "CSV file to write");
   sim->add_option("--sample", sa.sample, "output interval, s (default: every step)");
   sim->add_flag("--quiet", sa.quiet, "no progress on stderr");
+  sim->add_flag("--inverse", sa.inverse,
+                "pure inverse dynamics: refuse unless every degree of freedom is motion-driven");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

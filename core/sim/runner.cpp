@@ -111,7 +111,9 @@ void write_row(const Simulation& sim, std::ostream& out) {
 
 void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,
                 const std::function<void(double)>& progress) {
-  Simulation sim(mech);
+  SimulationOptions so;
+  so.require_fully_driven = opt.require_fully_driven;
+  Simulation sim(mech, so);
   const std::vector<std::string> cols = csv_header(mech);
   for (std::size_t c = 0; c < cols.size(); ++c) out << (c ? "," : "") << cols[c];
   out << '\n';

@@ -21,6 +21,7 @@ struct RunOptions {
   Integrator integrator = Integrator::RK4;
   double sample = 0.0;  // output interval; 0 = every step
   double rtol = 1e-8, atol = 1e-10;  // rk45 tolerances (simulation.rtol / simulation.atol)
+  bool require_fully_driven = false;  // --inverse: pure inverse dynamics
 };
 
 // Settings from the file's `simulation` block, defaults otherwise.

@@ -24,9 +24,10 @@ Integrator integrator_from_name(const std::string& name) {
 }
 
 Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
-    : mech_(mechanism), model_(mechanism.model()), opt_(options), data_(model_), ws_(model_) {
+    : mech_(mechanism), model_(mechanism.model()), drives_(mechanism.drives), opt_(options),
+      data_(model_), ws_(model_) {
   fd_.assign(model_.nb + 1, true);
-  for (const DriveBinding& d : mech_.drives) {
+  for (const DriveBinding& d : drives_) {
     if (d.kind != DriveSpec::Kind::Motion) continue;
     if (d.v < 0)
       throw SetupError("motion drive on loop joint '" + mech_.spec.joints[d.user_joint].name +
@@ -36,6 +37,17 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   }
   constrained_ = mech_.has_loops();
   expected_rank_ = mech_.mobility.rank + static_cast<int>(driven_v_.size());
+  if (opt_.require_fully_driven && static_cast<int>(driven_v_.size()) < mech_.mobility.mobility) {
+    std::ostringstream os;
+    os << "inverse dynamics needs every degree of freedom driven: mobility " << mech_.mobility.mobility
+       << " but " << driven_v_.size() << " motion drive(s); undriven joints:";
+    for (std::size_t j = 0; j < mech_.spec.joints.size(); ++j) {
+      const JointSpec& js = mech_.spec.joints[j];
+      const bool driven = js.drive && js.drive->kind == DriveSpec::Kind::Motion;
+      if (!driven && js.joint.nv() > 0 && !mech_.compiled.joint_map[j].loop) os << " '" << js.name << "'";
+    }
+    throw SetupError(os.str());
+  }
   q_ = mech_.q0;
   qd_ = mech_.qd0;
   qdd_ = VecX::Zero(model_.nv);
@@ -53,7 +65,7 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   loop_qd_.resize(nl);
   for (std::size_t l = 0; l < nl; ++l) loop_tau_[l] = VecN::Zero(mech_.compiled.loops[l].joint.nv());
   for (const SpringBinding& sp : mech_.springs) loop_forces_ = loop_forces_ || sp.v < 0;
-  for (const DriveBinding& d : mech_.drives)
+  for (const DriveBinding& d : drives_)
     loop_forces_ = loop_forces_ || (d.v < 0 && d.kind == DriveSpec::Kind::Force);
   external_forces_ = loop_forces_ || !mech_.forces.empty();
   sd_length_.assign(mech_.forces.size(), 0.0);
@@ -68,11 +80,21 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   energy_.residual = 0.0;
 }
 
+void Simulation::set_drive_expression(int user_joint, const std::string& expression) {
+  for (DriveBinding& d : drives_)
+    if (d.user_joint == user_joint) {
+      d.expression = Expression::parse(expression);
+      d.law.reset();
+      return;
+    }
+  throw std::invalid_argument("joint " + std::to_string(user_joint) + " has no drive");
+}
+
 void Simulation::check_drives_independent(const char* when) {
   if (cd_.rank >= expected_rank_) return;
   std::ostringstream os;
   os << "the motion drives on joint(s)";
-  for (const DriveBinding& d : mech_.drives)
+  for (const DriveBinding& d : drives_)
     if (d.kind == DriveSpec::Kind::Motion) os << " '" << mech_.spec.joints[d.user_joint].name << "'";
   os << " over-determine the mechanism " << when << " (mobility " << mech_.mobility.mobility << ", "
      << driven_v_.size() << " motion drive(s), rank " << cd_.rank << " of " << expected_rank_
@@ -81,7 +103,7 @@ void Simulation::check_drives_independent(const char* when) {
 }
 
 void Simulation::impose_motion_drives(double t, VecX& q, VecX& qd) const {
-  for (const DriveBinding& d : mech_.drives) {
+  for (const DriveBinding& d : drives_) {
     if (d.kind != DriveSpec::Kind::Motion) continue;
     const TimeJet j = d.eval(t);
     q[d.q] = j.value;
@@ -94,7 +116,7 @@ void Simulation::applied_forces(double t, const VecX& q, const VecX& v) {
   tau_in_.setZero();
   for (const SpringBinding& s : mech_.springs)
     if (s.v >= 0) tau_in_[s.v] -= s.stiffness * (q[s.q] - s.rest) + s.damping * v[s.v];
-  for (const DriveBinding& d : mech_.drives) {
+  for (const DriveBinding& d : drives_) {
     if (d.v < 0) continue;
     const TimeJet j = d.eval(t);
     if (d.kind == DriveSpec::Kind::Force) tau_in_[d.v] += j.value;
@@ -151,7 +173,7 @@ void Simulation::loop_applied_forces(double t) {
     loop_joint_velocity(loops[l], loop_q_[l], loop_qd_[l]);
     loop_tau_[l][0] -= sp.stiffness * (loop_q_[l][0] - sp.rest) + sp.damping * loop_qd_[l][0];
   }
-  for (const DriveBinding& d : mech_.drives) {
+  for (const DriveBinding& d : drives_) {
     if (d.v >= 0 || d.kind != DriveSpec::Kind::Force) continue;
     const int l = loop_index(d.user_joint);
     loop_joint_velocity(loops[l], loop_q_[l], loop_qd_[l]);
@@ -196,12 +218,12 @@ void Simulation::record_power(const VecX& v) {
     const double actuator = constrained_ ? cd_.mu[nk + static_cast<int>(r)] : data_.tau[vi] - tau_in_[vi];
     p += actuator * v[vi];
   }
-  for (const DriveBinding& dr : mech_.drives)
+  for (const DriveBinding& dr : drives_)
     if (dr.kind == DriveSpec::Kind::Force && dr.v >= 0) p += dr.value(last_t_) * v[dr.v];
   for (const SpringBinding& s : mech_.springs)
     if (s.v >= 0) d += s.damping * v[s.v] * v[s.v];
   if (loop_forces_) {  // loop-joint inputs: force drives add power, dampers dissipate
-    for (const DriveBinding& dr : mech_.drives)
+    for (const DriveBinding& dr : drives_)
       if (dr.v < 0 && dr.kind == DriveSpec::Kind::Force) {
         const int l = mech_.compiled.joint_map[dr.user_joint].index;
         p += dr.value(last_t_) * loop_qd_[l][0];
@@ -396,7 +418,7 @@ void Simulation::compute_energy() {
   energy_.residual = E - initial_energy_ - work_ + dissipated_;
   double p = 0.0;
   for (std::size_t j = 0; j < joints_.size(); ++j)
-    for (const DriveBinding& d : mech_.drives)
+    for (const DriveBinding& d : drives_)
       if (d.user_joint == static_cast<int>(j)) p += joints_[j].tau.dot(joints_[j].qd);
   energy_.power = p;
 }

@@ -25,12 +25,20 @@ struct SimulationOptions {
   double stabilization_time = 0.05;
   // Loop error after projection; a step that cannot reach it stops the run.
   double projection_tolerance = 1e-12;
+  // Pure inverse dynamics (kinematic analysis): every degree of freedom must be prescribed by a
+  // motion drive; an under-actuated mechanism is refused with the free joints named.
+  bool require_fully_driven = false;
 };
 
 class Simulation {
  public:
   // Throws SetupError when the mechanism cannot be simulated (over-determining drives).
   explicit Simulation(const Mechanism& mechanism, SimulationOptions options = {});
+
+  // Replace the law of an existing drive between steps (same kind: motion or force). A motion
+  // drive takes its new value at the next step; loops are re-closed by the projection. Throws
+  // std::invalid_argument for an unknown joint or a kind change, ExpressionError for bad text.
+  void set_drive_expression(int user_joint, const std::string& expression);
 
   double time() const { return t_; }
   const VecX& q() const { return q_; }
@@ -88,6 +96,7 @@ class Simulation {
 
   const Mechanism& mech_;
   const Model& model_;
+  std::vector<DriveBinding> drives_;  // a copy: laws may change between steps
   SimulationOptions opt_;
   Data data_;
   IntegratorWorkspace ws_;
