@@ -69,6 +69,19 @@ void loop_jacobian(const Model& model, const Data& data, const std::vector<LoopJ
   }
 }
 
+void relative_velocity_row(const Model& model, const Data& data, const LoopJoint& l, const Force& t,
+                           Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>> row) {
+  row.setZero();
+  const Force t0 = frame_from_base(data, l.successor, l.X_S).transpose_apply(t);  // base coords
+  auto add_path = [&](int body, double sign) {
+    for (int i = body; i > 0; i = model.parent[i])
+      for (int k = 0; k < model.joints[i].nv(); ++k)
+        row(model.v_index[i] + k) += sign * t0.dot(data.X0[i].inverse_apply(Motion(data.jc[i].S.col(k))));
+  };
+  add_path(l.successor, 1.0);
+  add_path(l.predecessor, -1.0);
+}
+
 void loop_bias(const Model&, const Data& data, const std::vector<LoopJoint>& loops, VecX& k) {
   k.resize(constraint_rows(loops));
   VecN d;

@@ -26,6 +26,11 @@ void loop_constraints(const Model& model, Data& data, const std::vector<LoopJoin
                       const VecX& q, const VecX& qd, double alpha, double beta, VecX& delta,
                       MatX& K, VecX& k);
 
+// The row r with r q̇ = t^T v_rel, for a force-like vector t in the loop joint's successor
+// coordinates (e.g. a motion drive on a loop joint's coordinate). Needs data.X0 and data.jc.
+void relative_velocity_row(const Model& model, const Data& data, const LoopJoint& l, const Force& t,
+                           Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>> row);
+
 // Successor-frame transform of loop joint l: ^{s,k}X_{p,k} from the current data.X0.
 Transform loop_transform(const Data& data, const LoopJoint& l);
 

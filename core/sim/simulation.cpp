@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <sstream>
 
 #include "core/algorithms/crba.hpp"
@@ -29,14 +30,18 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   fd_.assign(model_.nb + 1, true);
   for (const DriveBinding& d : drives_) {
     if (d.kind != DriveSpec::Kind::Motion) continue;
-    if (d.v < 0)
-      throw SetupError("motion drive on loop joint '" + mech_.spec.joints[d.user_joint].name +
-                       "' is not supported yet: drive a joint of the spanning tree");
+    if (d.v < 0) {
+      LoopDrive ld;
+      ld.drive = static_cast<int>(&d - drives_.data());
+      ld.loop = mech_.compiled.joint_map[d.user_joint].index;
+      loop_drives_.push_back(ld);
+      continue;
+    }
     fd_[mech_.compiled.joint_map[d.user_joint].index] = false;
     driven_v_.push_back(d.v);
   }
   constrained_ = mech_.has_loops();
-  expected_rank_ = mech_.mobility.rank + static_cast<int>(driven_v_.size());
+  expected_rank_ = mech_.mobility.rank + static_cast<int>(driven_v_.size() + loop_drives_.size());
   if (opt_.require_fully_driven && static_cast<int>(driven_v_.size()) < mech_.mobility.mobility) {
     std::ostringstream os;
     os << "inverse dynamics needs every degree of freedom driven: mobility " << mech_.mobility.mobility
@@ -73,6 +78,7 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   f_total_.assign(model_.nb + 1, Force::Zero());
   f_ = [this](double t, const VecX& q, const VecX& v, VecX& qdd) { accelerations(t, q, v, qdd); };
   impose_motion_drives(0.0, q_, qd_);
+  if (!loop_drives_.empty()) project(q_, qd_);  // loop-joint drives start on their law too
   accelerations(0.0, q_, qd_, qdd_);
   if (constrained_) check_drives_independent("at t = 0");
   compute_energy();
@@ -104,7 +110,7 @@ void Simulation::check_drives_independent(const char* when) {
 
 void Simulation::impose_motion_drives(double t, VecX& q, VecX& qd) const {
   for (const DriveBinding& d : drives_) {
-    if (d.kind != DriveSpec::Kind::Motion) continue;
+    if (d.kind != DriveSpec::Kind::Motion || d.q < 0) continue;  // loop-joint drives: projection
     const TimeJet j = d.eval(t);
     q[d.q] = j.value;
     qd[d.v] = j.d1;
@@ -161,6 +167,33 @@ void Simulation::loop_joint_velocity(const LoopJoint& l, VecN& q, VecN& qd) cons
   const VecN zero = VecN::Zero(l.joint.nv());
   jcalc(l.joint, q.data(), zero.data(), jc);
   qd = jc.S.completeOrthogonalDecomposition().solve(vJ);
+}
+
+void Simulation::loop_drive_terms(LoopDrive& ld) const {
+  // Needs data_ from forward kinematics with q̈ = 0 (velocity-product accelerations).
+  const LoopJoint& l = mech_.compiled.loops[ld.loop];
+  auto frame = [&](int body, const Transform& X, const std::vector<Motion>& m) {
+    return body == 0 ? Motion::Zero() : Motion(X.apply(m[body]));
+  };
+  const Transform X_sp = loop_transform(data_, l);
+  const Motion vs = frame(l.successor, l.X_S, data_.v);
+  const Motion vJ = vs - X_sp.apply(frame(l.predecessor, l.X_P, data_.v));
+  const Motion a_rel = frame(l.successor, l.X_S, data_.a) - X_sp.apply(frame(l.predecessor, l.X_P, data_.a));
+  joint_coordinates(l.joint, X_sp, &ld.q);
+  JointCalc jc;
+  const double zero = 0.0;
+  jcalc(l.joint, &ld.q, &zero, jc);
+  const Motion S = jc.S.col(0);
+  ld.P = S / S.squaredNorm();  // q̇_l = S^+ v_J
+  ld.qd = ld.P.dot(vJ);
+  jcalc(l.joint, &ld.q, &ld.qd, jc);
+  ld.bias = ld.P.dot(a_rel - jc.cJ - cross_motion(vs, vJ));  // a_s = X a_p + S q̈ + c_J + v_s × v_J
+}
+
+double Simulation::loop_drive_error(const LoopDrive& ld, double t) const {
+  const double e = ld.q - drives_[ld.drive].eval(t).value;
+  const JointType type = mech_.compiled.loops[ld.loop].joint.type;
+  return type == JointType::Revolute ? std::remainder(e, 2 * std::numbers::pi) : e;  // angles wrap
 }
 
 void Simulation::loop_applied_forces(double t) {
@@ -220,6 +253,7 @@ void Simulation::record_power(const VecX& v) {
   }
   for (const DriveBinding& dr : drives_)
     if (dr.kind == DriveSpec::Kind::Force && dr.v >= 0) p += dr.value(last_t_) * v[dr.v];
+  for (const LoopDrive& ld : loop_drives_) p += ld.mu * ld.qd;
   for (const SpringBinding& s : mech_.springs)
     if (s.v >= 0) d += s.damping * v[s.v] * v[s.v];
   if (loop_forces_) {  // loop-joint inputs: force drives add power, dampers dissipate
@@ -244,37 +278,59 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
   const double a = 1.0 / opt_.stabilization_time;  // α = β = 1/T_stab
   loop_constraints(model_, data_, mech_.compiled.loops, q, v, a, a, delta_, K_, k_);
   const int nk = static_cast<int>(K_.rows()), nd = static_cast<int>(driven_v_.size());
-  G_.setZero(nk + nd, model_.nv);
-  g_.resize(nk + nd);
+  const int nl = static_cast<int>(loop_drives_.size());
+  G_.setZero(nk + nd + nl, model_.nv);
+  g_.resize(nk + nd + nl);
   G_.topRows(nk) = K_;
   g_.head(nk) = k_;
   for (int r = 0; r < nd; ++r) {  // a motion drive is the rheonomic constraint q̈_i = q̈_d(t)
     G_(nk + r, driven_v_[r]) = 1.0;
     g_(nk + r) = qdd_in_[driven_v_[r]];
   }
+  for (int r = 0; r < nl; ++r) {  // on a loop joint: P^T a_rel = q̈_d, stabilised like the loops
+    LoopDrive& ld = loop_drives_[r];
+    loop_drive_terms(ld);
+    relative_velocity_row(model_, data_, mech_.compiled.loops[ld.loop], ld.P, G_.row(nk + nd + r));
+    const TimeJet j = drives_[ld.drive].eval(last_t_);
+    g_(nk + nd + r) = j.d2 - ld.bias - 2 * a * (ld.qd - j.d1) - a * a * loop_drive_error(ld, last_t_);
+  }
   crba(model_, data_, q);
   nonlinear_effects(model_, data_, q, v, external_forces_ ? &f_applied_ : nullptr);
   if (!ltdl_factor(model_, data_))
     throw SetupError("the mass matrix is singular: a body without mass at the end of a chain?");
   constrained_forward_dynamics(model_, data_, G_, g_, tau_in_, cd_);
+  for (int r = 0; r < nl; ++r) loop_drives_[r].mu = cd_.mu[nk + nd + r];  // actuator force
   qdd = data_.qdd;
 }
 
 void Simulation::project(VecX& q, VecX& qd) {
+  // Gauss-Newton with minimum-norm steps on the loop errors δ(q) and the errors of motion drives
+  // on loop joints; tree motion drives are held (their coordinates are exact already).
   const auto& loops = mech_.compiled.loops;
-  std::vector<bool> locked(model_.nv, false);
-  for (int v : driven_v_) locked[v] = true;
+  const int nk = constraint_rows(loops), nl = static_cast<int>(loop_drives_.size());
+  const VecX zero = VecX::Zero(model_.nv);
+  MatX J(nk + nl, model_.nv);
+  VecX e(nk + nl);
+  auto linearise = [&](const VecX& qq, bool with_errors) {
+    forward_kinematics(model_, data_, qq, qd, zero);
+    loop_jacobian(model_, data_, loops, K_);
+    J.topRows(nk) = K_;
+    if (with_errors) loop_position_errors(model_, data_, loops, delta_), e.head(nk) = delta_;
+    for (int r = 0; r < nl; ++r) {
+      loop_drive_terms(loop_drives_[r]);
+      relative_velocity_row(model_, data_, loops[loop_drives_[r].loop], loop_drives_[r].P, J.row(nk + r));
+      e(nk + r) = loop_drive_error(loop_drives_[r], t_);
+    }
+  };
   Eigen::CompleteOrthogonalDecomposition<MatX> cod;
   double err = 0.0;
-  for (int it = 0; it < 8; ++it) {  // Gauss-Newton on δ(q), minimum-norm steps
-    forward_kinematics(model_, data_, q);
-    loop_position_errors(model_, data_, loops, delta_);
-    err = delta_.size() ? delta_.cwiseAbs().maxCoeff() : 0.0;
+  for (int it = 0; it < 8; ++it) {
+    linearise(q, true);
+    err = e.size() ? e.cwiseAbs().maxCoeff() : 0.0;
     if (err <= 0.01 * opt_.projection_tolerance) break;
-    loop_jacobian(model_, data_, loops, K_);
-    for (int v : driven_v_) K_.col(v).setZero();
-    cod.compute(K_);
-    integrate_in_place(model_, q, VecX(-cod.solve(delta_)), 1.0);
+    for (int v : driven_v_) J.col(v).setZero();
+    cod.compute(J);
+    integrate_in_place(model_, q, VecX(-cod.solve(e)), 1.0);
   }
   if (!(err <= opt_.projection_tolerance)) {
     std::ostringstream os;
@@ -282,10 +338,11 @@ void Simulation::project(VecX& q, VecX& qd) {
        << "): a driven joint is past a dead point or the mechanism reached the end of its range";
     throw SetupError(os.str());
   }
-  loop_jacobian(model_, data_, loops, K_);
-  const VecX rhs = -(K_ * qd);
-  for (int v : driven_v_) K_.col(v).setZero();
-  cod.compute(K_);
+  linearise(q, false);
+  VecX rhs = -(J * qd);  // target: K q̇ = 0 and q̇_l = q̇_d on driven loop joints
+  for (int r = 0; r < nl; ++r) rhs(nk + r) += drives_[loop_drives_[r].drive].eval(t_).d1;
+  for (int v : driven_v_) J.col(v).setZero();
+  cod.compute(J);
   qd += cod.solve(rhs);
 }
 
@@ -360,7 +417,9 @@ void Simulation::loop_wrenches() {
   for (std::size_t l = 0; l < mech_.compiled.loops.size(); ++l) {
     const LoopJoint& lj = mech_.compiled.loops[l];
     loop_jcalc(lj.joint, loop_transform(data_, lj), d, T);
-    const Force f = T * cd_.mu.segment(lj.row, lj.joint.nc());  // constraint force only
+    Force f = T * cd_.mu.segment(lj.row, lj.joint.nc());  // constraint force (and actuator)
+    for (const LoopDrive& ld : loop_drives_)
+      if (ld.loop == static_cast<int>(l)) f += ld.P * ld.mu;
     for (std::size_t j = 0; j < mech_.compiled.joint_map.size(); ++j)
       if (mech_.compiled.joint_map[j].loop && mech_.compiled.joint_map[j].index == static_cast<int>(l))
         wrench_[j] = f + loop_applied_wrench_[l];
@@ -444,6 +503,8 @@ void Simulation::loop_joint_motion(const LoopJoint& l, JointState& out) const {
   out.qdd = pinv.solve(Motion(a_rel - jc.cJ - cross_motion(vs, vJ)));  // a_s = X a_p + S q̈ + c_J + v_s × v_J
   const int index = static_cast<int>(&l - mech_.compiled.loops.data());
   out.tau = loop_tau_[index];
+  for (const LoopDrive& ld : loop_drives_)
+    if (ld.loop == index) out.tau[0] += ld.mu;
 }
 
 void Simulation::joint_outputs() {

@@ -93,6 +93,14 @@ class Simulation {
   void loop_joint_velocity(const LoopJoint& l, VecN& q, VecN& qd) const;
   void loop_applied_forces(double t);
   void spring_damper_forces();
+  // A motion drive on a 1-DoF loop joint: its coordinate q_l = P v_rel-rate is constrained.
+  struct LoopDrive {
+    int drive = 0, loop = 0;
+    Force P = Force::Zero();   // q̇_l = P^T v_rel (successor coordinates)
+    double q = 0, qd = 0, bias = 0, mu = 0;
+  };
+  void loop_drive_terms(LoopDrive& ld) const;
+  double loop_drive_error(const LoopDrive& ld, double t) const;
 
   const Mechanism& mech_;
   const Model& model_;
@@ -103,6 +111,7 @@ class Simulation {
   AccelerationFn f_;
   std::vector<bool> fd_;
   std::vector<int> driven_v_;  // velocity coordinates of motion-driven tree joints
+  std::vector<LoopDrive> loop_drives_;
   bool constrained_ = false;
   int expected_rank_ = 0;      // rank(K) + number of motion drives
   VecX q_, qd_, qdd_, tau_, tau_in_, qdd_in_;

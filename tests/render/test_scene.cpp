@@ -58,8 +58,9 @@ ScenePick cast_ray(const MechanismScene& scene, const Vec3& from, const Vec3& to
 }  // namespace
 
 TEST_CASE("scene: one transform per model body, each non-ground body drawn", "[render]") {
-  for (const char* name : {"fourbar.json", "excavator.json", "stewart_platform.json", "slider_crank.json",
-                           "jansen_leg.json", "puma560.json", "rssr.json", "pendulum.json"}) {
+  for (const char* name :
+       {"fourbar.json", "excavator.json", "stewart_platform.json", "slider_crank.json",
+        "jansen_leg.json", "puma560.json", "rssr.json", "pendulum.json"}) {
     INFO(name);
     const Mechanism mech = load_sample(name);
     MechanismScene scene(mech);
@@ -78,8 +79,8 @@ TEST_CASE("scene: one transform per model body, each non-ground body drawn", "[r
 }
 
 TEST_CASE("scene: joint points follow forward kinematics after update()", "[render]") {
-  for (const char* name : {"fourbar.json", "excavator.json", "stewart_platform.json", "bennett.json",
-                           "slider_crank.json", "puma560.json"}) {
+  for (const char* name : {"fourbar.json", "excavator.json", "stewart_platform.json",
+                           "bennett.json", "slider_crank.json", "puma560.json"}) {
     INFO(name);
     const Mechanism mech = load_sample(name);
     MechanismScene scene(mech);
@@ -99,7 +100,8 @@ TEST_CASE("scene: joint points follow forward kinematics after update()", "[rend
     // Both sides of a pin meet: the loops are closed in the drawing too.
     for (std::size_t j = 0; j < mech.spec.joints.size(); ++j) {
       const JointType t = mech.spec.joints[j].joint.type;
-      if (t != JointType::Revolute && t != JointType::Spherical && t != JointType::Universal) continue;
+      if (t != JointType::Revolute && t != JointType::Spherical && t != JointType::Universal)
+        continue;
       CHECK((scene.anchor_world(2 * j) - scene.anchor_world(2 * j + 1)).length() <= 1e-9);
     }
   }
@@ -116,7 +118,7 @@ TEST_CASE("scene: characteristic length follows the mechanism's size", "[render]
   CHECK(large < 8.0);
 }
 
-TEST_CASE("scene: rays pick joints and bodies; selection and overlays", "[render]") {
+TEST_CASE("scene: rays pick joints and bodies, overlays follow snapshots", "[render]") {
   const Mechanism mech = load_sample("fourbar.json");
   MechanismScene scene(mech);
   const Snapshot snap = run_for(mech, 100);
