@@ -43,6 +43,9 @@ nlohmann::json mechanism_info(const Mechanism& mech) {
       {"drive_list", drives},
       {"constraint_rows", mech.mobility.constraint_rows},
       {"redundant_joints", redundant},
+      {"force_split", mech.mobility.redundant > 0
+                          ? "indeterminate along the redundant rows: the minimum-norm split is reported"
+                          : "determinate"},
       {"gruebler", mech.gruebler},
       {"gruebler_formula", mech.planar ? "planar: 3(n-1) - sum(3 - f)" : "spatial: 6(n-1) - sum(6 - f)"},
       {"rank_tolerance", mech.mobility.tolerance},
