@@ -1,0 +1,104 @@
+#pragma once
+// The 3-D view: an OpenSceneGraph viewer inside a QOpenGLWidget, arranged as measured in
+// shared/docs/stack-notes.md (compatibility context with deprecated functions, an embedded
+// graphics window, Qt's framebuffer object handed to OSG every frame). The camera is a turntable
+// about the world's up axis (left drag orbits, right/middle/shift drag pans, the wheel zooms at
+// the cursor); the 2-D mode looks down -z onto the x-y plane with pan and zoom only. A click picks
+// through the tags of render/scene_pick.hpp.
+#include <QElapsedTimer>
+#include <QOpenGLWidget>
+#include <QPoint>
+#include <QPointF>
+#include <osg/Matrixd>
+#include <osg/Vec3d>
+#include <osg/ref_ptr>
+
+namespace osg {
+class Camera;
+class Group;
+class Node;
+}  // namespace osg
+namespace osgViewer {
+class GraphicsWindowEmbedded;
+class Viewer;
+}  // namespace osgViewer
+
+namespace articula {
+
+class ViewportWidget : public QOpenGLWidget {
+  Q_OBJECT
+
+ public:
+  // OSG needs a compatibility context (a core one renders nothing). Call before QApplication.
+  static void setDefaultSurfaceFormat();
+
+  explicit ViewportWidget(QWidget* parent = nullptr);
+  ~ViewportWidget() override;
+
+  // The node to show (held by reference); nullptr shows the background only.
+  void setScene(osg::Node* scene);
+  osg::Node* scene() const;
+  // The orbit axis (the opposite of gravity); the default is +y.
+  void setWorldUp(const osg::Vec3d& up);
+  // Planar mode: orthographic, looking down -z onto the x-y plane, pan and zoom only.
+  void setOrthographic2D(bool on);
+  bool isOrthographic2D() const { return ortho2d_; }
+  // Frames the scene's mechanism geometry (decorations such as the grid are left out).
+  void fitToView();
+  // Back to the default oblique 3-D view direction (does not change the zoom).
+  void resetViewDirection();
+
+  // Widget coordinates (logical pixels, y down) of a world point under the current camera: for
+  // labels drawn over the view, and for tests that click on a known point.
+  QPointF projectToWidget(const osg::Vec3d& world) const;
+
+  long framesDrawn() const { return frames_; }
+  double lastFrameSeconds() const { return last_frame_s_; }  // time spent in the last paintGL
+  double framesPerSecond() const { return fps_; }            // smoothed over recent frames
+
+ signals:
+  // User body and joint indices under a click (-1 for none): an empty click gives (-1, -1).
+  void picked(int body, int joint);
+
+ protected:
+  void initializeGL() override;
+  void resizeGL(int w, int h) override;
+  void paintGL() override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void mouseDoubleClickEvent(QMouseEvent* e) override;
+  void wheelEvent(QWheelEvent* e) override;
+
+ private:
+  enum class Drag { None, Orbit, Pan };
+  osg::Matrixd viewMatrix() const;
+  osg::Matrixd projectionMatrix() const;
+  void updateCamera();
+  void releaseGL();
+  void pick(const QPoint& pos);
+  double worldPerPixel() const;
+  osg::Vec3d eyeDirection() const;  // unit vector from the centre to the eye
+
+  osg::ref_ptr<osgViewer::Viewer> viewer_;
+  osg::ref_ptr<osgViewer::GraphicsWindowEmbedded> window_;
+  osg::ref_ptr<osg::Group> root_;  // background, then the scene
+  osg::ref_ptr<osg::Node> scene_;
+  bool gl_ready_ = false;
+
+  // Turntable camera: the eye orbits `center_` at `distance_`.
+  osg::Vec3d up_{0, 1, 0}, toward_viewer_{0, 0, 1}, right_{1, 0, 0};
+  osg::Vec3d center_;
+  double distance_ = 2.0, yaw_ = 0.0, pitch_ = 0.0;
+  bool ortho2d_ = false;
+
+  Drag drag_ = Drag::None;
+  QPoint press_pos_, last_pos_;
+
+  long frames_ = 0;
+  double last_frame_s_ = 0.0, fps_ = 0.0;
+  QElapsedTimer clock_;
+  qint64 last_paint_ns_ = -1;
+};
+
+}  // namespace articula
