@@ -18,7 +18,7 @@ void ab_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd,
     const int nv = model.joints[i].nv();
     JointCalc& jc = data.jc[i];
     jcalc(model.joints[i], q.data() + model.q_index[i], qd.data() + model.v_index[i], jc);
-    data.Xup[i] = jc.XJ * model.X_tree[i];
+    data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
     data.v[i] = data.Xup[i].apply(data.v[p]) + jc.vJ;
     data.c[i] = jc.cJ + cross_motion(data.v[i], jc.vJ);
     if (!is_fd(fd, i) && nv > 0) data.c[i].noalias() += jc.S * qdd_in->segment(model.v_index[i], nv);

@@ -6,7 +6,7 @@ const MatX& crba(const Model& model, Data& data, const VecX& q) {  // RBDA Table
   static const double kZero[6] = {0, 0, 0, 0, 0, 0};  // velocities are irrelevant here
   for (int i = 1; i <= model.nb; ++i) {
     jcalc(model.joints[i], q.data() + model.q_index[i], kZero, data.jc[i]);  // S depends on q
-    data.Xup[i] = data.jc[i].XJ * model.X_tree[i];
+    data.Xup[i] = compose_joint(model.joints[i], data.jc[i].XJ, model.X_tree[i]);
     data.IC[i] = model.inertia[i];
   }
   for (int i = model.nb; i >= 1; --i) {

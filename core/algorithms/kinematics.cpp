@@ -14,7 +14,7 @@ void fk_pass(const Model& model, Data& data, const VecX& q, const VecX* qd, cons
     JointCalc& jc = data.jc[i];
     const double* qdi = qd ? qd->data() + model.v_index[i] : kNoVelocity.data();
     jcalc(model.joints[i], q.data() + model.q_index[i], qdi, jc);
-    data.Xup[i] = jc.XJ * model.X_tree[i];
+    data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
     data.X0[i] = p > 0 ? data.Xup[i] * data.X0[p] : data.Xup[i];
     if (!qd) continue;
     data.v[i] = data.Xup[i].apply(data.v[p]) + jc.vJ;

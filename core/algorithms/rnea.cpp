@@ -14,7 +14,7 @@ void rnea_forward(const Model& model, Data& data, const VecX& q, const VecX& qd,
     const int p = model.parent[i];
     JointCalc& jc = data.jc[i];
     jcalc(model.joints[i], q.data() + model.q_index[i], qd.data() + model.v_index[i], jc);
-    data.Xup[i] = jc.XJ * model.X_tree[i];
+    data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
     data.v[i] = data.Xup[i].apply(data.v[p]) + jc.vJ;
     data.a[i] = data.Xup[i].apply(data.a[p]) + jc.cJ + cross_motion(data.v[i], jc.vJ);
     if (qdd) data.a[i].noalias() += jc.S * qdd->segment(model.v_index[i], model.joints[i].nv());
