@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -26,6 +27,7 @@
 #include "ui/model_tree_dock.hpp"
 #include "ui/plot_dock.hpp"
 #include "ui/plot_widget.hpp"
+#include "ui/recent_files.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/snapshot_history.hpp"
 #include "ui/viewport_panel.hpp"
@@ -38,7 +40,9 @@ namespace {
 const QString kSamples = QStringLiteral(ARTICULA_SOURCE_DIR "/samples");
 const QString kApp = QStringLiteral(ARTICULA_BINARY_DIR "/app/articula");
 
-QString sample(const char* name) { return kSamples + "/" + name + ".json"; }
+QString sample(const char* name) {
+  return kSamples + "/" + name + ".json";
+}
 
 // Runs the event loop until pred() holds or timeout_ms passes.
 template <class Pred>
@@ -208,6 +212,34 @@ TEST_CASE("play, pause, step and reset change the state as expected", "[gui][con
   CHECK(c->current().t == Approx(0.2).margin(1e-9));
 }
 
+TEST_CASE("a simulation error stops the run and shows in the diagnostics", "[gui][controls]") {
+  // The Peaucellier crank cannot turn fully: driving it round breaks the loops at t = 0.18 s.
+  QFile in(sample("peaucellier"));
+  REQUIRE(in.open(QIODevice::ReadOnly));
+  QString text = QString::fromUtf8(in.readAll());
+  REQUIRE(text.contains("0.3 + 0.6*sin(pi*t)"));
+  text.replace("0.3 + 0.6*sin(pi*t)", "0.3 + 2*pi*t");
+  QTemporaryDir dir;
+  QFile out(dir.filePath("full_turn.json"));
+  REQUIRE(out.open(QIODevice::WriteOnly));
+  out.write(text.toUtf8());
+  out.close();
+  Window win;
+  REQUIRE(win.w.openFile(out.fileName()));
+  SimulationController* c = win.w.controller();
+  c->runFor(1.0);
+  REQUIRE(waitFor([&] { return c->state() == State::Failed; }, 5000));
+  CHECK(c->current().t < 0.5);
+  const DiagnosticsDock* d = win.w.diagnostics();
+  REQUIRE(d->messageCount() > 0);
+  CHECK(d->messageText(d->messageCount() - 1).contains("stopped"));
+  c->play();  // refused: a failed run must be reset first
+  CHECK(c->state() == State::Failed);
+  c->reset();
+  CHECK(c->state() == State::Paused);
+  CHECK(c->current().t == 0.0);
+}
+
 TEST_CASE("a malformed file shows the error and keeps the previous document", "[gui][files]") {
   Window win;
   REQUIRE(win.w.openFile(sample("fourbar")));
@@ -243,6 +275,29 @@ TEST_CASE("a malformed file shows the error and keeps the previous document", "[
   // The simulation of the kept document still works.
   win.w.controller()->runFor(0.01);
   CHECK(win.w.controller()->current().t == Approx(0.01));
+}
+
+TEST_CASE("new, save and recent files", "[gui][files]") {
+  Window win;
+  REQUIRE(win.w.openFile(sample("double_pendulum")));
+  QTemporaryDir dir;
+  const QString copy = dir.filePath("copy.json");
+  REQUIRE(win.w.document()->save(copy));
+  CHECK(win.w.document()->path() == QFileInfo(copy).absoluteFilePath());
+  CHECK_FALSE(win.w.document()->isModified());
+  CHECK(win.w.windowTitle().startsWith("copy.json"));
+  REQUIRE(win.w.openFile(copy));  // what was saved reads back
+  CHECK(RecentFiles().files().value(0) == QFileInfo(copy).absoluteFilePath());
+
+  win.w.newDocument();
+  CHECK(win.w.document()->mechanism() == nullptr);
+  CHECK(win.w.document()->path().isEmpty());
+  CHECK(win.w.controller()->state() == State::Empty);
+  CHECK(win.w.plotDock()->plots().empty());
+  win.w.controller()->play();  // nothing to run
+  CHECK(win.w.controller()->state() == State::Empty);
+  REQUIRE(win.w.openFile(sample("fourbar")));
+  CHECK(win.w.controller()->state() == State::Paused);
 }
 
 TEST_CASE("unsaved changes are asked about before the window closes", "[gui][files]") {
@@ -327,8 +382,8 @@ TEST_CASE("the screenshot command writes a non-blank image that changes with tim
   const Run a = runApp({"--screenshot", t0, "--run-for", "0", sample("fourbar")});
   INFO(a.output.toStdString());
   REQUIRE(a.status == 0);
-  const Run b = runApp({"--screenshot", t1, "--run-for", "1", "--size", "1280x800",
-                        sample("fourbar")});
+  const Run b =
+      runApp({"--screenshot", t1, "--run-for", "1", "--size", "1280x800", sample("fourbar")});
   INFO(b.output.toStdString());
   REQUIRE(b.status == 0);
   const QImage i0(t0), i1(t1);
@@ -347,7 +402,7 @@ TEST_CASE("the screenshot command writes a non-blank image that changes with tim
 
 int main(int argc, char* argv[]) {
   prepareApplication();
-  QApplication app(argc, argv);  // needs a display: run under xvfb-run
+  QApplication app(argc, argv);                           // needs a display: run under xvfb-run
   QCoreApplication::setOrganizationName("ArticulaTest");  // keep the user's settings out of it
   return Catch::Session().run(argc, argv);
 }

@@ -1,0 +1,143 @@
+#include "ui/application.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QThread>
+#include <QTimer>
+#include <cstdio>
+
+#include "ui/main_window.hpp"
+#include "ui/recent_files.hpp"
+#include "ui/responsiveness_probe.hpp"
+#include "ui/simulation_controller.hpp"
+#include "ui/viewport_panel.hpp"
+
+static void initResources() {
+  Q_INIT_RESOURCE(articula);
+}
+
+namespace articula {
+
+namespace {
+
+struct Options {
+  QString file, screenshot;
+  double run_for = 1.0, measure = 0.0;
+  QSize size{1280, 800};
+};
+
+void fail(const QString& text) {
+  std::fprintf(stderr, "articula: %s\n", qPrintable(text));
+}
+
+// Returns 0 and fills `o`, or the exit status for a usage error.
+int parse(QApplication& app, Options& o) {
+  QCommandLineParser p;
+  p.setApplicationDescription("Articula: mechanism dynamics studio");
+  p.addHelpOption();
+  p.addVersionOption();
+  p.addPositionalArgument("file", "Project to open (default: the four-bar sample).", "[FILE.json]");
+  p.addOptions({{"screenshot", "Save a PNG of the window and exit.", "OUT.png"},
+                {"run-for", "Simulated seconds before the screenshot (default 1).", "SECONDS"},
+                {"size", "Window size for the screenshot (default 1280x800).", "WxH"},
+                {"measure", "Play for SECONDS, print frame rate and input latency.", "SECONDS"}});
+  p.process(app);
+  const QStringList args = p.positionalArguments();
+  if (args.size() > 1) return fail("expected at most one project file"), 1;
+  if (!args.isEmpty()) o.file = args[0];
+  o.screenshot = p.value("screenshot");
+  bool ok = true;
+  if (p.isSet("run-for")) o.run_for = p.value("run-for").toDouble(&ok);
+  if (!ok || o.run_for < 0) return fail("--run-for needs a number of seconds >= 0"), 1;
+  if (p.isSet("measure")) o.measure = p.value("measure").toDouble(&ok);
+  if (!ok || o.measure < 0) return fail("--measure needs a number of seconds"), 1;
+  if (p.isSet("size")) {
+    const auto m = QRegularExpression("^(\\d+)x(\\d+)$").match(p.value("size"));
+    if (!m.hasMatch()) return fail("--size needs WxH, e.g. 1280x800"), 1;
+    o.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+  }
+  if ((!o.screenshot.isEmpty() || o.measure > 0) && o.file.isEmpty())
+    return fail("--screenshot and --measure need a project file"), 1;
+  return 0;
+}
+
+// Lets timers, plot redraws and the GL viewport run for `ms` of wall time.
+void settle(int ms) {
+  QElapsedTimer t;
+  t.start();
+  while (t.elapsed() < ms) {
+    QApplication::processEvents(QEventLoop::AllEvents, 10);
+    QThread::msleep(5);
+  }
+}
+
+int screenshot(MainWindow& w, const Options& o) {
+  w.controller()->runFor(o.run_for);
+  settle(400);
+  const QPixmap image = w.grab();
+  if (image.isNull() || !image.save(o.screenshot, "PNG"))
+    return fail(QStringLiteral("cannot write %1").arg(o.screenshot)), 3;
+  std::printf("articula: wrote %s (%dx%d, t = %.3f s)\n", qPrintable(o.screenshot), image.width(),
+              image.height(), w.controller()->current().t);
+  if (w.controller()->state() == SimulationController::State::Failed)
+    return fail("the simulation failed; see the Diagnostics dock in the image"), 4;
+  return 0;
+}
+
+int measure(MainWindow& w, const Options& o) {
+  settle(300);
+  ResponsivenessProbe probe;
+  const long frames0 = w.viewport()->framesDrawn();
+  QElapsedTimer clock;
+  clock.start();
+  probe.start();
+  w.controller()->play();
+  settle(static_cast<int>(o.measure * 1000));
+  probe.stop();
+  const double wall = clock.elapsed() * 1e-3;
+  const double fps = (w.viewport()->framesDrawn() - frames0) / wall;
+  const ResponsivenessProbe::Stats s = probe.stats();
+  std::printf(
+      "{\"file\": \"%s\", \"wall_s\": %.2f, \"sim_t\": %.3f, \"rate\": %.3f, "
+      "\"fps\": %.1f, \"latency_ms\": {\"samples\": %d, \"mean\": %.2f, \"p99\": %.2f, "
+      "\"max\": %.2f}, \"viewport\": \"%s\"}\n",
+      qPrintable(QFileInfo(o.file).fileName()), wall, w.controller()->current().t,
+      w.controller()->current().t / wall, fps, s.samples, s.mean_ms, s.p99_ms, s.max_ms,
+      w.viewport()->has3D() ? "3d" : "sketch");
+  return 0;
+}
+
+}  // namespace
+
+void prepareApplication() {
+  QCoreApplication::setOrganizationName("Articula");
+  QCoreApplication::setApplicationName("Articula");
+  QCoreApplication::setApplicationVersion(ARTICULA_VERSION);
+  ViewportPanel::prepareSurfaceFormat();
+  initResources();
+}
+
+int runApplication(QApplication& app) {
+  Options o;
+  if (const int status = parse(app, o)) return status;
+  const bool headless = !o.screenshot.isEmpty() || o.measure > 0;
+  if (!o.screenshot.isEmpty()) ViewportPanel::setMultisampling(4);  // quality over frame rate
+  MainWindow w;
+  w.setInteractive(!headless);
+  if (!headless) w.restoreLayout();
+  if (headless) w.resize(o.size);
+  w.show();
+  QString file = o.file;
+  if (file.isEmpty() && !samplesDirectory().isEmpty())
+    file = QDir(samplesDirectory()).filePath("fourbar.json");
+  if (!file.isEmpty() && !w.openFile(file) && headless) return fail(w.lastError()), 2;
+  if (!o.screenshot.isEmpty()) return screenshot(w, o);
+  if (o.measure > 0) return measure(w, o);
+  return app.exec();
+}
+
+}  // namespace articula

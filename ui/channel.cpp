@@ -1,0 +1,218 @@
+#include "ui/channel.hpp"
+
+#include <QCoreApplication>
+
+#include "core/sim/mechanism.hpp"
+#include "core/sim/snapshot.hpp"
+
+namespace articula {
+
+namespace {
+
+using Q = Channel::Quantity;
+
+// Whether coordinate k (position if `position`, else velocity) of the joint is a length.
+bool isLinear(const Joint& j, int k, bool position) {
+  switch (j.type) {
+    case JointType::Prismatic:
+      return true;
+    case JointType::Cylindrical:
+      return k == 1;
+    case JointType::Planar:
+      return k >= 1;
+    case JointType::Free:
+      return position ? k < 3 : k >= 3;
+    default:
+      return false;
+  }
+}
+
+bool isQuaternion(const Joint& j, int k) {
+  return (j.type == JointType::Spherical) || (j.type == JointType::Free && k >= 3);
+}
+
+const Joint& jointOf(const Channel& c, const Mechanism& m) {
+  return m.spec.joints[c.joint].joint;
+}
+
+QString coordinateSuffix(const Channel& c, const Mechanism& m) {
+  const Joint& j = jointOf(c, m);
+  const int n = c.quantity == Q::Q ? j.nq() : j.nv();
+  return n > 1 ? QStringLiteral("[%1]").arg(c.index) : QString();
+}
+
+}  // namespace
+
+QString channelName(const Channel& c, const Mechanism& m) {
+  if (!c.perJoint()) {
+    switch (c.quantity) {
+      case Q::Kinetic:
+        return QStringLiteral("kinetic energy");
+      case Q::Potential:
+        return QStringLiteral("potential energy");
+      case Q::Total:
+        return QStringLiteral("total energy");
+      case Q::LoopError:
+        return QStringLiteral("loop error");
+      default:
+        return QStringLiteral("drive power");
+    }
+  }
+  const QString joint = QString::fromStdString(m.spec.joints[c.joint].name);
+  static const char* kSymbols[] = {"q",  "qd", "qdd", "τ",  "Fx",  "Fy",
+                                   "Fz", "Mx", "My",  "Mz", "|F|", "|M|"};
+  QString name = joint + "." + QString::fromUtf8(kSymbols[static_cast<int>(c.quantity)]);
+  if (c.quantity <= Q::Tau) name += coordinateSuffix(c, m);
+  return name;
+}
+
+QString channelKey(const Channel& c, const Mechanism& m) {
+  if (!c.perJoint()) return channelName(c, m).replace(' ', '_');
+  static const char* kKeys[] = {"q",  "qd", "qdd", "tau", "Fx", "Fy",
+                                "Fz", "Mx", "My",  "Mz",  "F",  "M"};
+  QString key = QString::fromStdString(m.spec.joints[c.joint].name) + "." +
+                kKeys[static_cast<int>(c.quantity)];
+  if (c.quantity <= Q::Tau) key += coordinateSuffix(c, m);
+  return key;
+}
+
+QString channelUnit(const Channel& c, const Mechanism& m) {
+  switch (c.quantity) {
+    case Q::Fx:
+    case Q::Fy:
+    case Q::Fz:
+    case Q::ForceMagnitude:
+      return QStringLiteral("N");
+    case Q::Mx:
+    case Q::My:
+    case Q::Mz:
+    case Q::MomentMagnitude:
+      return QStringLiteral("N·m");
+    case Q::Kinetic:
+    case Q::Potential:
+    case Q::Total:
+      return QStringLiteral("J");
+    case Q::LoopError:
+      return QString();
+    case Q::Power:
+      return QStringLiteral("W");
+    default:
+      break;
+  }
+  const Joint& j = jointOf(c, m);
+  if (c.quantity == Q::Q && isQuaternion(j, c.index)) return QString();
+  const bool lin = isLinear(j, c.index, c.quantity == Q::Q);
+  switch (c.quantity) {
+    case Q::Q:
+      return lin ? "m" : "rad";
+    case Q::Qd:
+      return lin ? "m/s" : "rad/s";
+    case Q::Qdd:
+      return lin ? "m/s²" : "rad/s²";
+    default:
+      return lin ? "N" : "N·m";
+  }
+}
+
+QString channelKind(const Channel& c, const Mechanism& m) {
+  switch (c.quantity) {
+    case Q::Q:
+      return QStringLiteral("position q");
+    case Q::Qd:
+      return QStringLiteral("velocity qd");
+    case Q::Qdd:
+      return QStringLiteral("acceleration qdd");
+    case Q::Tau:
+      return channelUnit(c, m) == "N" ? QStringLiteral("drive force τ")
+                                      : QStringLiteral("drive torque τ");
+    case Q::Fx:
+    case Q::Fy:
+    case Q::Fz:
+    case Q::ForceMagnitude:
+      return QStringLiteral("reaction force");
+    case Q::Mx:
+    case Q::My:
+    case Q::Mz:
+    case Q::MomentMagnitude:
+      return QStringLiteral("reaction moment");
+    case Q::Kinetic:
+    case Q::Potential:
+    case Q::Total:
+      return QStringLiteral("energy");
+    case Q::LoopError:
+      return QStringLiteral("loop error");
+    case Q::Power:
+      return QStringLiteral("power");
+  }
+  return {};
+}
+
+double channelValue(const Channel& c, const Snapshot& s, const Mechanism& m) {
+  switch (c.quantity) {
+    case Q::Kinetic:
+      return s.kinetic_energy;
+    case Q::Potential:
+      return s.potential_energy;
+    case Q::Total:
+      return s.kinetic_energy + s.potential_energy;
+    case Q::LoopError:
+      return s.loop_error;
+    case Q::Power: {
+      double p = 0.0;
+      for (const DriveBinding& d : m.drives)
+        p += s.joints[d.user_joint].tau.dot(s.joints[d.user_joint].qd);
+      return p;
+    }
+    default:
+      break;
+  }
+  if (c.joint < 0 || c.joint >= static_cast<int>(s.joints.size())) return 0.0;
+  const Simulation::JointState& js = s.joints[c.joint];
+  const Force& w = s.wrench[c.joint];  // [n; f]
+  const auto at = [&](const VecN& v) { return c.index < v.size() ? v[c.index] : 0.0; };
+  switch (c.quantity) {
+    case Q::Q:
+      return at(js.q);
+    case Q::Qd:
+      return at(js.qd);
+    case Q::Qdd:
+      return at(js.qdd);
+    case Q::Tau:
+      return at(js.tau);
+    case Q::Fx:
+      return w[3];
+    case Q::Fy:
+      return w[4];
+    case Q::Fz:
+      return w[5];
+    case Q::Mx:
+      return w[0];
+    case Q::My:
+      return w[1];
+    case Q::Mz:
+      return w[2];
+    case Q::ForceMagnitude:
+      return w.tail<3>().norm();
+    case Q::MomentMagnitude:
+      return w.head<3>().norm();
+    default:
+      return 0.0;
+  }
+}
+
+std::vector<Channel> jointChannels(const Mechanism& m, int joint) {
+  std::vector<Channel> out;
+  const Joint& j = m.spec.joints[joint].joint;
+  for (int k = 0; k < j.nq(); ++k) out.push_back({Q::Q, joint, k});
+  for (Q q : {Q::Qd, Q::Qdd, Q::Tau})
+    for (int k = 0; k < j.nv(); ++k) out.push_back({q, joint, k});
+  for (Q q : {Q::ForceMagnitude, Q::Fx, Q::Fy, Q::Fz, Q::MomentMagnitude, Q::Mx, Q::My, Q::Mz})
+    out.push_back({q, joint, 0});
+  return out;
+}
+
+std::vector<Channel> mechanismChannels() {
+  return {{Q::Kinetic}, {Q::Potential}, {Q::Total}, {Q::Power}, {Q::LoopError}};
+}
+
+}  // namespace articula

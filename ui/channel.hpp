@@ -1,0 +1,55 @@
+#pragma once
+// A plottable quantity of a snapshot: a joint coordinate, rate, acceleration or generalized
+// force, a component or magnitude of a joint's reaction wrench, or a whole-mechanism quantity
+// (energies, loop error, drive power).
+#include <QString>
+#include <vector>
+
+namespace articula {
+
+struct Mechanism;
+struct Snapshot;
+
+struct Channel {
+  enum class Quantity {
+    Q,
+    Qd,
+    Qdd,
+    Tau,  // per joint coordinate (index)
+    Fx,
+    Fy,
+    Fz,
+    Mx,
+    My,
+    Mz,  // reaction wrench, child joint frame
+    ForceMagnitude,
+    MomentMagnitude,
+    Kinetic,
+    Potential,
+    Total,  // mechanism energies
+    LoopError,
+    Power,  // Σ τ·q̇ over the driven joints
+  };
+  Quantity quantity = Quantity::Q;
+  int joint = -1;  // user joint (file order); -1 for whole-mechanism quantities
+  int index = 0;   // coordinate of a multi-DoF joint
+
+  bool operator==(const Channel&) const = default;
+  bool perJoint() const { return quantity <= Quantity::MomentMagnitude; }
+};
+
+// "A0.τ", "B.|F|", "kinetic energy".
+QString channelName(const Channel& c, const Mechanism& m);
+// ASCII key for files: "A0.tau", "B.F", "kinetic_energy".
+QString channelKey(const Channel& c, const Mechanism& m);
+// "N·m", "rad/s", ...
+QString channelUnit(const Channel& c, const Mechanism& m);
+// The physical quantity with its symbol, for axis titles: "torque τ", "reaction force |F|".
+QString channelKind(const Channel& c, const Mechanism& m);
+double channelValue(const Channel& c, const Snapshot& s, const Mechanism& m);
+
+// The channels a joint offers, in menu order (coordinates expanded for multi-DoF joints).
+std::vector<Channel> jointChannels(const Mechanism& m, int joint);
+std::vector<Channel> mechanismChannels();
+
+}  // namespace articula

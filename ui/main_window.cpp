@@ -1,0 +1,398 @@
+#include "ui/main_window.hpp"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
+#include <QUndoStack>
+
+#include "core/sim/mechanism.hpp"
+#include "ui/diagnostics_dock.hpp"
+#include "ui/document.hpp"
+#include "ui/history_csv.hpp"
+#include "ui/icons.hpp"
+#include "ui/model_tree_dock.hpp"
+#include "ui/plot_dock.hpp"
+#include "ui/properties_dock.hpp"
+#include "ui/recent_files.hpp"
+#include "ui/simulation_controller.hpp"
+#include "ui/simulation_tool_bar.hpp"
+#include "ui/viewport_panel.hpp"
+
+namespace articula {
+
+using Severity = DiagnosticsDock::Severity;
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      document_(new Document(this)),
+      controller_(new SimulationController(this)),
+      viewport_(new ViewportPanel(this)),
+      recent_(new RecentFiles(this)) {
+  setWindowIcon(themedIcon("articula"));
+  setCentralWidget(viewport_);
+  // First, so that the controller holds the new mechanism before any dock rebuilds.
+  connect(document_, &Document::documentChanged, this, &MainWindow::onDocumentChanged);
+  connect(document_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
+  connect(document_, &Document::pathChanged, this, &MainWindow::updateTitle);
+  connect(document_, &Document::selectionChanged, viewport_, &ViewportPanel::setSelection);
+  connect(viewport_, &ViewportPanel::picked, this, [this](int body, int joint) {
+    document_->setSelection({body, joint});
+  });
+  connect(controller_, &SimulationController::frameChanged, viewport_,
+          &ViewportPanel::showSnapshot);
+  connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openFile);
+  toolbar_ = new SimulationToolBar(controller_, this);
+  addToolBar(toolbar_);
+  addAction(toolbar_->toggleAction());
+  createDocks();
+  createMenus();
+  createStatusBar();
+  connect(controller_, &SimulationController::stateChanged, this, &MainWindow::onSimulationState);
+  connect(controller_, &SimulationController::rateChanged, this, &MainWindow::onRate);
+  connect(controller_, &SimulationController::message, this,
+          [this](const QString& m) { diagnostics_->addMessage(Severity::Info, m); });
+  connect(controller_, &SimulationController::warning, this,
+          [this](const QString& m) { diagnostics_->addMessage(Severity::Warning, m); });
+  connect(controller_, &SimulationController::failed, this, [this](const QString& m, double t) {
+    diagnostics_->addMessage(Severity::Error,
+                             tr("Simulation stopped at t = %1 s: %2").arg(t).arg(m));
+    statusBar()->showMessage(tr("Simulation stopped: %1").arg(m));
+  });
+  setUnsavedChangesPrompt({});
+  resize(1280, 800);
+  document_->clear();
+}
+
+MainWindow::~MainWindow() {
+  // Views that refer to the mechanism go first; the controller stops its thread in its destructor.
+  viewport_->setMechanism(nullptr);
+  plots_->setMechanism(nullptr);
+}
+
+void MainWindow::createDocks() {
+  setDockNestingEnabled(true);
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  tree_ = new ModelTreeDock(document_, this);
+  properties_ = new PropertiesDock(document_, controller_, this);
+  diagnostics_ = new DiagnosticsDock(document_, this);
+  plots_ = new PlotDock(controller_, this);
+  addDockWidget(Qt::LeftDockWidgetArea, tree_);
+  addDockWidget(Qt::LeftDockWidgetArea, properties_);
+  tabifyDockWidget(properties_, diagnostics_);
+  properties_->raise();
+  addDockWidget(Qt::BottomDockWidgetArea, plots_);
+  resizeDocks({tree_, properties_}, {300, 300}, Qt::Vertical);
+  resizeDocks({tree_}, {290}, Qt::Horizontal);
+  resizeDocks({plots_}, {300}, Qt::Vertical);
+  connect(tree_, &ModelTreeDock::plotRequested, plots_, &PlotDock::plotChannel);
+  connect(tree_, &ModelTreeDock::driveChangeRequested, this, &MainWindow::changeDrive);
+}
+
+void MainWindow::createMenus() {
+  createFileMenu();
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = document_->undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = document_->undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcut(QKeySequence::Redo);
+  edit->addAction(undo);
+  edit->addAction(redo);
+  createViewMenu();
+  QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
+  sim->addAction(toolbar_->toggleAction());
+  sim->addAction(toolbar_->stepAction());
+  sim->addAction(toolbar_->resetAction());
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About Articula"), this, [this] {
+    QMessageBox::about(this, tr("About Articula"),
+                       tr("<b>Articula</b> %1<br>Mechanism dynamics studio.<br>Dynamics after "
+                          "Featherstone, <i>Rigid Body Dynamics Algorithms</i>.")
+                           .arg(QCoreApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::createFileMenu() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(themedIcon("new"), tr("&New"), QKeySequence::New, this, [this] {
+    if (maybeSave()) newDocument();
+  });
+  file->addAction(themedIcon("open"), tr("&Open…"), QKeySequence::Open, this,
+                  &MainWindow::openInteractive);
+  QMenu* recent = file->addMenu(tr("Open &Recent"));
+  connect(recent, &QMenu::aboutToShow, this, [this, recent] { recent_->populate(recent); });
+  QMenu* samples = file->addMenu(tr("&Samples"));
+  connect(samples, &QMenu::aboutToShow, this, [this, samples] {
+    samples->clear();
+    const QDir dir(samplesDirectory());
+    for (const QFileInfo& f : dir.entryInfoList({"*.json"}, QDir::Files, QDir::Name))
+      samples->addAction(f.completeBaseName(), this, [this, p = f.absoluteFilePath()] {
+        if (maybeSave()) openFile(p);
+      });
+    if (samples->isEmpty()) samples->addAction(tr("(no samples found)"))->setEnabled(false);
+  });
+  file->addSeparator();
+  file->addAction(themedIcon("save"), tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+  file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+  file->addSeparator();
+  file->addAction(themedIcon("export-csv"), tr("Export &CSV…"), this,
+                  &MainWindow::exportCsvInteractive);
+  file->addAction(themedIcon("export-image"), tr("Export &Image…"), this,
+                  &MainWindow::exportImageInteractive);
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
+
+void MainWindow::createViewMenu() {
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QAction* fit = view->addAction(themedIcon("fit"), tr("&Fit to View"), Qt::Key_F, viewport_,
+                                 &ViewportPanel::fitToView);
+  ortho_action_ = view->addAction(tr("&2D Orthographic"));
+  ortho_action_->setCheckable(true);
+  ortho_action_->setShortcut(Qt::Key_2);
+  connect(ortho_action_, &QAction::toggled, viewport_, &ViewportPanel::setOrthographic2D);
+  toolbar_->insertAction(toolbar_->actions().value(0), fit);
+  toolbar_->insertSeparator(toolbar_->actions().value(1));
+  view->addSeparator();
+  using Overlays = ViewportPanel::Overlays;
+  const std::pair<QString, bool Overlays::*> overlays[] = {
+      {tr("Ground &Grid"), &Overlays::grid},
+      {tr("Joint &Axes"), &Overlays::axes},
+      {tr("Body F&rames"), &Overlays::frames},
+      {tr("Reaction-Force Arro&ws"), &Overlays::forces}};
+  for (const auto& [label, member] : overlays) {
+    QAction* a = view->addAction(label);
+    a->setCheckable(true);
+    a->setChecked(viewport_->overlays().*member);
+    a->setEnabled(viewport_->has3D());
+    connect(a, &QAction::toggled, this, [this, member = member](bool on) {
+      ViewportPanel::Overlays o = viewport_->overlays();
+      o.*member = on;
+      viewport_->setOverlays(o);
+    });
+  }
+  view->addSeparator();
+  for (QDockWidget* d :
+       {static_cast<QDockWidget*>(tree_), static_cast<QDockWidget*>(properties_),
+        static_cast<QDockWidget*>(diagnostics_), static_cast<QDockWidget*>(plots_)})
+    view->addAction(d->toggleViewAction());
+  view->addAction(toolbar_->toggleViewAction());
+}
+
+void MainWindow::createStatusBar() {
+  summary_label_ = new QLabel(this);
+  statusBar()->addWidget(summary_label_);
+  rate_label_ = new QLabel(this);
+  fps_label_ = new QLabel(this);
+  fps_label_->setMinimumWidth(60);
+  statusBar()->addPermanentWidget(rate_label_);
+  statusBar()->addPermanentWidget(fps_label_);
+  auto* fps = new QTimer(this);
+  connect(fps, &QTimer::timeout, this, [this] {
+    const long frames = viewport_->framesDrawn();
+    fps_label_->setText(tr("%1 fps").arg(frames - fps_frames_));
+    fps_frames_ = frames;
+  });
+  fps->start(1000);
+}
+
+QString MainWindow::statusText() const {
+  return rate_label_->text();
+}
+
+void MainWindow::setUnsavedChangesPrompt(std::function<QMessageBox::StandardButton()> prompt) {
+  prompt_ = prompt ? std::move(prompt) : [this] {
+    return QMessageBox::warning(
+        this, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them first?").arg(document_->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  };
+}
+
+bool MainWindow::maybeSave() {
+  if (!document_->isModified()) return true;
+  switch (prompt_()) {
+    case QMessageBox::Save:
+      return save();
+    case QMessageBox::Discard:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!maybeSave()) {
+    event->ignore();
+    return;
+  }
+  controller_->pause();
+  if (interactive_) {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+  }
+  event->accept();
+}
+
+void MainWindow::restoreLayout() {
+  if (!interactive_) return;
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+}
+
+bool MainWindow::openFile(const QString& path) {
+  if (!document_->load(path)) {
+    last_error_ = document_->error();
+    diagnostics_->addMessage(Severity::Error, last_error_);
+    statusBar()->showMessage(last_error_, 10000);
+    showError(tr("Cannot open project"), last_error_);
+    return false;
+  }
+  last_error_.clear();
+  recent_->add(path);
+  diagnostics_->addMessage(Severity::Info, tr("Opened %1").arg(document_->path()));
+  return true;
+}
+
+void MainWindow::newDocument() {
+  document_->clear();
+  last_error_.clear();
+}
+
+bool MainWindow::save() {
+  if (document_->path().isEmpty()) return saveAs();
+  if (document_->save(document_->path())) return true;
+  showError(tr("Save failed"), document_->error());
+  return false;
+}
+
+bool MainWindow::saveAs() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save project"), document_->path(),
+                                                    tr("Articula projects (*.json)"));
+  if (path.isEmpty()) return false;
+  if (!document_->save(path)) {
+    showError(tr("Save failed"), document_->error());
+    return false;
+  }
+  recent_->add(path);
+  return true;
+}
+
+void MainWindow::openInteractive() {
+  if (!maybeSave()) return;
+  const QString dir = document_->path().isEmpty() ? samplesDirectory()
+                                                  : QFileInfo(document_->path()).absolutePath();
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open project"), dir, tr("Articula projects (*.json)"));
+  if (!path.isEmpty()) openFile(path);
+}
+
+bool MainWindow::exportCsv(const QString& path) {
+  const Mechanism* m = document_->mechanism().get();
+  QString error = tr("no mechanism is loaded");
+  if (m && writeHistoryCsv(controller_->history(), *m, path, &error)) return true;
+  last_error_ = tr("Could not export %1: %2").arg(path, error);
+  return false;
+}
+
+bool MainWindow::exportImage(const QString& path) {
+  return grab().save(path, "PNG");
+}
+
+void MainWindow::exportCsvInteractive() {
+  const QString base = QFileInfo(document_->displayName()).completeBaseName();
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export simulation data"),
+                                                    base + ".csv", tr("CSV files (*.csv)"));
+  if (!path.isEmpty() && !exportCsv(path)) showError(tr("Export failed"), last_error_);
+}
+
+void MainWindow::exportImageInteractive() {
+  const QString base = QFileInfo(document_->displayName()).completeBaseName();
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export image"), base + ".png",
+                                                    tr("PNG images (*.png)"));
+  if (!path.isEmpty() && !exportImage(path))
+    showError(tr("Export failed"), tr("Could not write %1.").arg(path));
+}
+
+void MainWindow::showError(const QString& title, const QString& text) {
+  if (!interactive_) return;
+  auto* box = new QMessageBox(QMessageBox::Critical, title, text, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();  // window-modal, does not block the simulation or the caller
+}
+
+void MainWindow::onDocumentChanged() {
+  const std::shared_ptr<const Mechanism> mech = document_->mechanism();
+  viewport_->setMechanism(mech.get());
+  plots_->setMechanism(mech.get());
+  controller_->setMechanism(mech);
+  plots_->showDefaultPlots();
+  if (ortho_action_) ortho_action_->setChecked(mech && mech->planar);
+  viewport_->fitToView();
+  updateTitle();
+  if (!mech) {
+    summary_label_->setText(tr("Empty project"));
+    return;
+  }
+  summary_label_->setText(tr("%1  ·  %2 DoF, %3 bodies, %4 joints, %5 loops, %6 drives")
+                              .arg(QString::fromStdString(mech->spec.name))
+                              .arg(mech->mobility.mobility)
+                              .arg(mech->spec.bodies.size())
+                              .arg(mech->spec.joints.size())
+                              .arg(mech->compiled.loops.size())
+                              .arg(mech->drives.size()));
+}
+
+void MainWindow::onSimulationState() {
+  using S = SimulationController::State;
+  switch (controller_->state()) {
+    case S::Empty:
+      rate_label_->setText(tr("no mechanism"));
+      break;
+    case S::Paused:
+      rate_label_->setText(tr("paused"));
+      break;
+    case S::Playing:
+      rate_label_->setText(tr("running…"));
+      break;
+    case S::Failed:
+      rate_label_->setText(tr("stopped: see Diagnostics"));
+      break;
+  }
+}
+
+void MainWindow::onRate(double factor, bool realtime) {
+  if (controller_->state() != SimulationController::State::Playing) return;
+  rate_label_->setText(realtime ? tr("real time ×%1").arg(controller_->speed(), 0, 'g', 3)
+                                : tr("slower than real time: ×%1").arg(factor, 0, 'f', 2));
+  rate_label_->setStyleSheet(realtime ? QString() : QStringLiteral("color: #b35900;"));
+}
+
+void MainWindow::changeDrive(int joint) {
+  const JointSpec& js = document_->spec().joints[joint];
+  if (!js.drive) return;
+  bool ok = false;
+  const QString text = QInputDialog::getText(
+      this, tr("Change drive law"),
+      tr("New law for %1 (%2 of t), until Reset:")
+          .arg(QString::fromStdString(js.name),
+               js.drive->kind == DriveSpec::Kind::Motion ? tr("position q") : tr("force τ")),
+      QLineEdit::Normal, QString::fromStdString(js.drive->expression), &ok);
+  if (ok && !text.trimmed().isEmpty()) controller_->setDriveExpression(joint, text.trimmed());
+}
+
+void MainWindow::updateTitle() {
+  setWindowTitle(QStringLiteral("%1[*] — Articula").arg(document_->displayName()));
+  setWindowModified(document_->isModified());
+}
+
+}  // namespace articula

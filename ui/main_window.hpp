@@ -1,0 +1,96 @@
+#pragma once
+// The application window: the viewport in the centre, docks for the model tree, properties,
+// diagnostics and plots, the simulation toolbar, and the File/Edit/View/Simulation menus. It wires
+// the document and the simulation controller to the views; the views do their own work.
+#include <QMainWindow>
+#include <QMessageBox>
+#include <functional>
+
+class QAction;
+class QLabel;
+
+namespace articula {
+
+class DiagnosticsDock;
+class Document;
+class ModelTreeDock;
+class PlotDock;
+class PropertiesDock;
+class RecentFiles;
+class SimulationController;
+class SimulationToolBar;
+class ViewportPanel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Opens a project. On failure the previous document stays, the error (with the JSON pointer)
+  // goes to the diagnostics and, when interactive, to a message box; returns false.
+  bool openFile(const QString& path);
+  void newDocument();
+  bool save();
+  bool saveAs();
+  bool exportCsv(const QString& path);
+  bool exportImage(const QString& path);
+
+  // Non-interactive windows (tests, screenshots) show no dialogs and keep no window state.
+  void setInteractive(bool interactive) { interactive_ = interactive; }
+  // Asked before unsaved changes are dropped; default: a Save/Discard/Cancel message box.
+  void setUnsavedChangesPrompt(std::function<QMessageBox::StandardButton()> prompt);
+  const QString& lastError() const { return last_error_; }
+
+  Document* document() const { return document_; }
+  SimulationController* controller() const { return controller_; }
+  ViewportPanel* viewport() const { return viewport_; }
+  PlotDock* plotDock() const { return plots_; }
+  ModelTreeDock* modelTree() const { return tree_; }
+  DiagnosticsDock* diagnostics() const { return diagnostics_; }
+  SimulationToolBar* simulationToolBar() const { return toolbar_; }
+  QString statusText() const;  // the real-time indicator
+  void restoreLayout();        // the window geometry and dock layout of the last session
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void createDocks();
+  void createMenus();
+  void createFileMenu();
+  void createViewMenu();
+  void createStatusBar();
+  void onDocumentChanged();
+  void onSimulationState();
+  void onRate(double factor, bool realtime);
+  void changeDrive(int joint);
+  void updateTitle();
+  bool maybeSave();
+  void openInteractive();
+  void exportCsvInteractive();
+  void exportImageInteractive();
+  void showError(const QString& title, const QString& text);
+
+  Document* document_;
+  SimulationController* controller_;
+  ViewportPanel* viewport_;
+  SimulationToolBar* toolbar_ = nullptr;
+  ModelTreeDock* tree_ = nullptr;
+  PropertiesDock* properties_ = nullptr;
+  DiagnosticsDock* diagnostics_ = nullptr;
+  PlotDock* plots_ = nullptr;
+  RecentFiles* recent_;
+  QLabel* rate_label_ = nullptr;
+  QLabel* summary_label_ = nullptr;
+  QLabel* fps_label_ = nullptr;
+  QAction* ortho_action_ = nullptr;
+  std::function<QMessageBox::StandardButton()> prompt_;
+  QString last_error_;
+  bool interactive_ = true;
+  bool fit_pending_ = false;
+  long fps_frames_ = 0;
+};
+
+}  // namespace articula

@@ -1,0 +1,188 @@
+#include "ui/plot_dock.hpp"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "core/sim/mechanism.hpp"
+#include "ui/channel_menu.hpp"
+#include "ui/icons.hpp"
+#include "ui/plot_widget.hpp"
+#include "ui/simulation_controller.hpp"
+#include "ui/snapshot_history.hpp"
+
+namespace articula {
+
+PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
+    : QDockWidget(tr("Plots"), parent),
+      controller_(controller),
+      splitter_(new QSplitter(Qt::Horizontal)),
+      channels_(new QToolButton),
+      trailing_(new QTimer(this)) {
+  trailing_->setSingleShot(true);
+  connect(trailing_, &QTimer::timeout, this, [this] { refreshPlots(true); });
+  setObjectName("PlotDock");
+  auto* body = new QWidget(this);
+  auto* layout = new QVBoxLayout(body);
+  layout->setContentsMargins(2, 0, 2, 2);
+  layout->setSpacing(2);
+  layout->addWidget(makeToolBar());
+  splitter_->setChildrenCollapsible(false);
+  layout->addWidget(splitter_, 1);
+  setWidget(body);
+
+  connect(controller_, &SimulationController::snapshotsAdded, this,
+          [this](const std::vector<Snapshot>& s) {
+            for (PlotWidget* p : plots_) p->append(s);
+            refreshPlots();
+          });
+  connect(controller_, &SimulationController::historyReset, this, [this] {
+    for (PlotWidget* p : plots_) p->clearData();
+  });
+  connect(controller_, &SimulationController::frameChanged, this, [this](const Snapshot& s) {
+    const double t = controller_->isFollowing() ? std::nan("") : s.t;
+    for (PlotWidget* p : plots_) p->setCursorTime(t);
+  });
+}
+
+QWidget* PlotDock::makeToolBar() {
+  auto* bar = new QWidget(this);
+  auto* row = new QHBoxLayout(bar);
+  row->setContentsMargins(0, 0, 0, 0);
+  row->setSpacing(2);
+  auto* add = new QToolButton(bar);
+  add->setIcon(themedIcon("plot-add"));
+  add->setText(tr("New plot"));
+  add->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  add->setAutoRaise(true);
+  connect(add, &QToolButton::clicked, this, [this] { setCurrentPlot(addPlot()); });
+  channels_->setText(tr("Add channel"));
+  channels_->setToolTip(
+      tr("Add a channel to the selected plot (or right-click a joint in the "
+         "model tree)"));
+  channels_->setPopupMode(QToolButton::InstantPopup);
+  channels_->setAutoRaise(true);
+  channels_->setMenu(new QMenu(channels_));
+  connect(channels_->menu(), &QMenu::aboutToShow, this, [this] {
+    QMenu* menu = channels_->menu();
+    menu->clear();
+    if (mech_) addAllChannels(menu, *mech_, [this](const Channel& c) { plotChannel(c); });
+  });
+  row->addWidget(add);
+  row->addWidget(channels_);
+  row->addStretch(1);
+  return bar;
+}
+
+void PlotDock::refreshPlots(bool now) {
+  constexpr int kIntervalMs = 100;
+  const qint64 elapsed = since_refresh_.isValid() ? since_refresh_.elapsed() : kIntervalMs;
+  if (!now && elapsed < kIntervalMs) {
+    if (!trailing_->isActive()) trailing_->start(static_cast<int>(kIntervalMs - elapsed));
+    return;
+  }
+  since_refresh_.restart();
+  trailing_->stop();
+  for (PlotWidget* p : plots_) p->refreshIfDirty();
+}
+
+void PlotDock::setMechanism(const Mechanism* m) {
+  for (PlotWidget* p : std::vector<PlotWidget*>(plots_)) removePlot(p);
+  mech_ = m;
+  channels_->setEnabled(m != nullptr);
+}
+
+PlotWidget* PlotDock::addPlot(const QString& title) {
+  auto* plot = new PlotWidget(splitter_);
+  plot->setMechanism(mech_);
+  plot->setTitle(title);
+  splitter_->addWidget(plot);
+  plots_.push_back(plot);
+  connect(plot, &PlotWidget::activated, this, &PlotDock::setCurrentPlot);
+  connect(plot, &PlotWidget::removeRequested, this, &PlotDock::removePlot);
+  connect(plot, &PlotWidget::exportCsvRequested, this, &PlotDock::exportCsv);
+  connect(plot, &PlotWidget::exportPngRequested, this, &PlotDock::exportPng);
+  QList<int> sizes;
+  for (std::size_t i = 0; i < plots_.size(); ++i) sizes << 1000;
+  splitter_->setSizes(sizes);
+  if (!current_) setCurrentPlot(plot);
+  return plot;
+}
+
+void PlotDock::removePlot(PlotWidget* plot) {
+  auto it = std::find(plots_.begin(), plots_.end(), plot);
+  if (it == plots_.end()) return;
+  plots_.erase(it);
+  if (current_ == plot) current_ = nullptr;
+  plot->deleteLater();
+  plot->hide();
+  if (!current_ && !plots_.empty()) setCurrentPlot(plots_.back());
+}
+
+void PlotDock::setCurrentPlot(PlotWidget* plot) {
+  current_ = plot;
+  for (PlotWidget* p : plots_) p->setActive(p == plot && plots_.size() > 1);
+}
+
+void PlotDock::plotChannel(const Channel& c, bool newPlot) {
+  if (!mech_) return;
+  if (newPlot || !current_) setCurrentPlot(addPlot());
+  current_->addChannel(c, controller_->history());
+  current_->refreshIfDirty();
+  show();
+  raise();
+}
+
+void PlotDock::showDefaultPlots() {
+  if (!mech_) return;
+  using Q = Channel::Quantity;
+  PlotWidget* effort = addPlot();
+  std::vector<Channel> efforts;
+  for (const DriveBinding& d : mech_->drives) {
+    Channel c{Q::Tau, d.user_joint, 0};
+    if (efforts.empty() || channelUnit(c, *mech_) == channelUnit(efforts[0], *mech_))
+      efforts.push_back(c);
+  }
+  if (efforts.empty() && !mech_->spec.joints.empty()) efforts.push_back({Q::Q, 0, 0});
+  for (const Channel& c : efforts) effort->addChannel(c, controller_->history());
+  const bool one = efforts.size() == 1,
+             force = !efforts.empty() && channelUnit(efforts[0], *mech_) == "N";
+  if (efforts.empty() || efforts[0].quantity == Q::Q)
+    effort->setTitle(tr("Joint position"));
+  else if (force)
+    effort->setTitle(one ? tr("Drive force") : tr("Drive forces"));
+  else
+    effort->setTitle(one ? tr("Drive torque") : tr("Drive torques"));
+  PlotWidget* reaction = addPlot(tr("Joint reaction forces"));
+  const int driven = mech_->drives.empty() ? -1 : mech_->drives[0].user_joint;
+  const int n = static_cast<int>(mech_->spec.joints.size());
+  int loop = -1;
+  for (int j = 0; j < n && loop < 0; ++j)
+    if (mech_->compiled.joint_map[j].loop) loop = j;
+  for (int j : {driven >= 0 ? driven : 0, loop})
+    if (j >= 0 && j < n) reaction->addChannel({Q::ForceMagnitude, j, 0}, controller_->history());
+  setCurrentPlot(effort);
+  refreshPlots(true);
+}
+
+void PlotDock::exportCsv(PlotWidget* plot) {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export plot data"), "plot.csv",
+                                                    tr("CSV files (*.csv)"));
+  if (!path.isEmpty() && !plot->exportCsv(path))
+    QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1.").arg(path));
+}
+
+void PlotDock::exportPng(PlotWidget* plot) {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export plot image"), "plot.png",
+                                                    tr("PNG images (*.png)"));
+  if (!path.isEmpty() && !plot->exportPng(path))
+    QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1.").arg(path));
+}
+
+}  // namespace articula

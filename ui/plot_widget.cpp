@@ -1,0 +1,434 @@
+#include "ui/plot_widget.hpp"
+
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QEvent>
+#include <QFile>
+#include <QGraphicsLineItem>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QMouseEvent>
+#include <QTextStream>
+#include <QToolButton>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/sim/mechanism.hpp"
+#include "core/sim/runner.hpp"
+#include "ui/icons.hpp"
+#include "ui/snapshot_history.hpp"
+
+namespace articula {
+
+namespace {
+
+constexpr int kBuckets = 300;                // min/max pairs drawn per series
+constexpr std::size_t kMaxSamples = 200000;  // held per channel before halving
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// 1, 2 or 5 times a power of ten, at least x.
+double niceStep(double x) {
+  const double p = std::pow(10.0, std::floor(std::log10(x)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= x * (1 - 1e-12)) return m * p;
+  return 10 * p;
+}
+
+// The first of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 (times a power of ten) at least x.
+double niceCeil(double x) {
+  if (!(x > 0)) return 1.0;
+  const double p = std::pow(10.0, std::floor(std::log10(x)));
+  for (double m : {1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
+    if (m * p >= x * (1 - 1e-12)) return m * p;
+  return 10 * p;
+}
+
+const QColor kPalette[] = {QColor(31, 119, 180),  QColor(214, 39, 40),   QColor(44, 160, 44),
+                           QColor(255, 127, 14),  QColor(148, 103, 189), QColor(140, 86, 75),
+                           QColor(227, 119, 194), QColor(127, 127, 127), QColor(23, 190, 207)};
+
+// Min/max per bucket of equal time width, in time order: peaks survive any zoom level.
+void decimate(const std::vector<double>& t, const std::vector<double>& v, QList<QPointF>& out) {
+  out.clear();
+  const std::size_t n = t.size();
+  if (n <= 2 * kBuckets) {
+    out.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) out.append(QPointF(t[i], v[i]));
+    return;
+  }
+  out.reserve(2 * kBuckets + 2);
+  const double t0 = t.front(), width = (t.back() - t0) / kBuckets;
+  std::size_t i = 0;
+  for (int b = 0; b < kBuckets && i < n; ++b) {
+    const double end =
+        b == kBuckets - 1 ? std::numeric_limits<double>::infinity() : t0 + (b + 1) * width;
+    std::size_t lo = i, hi = i;
+    for (; i < n && t[i] < end; ++i) {
+      if (v[i] < v[lo]) lo = i;
+      if (v[i] > v[hi]) hi = i;
+    }
+    if (i == lo && lo == hi && (lo >= n || t[lo] >= end)) continue;  // empty bucket
+    out.append(QPointF(t[std::min(lo, hi)], v[std::min(lo, hi)]));
+    if (lo != hi) out.append(QPointF(t[std::max(lo, hi)], v[std::max(lo, hi)]));
+  }
+}
+
+// A tick label for k * step, exact and short: "0.15", "-2", "1.2e+04".
+QString tickLabel(double v, double step) {
+  if (std::abs(v) < 1e-9 * step) return QStringLiteral("0");
+  const double mag = std::max(std::abs(v), step);
+  if (mag >= 1e5 || step < 1e-4) return QString::number(v, 'g', 3);
+  const int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
+  return QString::number(v, 'f', decimals);
+}
+
+// Range [lo, hi] with a labelled grid line at every multiple of step inside it.
+void setTicks(QCategoryAxis* axis, double lo, double hi, double step) {
+  for (const QString& label : axis->categoriesLabels()) axis->remove(label);
+  axis->setStartValue(lo);
+  for (long k = std::lround(std::ceil(lo / step - 1e-9)); k * step <= hi + 1e-9 * step; ++k)
+    axis->append(tickLabel(k * step, step), k * step);
+  axis->setRange(lo, hi);
+}
+
+QToolButton* smallButton(const QString& icon, const QString& tip, QWidget* parent) {
+  auto* b = new QToolButton(parent);
+  b->setIcon(themedIcon(icon));
+  b->setToolTip(tip);
+  b->setAutoRaise(true);
+  b->setIconSize(QSize(14, 14));
+  return b;
+}
+
+}  // namespace
+
+PlotWidget::PlotWidget(QWidget* parent)
+    : QWidget(parent),
+      chart_(new QChart),
+      view_(new QChartView(chart_, this)),
+      x_axis_(new QCategoryAxis(chart_)),
+      y_axis_(new QCategoryAxis(chart_)),
+      readout_(new QLabel(this)),
+      caption_(new QLabel(this)),
+      cursor_t_(std::numeric_limits<double>::quiet_NaN()),
+      lo_(kInf),
+      hi_(-kInf) {
+  chart_->setMargins(QMargins(4, 2, 6, 2));
+  chart_->setBackgroundRoundness(0);
+  chart_->setAnimationOptions(QChart::NoAnimation);
+  chart_->legend()->setAlignment(Qt::AlignTop);
+  QFont small = font();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  chart_->legend()->setFont(small);
+  for (QCategoryAxis* a : {x_axis_, y_axis_}) {
+    a->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    a->setLabelsFont(small);
+    a->setTitleFont(small);
+    a->setGridLineColor(QColor(225, 225, 225));
+  }
+  x_axis_->setTitleText("t (s)");
+  chart_->addAxis(x_axis_, Qt::AlignBottom);
+  chart_->addAxis(y_axis_, Qt::AlignLeft);
+  view_->setRenderHint(QPainter::Antialiasing);
+  view_->setMinimumSize(220, 160);
+  view_->viewport()->installEventFilter(this);
+  view_->viewport()->setMouseTracking(true);
+  hover_line_ = new QGraphicsLineItem(chart_);
+  hover_line_->setPen(QPen(QColor(90, 90, 90), 1, Qt::DotLine));
+  hover_line_->hide();
+  cursor_line_ = new QGraphicsLineItem(chart_);
+  cursor_line_->setPen(QPen(QColor(230, 120, 0), 1.5, Qt::DashLine));
+  cursor_line_->hide();
+  connect(chart_, &QChart::plotAreaChanged, this, [this] { updateCursorLine(); });
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(makeHeader());
+  layout->addWidget(view_, 1);
+  setActive(false);
+}
+
+QWidget* PlotWidget::makeHeader() {
+  auto* header = new QWidget(this);
+  header->setObjectName("plotHeader");
+  auto* row = new QHBoxLayout(header);
+  row->setContentsMargins(6, 2, 2, 2);
+  row->setSpacing(4);
+  QFont bold = caption_->font();
+  bold.setBold(true);
+  caption_->setFont(bold);
+  readout_->setTextFormat(Qt::RichText);
+  readout_->setStyleSheet("color: #555;");
+  readout_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  row->addWidget(caption_);
+  row->addSpacing(8);
+  row->addWidget(readout_, 1);
+  auto* csv = smallButton("export-csv", tr("Export this plot's data as CSV…"), header);
+  auto* png = smallButton("export-image", tr("Export this plot as PNG…"), header);
+  auto* close = smallButton("remove", tr("Remove this plot"), header);
+  connect(csv, &QToolButton::clicked, this, [this] { emit exportCsvRequested(this); });
+  connect(png, &QToolButton::clicked, this, [this] { emit exportPngRequested(this); });
+  connect(close, &QToolButton::clicked, this, [this] { emit removeRequested(this); });
+  row->addWidget(csv);
+  row->addWidget(png);
+  row->addWidget(close);
+  return header;
+}
+
+void PlotWidget::setActive(bool active) {
+  findChild<QWidget*>("plotHeader")
+      ->setStyleSheet(active ? "#plotHeader { border-bottom: 2px solid #2a82da; }"
+                             : "#plotHeader { border-bottom: 2px solid transparent; }");
+}
+
+void PlotWidget::setMechanism(const Mechanism* m) {
+  mech_ = m;
+  channels_.clear();
+  rebuildSeries();
+}
+
+void PlotWidget::addChannel(const Channel& c, const SnapshotHistory& history) {
+  if (!mech_ || std::find(channels_.begin(), channels_.end(), c) != channels_.end()) return;
+  channels_.push_back(c);
+  rebuildSeries();
+  refill(history);
+}
+
+void PlotWidget::removeChannel(int i) {
+  if (i < 0 || i >= static_cast<int>(channels_.size())) return;
+  channels_.erase(channels_.begin() + i);
+  values_.erase(values_.begin() + i);
+  rebuildSeries();
+  recomputeRange();
+  refresh();
+}
+
+void PlotWidget::setTitle(const QString& title) {
+  title_ = title;
+  caption_->setText(this->title());
+}
+
+QString PlotWidget::title() const {
+  if (!title_.isEmpty() || !mech_ || channels_.empty()) return title_;
+  QStringList names;
+  for (const Channel& c : channels_) names << channelName(c, *mech_);
+  return names.join(", ");
+}
+
+QString PlotWidget::axisTitle() const {
+  if (!mech_ || channels_.empty()) return {};
+  const QString kind = channelKind(channels_[0], *mech_);
+  const QString unit = channelUnit(channels_[0], *mech_);
+  for (const Channel& c : channels_)
+    if (channelUnit(c, *mech_) != unit || channelKind(c, *mech_) != kind)
+      return tr("value (mixed units)");
+  return unit.isEmpty() ? kind : QStringLiteral("%1 (%2)").arg(kind, unit);
+}
+
+void PlotWidget::rebuildSeries() {
+  for (QLineSeries* s : series_) {
+    chart_->removeSeries(s);
+    delete s;
+  }
+  series_.clear();
+  values_.resize(channels_.size(), std::vector<double>(t_.size(), 0.0));
+  for (std::size_t i = 0; i < channels_.size(); ++i) {
+    auto* s = new QLineSeries(chart_);
+    s->setName(mech_ ? channelName(channels_[i], *mech_) : QString());
+    s->setPen(QPen(kPalette[i % std::size(kPalette)], 1.6));
+    chart_->addSeries(s);
+    s->attachAxis(x_axis_);
+    s->attachAxis(y_axis_);
+    series_.push_back(s);
+  }
+  chart_->legend()->setVisible(channels_.size() > 1);
+  y_axis_->setTitleText(axisTitle());
+  caption_->setText(title());
+  dirty_ = true;
+}
+
+void PlotWidget::clearData() {
+  t_.clear();
+  for (auto& v : values_) v.clear();
+  recomputeRange();
+  hover_line_->hide();
+  readout_->clear();
+  refresh();
+}
+
+void PlotWidget::refill(const SnapshotHistory& history) {
+  t_.clear();
+  for (auto& v : values_) v.clear();
+  recomputeRange();
+  history.forEach([this](const Snapshot& s) { appendOne(s); });
+  dirty_ = true;
+}
+
+void PlotWidget::append(const std::vector<Snapshot>& snapshots) {
+  if (!mech_ || channels_.empty()) return;
+  for (const Snapshot& s : snapshots) appendOne(s);
+  if (t_.size() > kMaxSamples) thinOut();
+  dirty_ = true;
+}
+
+void PlotWidget::appendOne(const Snapshot& s) {
+  if (!t_.empty() && s.t <= t_.back()) return;  // a record we already hold
+  t_.push_back(s.t);
+  for (std::size_t i = 0; i < channels_.size(); ++i) {
+    values_[i].push_back(channelValue(channels_[i], s, *mech_));
+    track(values_[i].back());
+  }
+}
+
+void PlotWidget::thinOut() {
+  const auto halve = [](std::vector<double>& v) {
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < v.size(); i += 2) v[j++] = v[i];
+    v.resize(j);
+  };
+  halve(t_);
+  for (auto& v : values_) halve(v);
+}
+
+void PlotWidget::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (dirty_) refresh();
+}
+
+void PlotWidget::refreshIfDirty() {
+  if (dirty_ && isVisible()) refresh();
+}
+
+void PlotWidget::refresh() {
+  dirty_ = false;
+  fitAxes();  // before the points: one geometry update per series, not two
+  QList<QPointF> points;
+  for (std::size_t i = 0; i < series_.size(); ++i) {
+    decimate(t_, values_[i], points);
+    series_[i]->replace(points);
+  }
+  updateCursorLine();
+}
+
+void PlotWidget::track(double v) {
+  if (!std::isfinite(v)) return;
+  lo_ = std::min(lo_, v);
+  hi_ = std::max(hi_, v);
+}
+
+void PlotWidget::recomputeRange() {
+  lo_ = kInf, hi_ = -kInf;
+  for (const auto& v : values_)
+    for (double x : v) track(x);
+  y0_ = y1_ = 0;  // refit
+}
+
+void PlotWidget::fitAxes() {
+  // y: round limits a tick step beyond the data; changed only when the data leaves them.
+  double lo = lo_, hi = hi_;
+  if (!(lo <= hi)) lo = -1, hi = 1;
+  if (y0_ == y1_ || lo < y0_ || hi > y1_) {
+    const double mag = std::max(std::abs(lo), std::abs(hi));
+    double span = hi - lo;
+    if (span <= 1e-9 * std::max(1.0, mag)) span = mag > 0 ? 0.2 * mag : 2.0;
+    const double step = niceStep(span / 4);
+    y0_ = std::floor(lo / step) * step;
+    y1_ = std::ceil(hi / step) * step;
+    if (y1_ - y0_ < 2 * step) y0_ -= step, y1_ += step;  // constant data: centred
+    setTicks(y_axis_, y0_, y1_, step);
+  }
+  // t: from the first sample to a round time at or after the last.
+  const double t0 = t_.empty() ? 0.0 : t_.front();
+  const double t1 = t0 + niceCeil(t_.empty() ? 1.0 : std::max(t_.back() - t0, 1e-3));
+  if (t1 != t_end_ || x_axis_->min() != t0) {
+    t_end_ = t1;
+    setTicks(x_axis_, t0, t1, niceStep((t1 - t0) / 5));
+  }
+}
+
+void PlotWidget::setCursorTime(double t) {
+  cursor_t_ = t;
+  updateCursorLine();
+}
+
+void PlotWidget::updateCursorLine() {
+  const QRectF area = chart_->plotArea();
+  if (!std::isfinite(cursor_t_) || series_.empty() || cursor_t_ < x_axis_->min() ||
+      cursor_t_ > x_axis_->max()) {
+    cursor_line_->hide();
+    return;
+  }
+  const double x = chart_->mapToPosition(QPointF(cursor_t_, 0), series_[0]).x();
+  cursor_line_->setLine(x, area.top(), x, area.bottom());
+  cursor_line_->show();
+}
+
+bool PlotWidget::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == view_->viewport()) {
+    if (event->type() == QEvent::MouseMove)
+      showReadout(view_->mapToScene(static_cast<QMouseEvent*>(event)->position().toPoint()));
+    else if (event->type() == QEvent::Leave) {
+      hover_line_->hide();
+      readout_->clear();
+    } else if (event->type() == QEvent::MouseButtonPress) {
+      emit activated(this);
+    }
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+void PlotWidget::showReadout(const QPointF& scene_pos) {
+  const QPointF p = chart_->mapFromScene(scene_pos);
+  const QRectF area = chart_->plotArea();
+  if (t_.empty() || series_.empty() || !area.contains(p)) {
+    hover_line_->hide();
+    readout_->clear();
+    return;
+  }
+  const double t = chart_->mapToValue(p, series_[0]).x();
+  auto it = std::lower_bound(t_.begin(), t_.end(), t);
+  if (it == t_.end()) --it;
+  if (it != t_.begin() && t - *std::prev(it) < *it - t) --it;
+  const std::size_t k = it - t_.begin();
+  const double x = chart_->mapToPosition(QPointF(t_[k], 0), series_[0]).x();
+  hover_line_->setLine(x, area.top(), x, area.bottom());
+  hover_line_->show();
+  QString text = QStringLiteral("t = %1 s").arg(t_[k], 0, 'f', 4);
+  for (std::size_t i = 0; i < channels_.size(); ++i)
+    text += QStringLiteral("&nbsp;&nbsp;<span style='color:%1'>■</span> %2 = %3 %4")
+                .arg(kPalette[i % std::size(kPalette)].name(),
+                     channelName(channels_[i], *mech_).toHtmlEscaped())
+                .arg(values_[i][k], 0, 'g', 5)
+                .arg(channelUnit(channels_[i], *mech_));
+  readout_->setText(text);
+}
+
+bool PlotWidget::exportCsv(const QString& path) const {
+  QFile file(path);
+  if (!mech_ || !file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
+    return false;
+  QTextStream out(&file);
+  out << "t";
+  for (const Channel& c : channels_) {
+    const QString unit = channelUnit(c, *mech_);
+    out << ',' << channelKey(c, *mech_) << (unit.isEmpty() ? QString() : " (" + unit + ")");
+  }
+  out << '\n';
+  for (std::size_t k = 0; k < t_.size(); ++k) {
+    out << QString::fromStdString(format_number(t_[k]));
+    for (const auto& v : values_) out << ',' << QString::fromStdString(format_number(v[k]));
+    out << '\n';
+  }
+  return file.error() == QFile::NoError;
+}
+
+bool PlotWidget::exportPng(const QString& path) const {
+  return view_->grab().save(path, "PNG");
+}
+
+}  // namespace articula

@@ -1,0 +1,99 @@
+#pragma once
+// One live chart: a set of channels plotted against time. Samples arrive from the simulation
+// controller; the chart redraws when its dock asks (~10 times a second), draws at most ~600
+// points per series (min/max decimation per bucket, so peaks survive), keeps its axes fitted to
+// the data with nice round limits that only change when the data outgrows them (QtCharts
+// recomputes every series' geometry on each range change, the dominant cost of a live chart),
+// shows a readout of t and every value under the mouse, and exports its data (CSV) and image (PNG).
+#include <QWidget>
+#include <vector>
+
+#include "ui/channel.hpp"
+
+class QChart;
+class QChartView;
+class QGraphicsLineItem;
+class QLabel;
+class QLineSeries;
+class QToolButton;
+class QCategoryAxis;
+
+namespace articula {
+
+struct Mechanism;
+struct Snapshot;
+class SnapshotHistory;
+
+class PlotWidget : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit PlotWidget(QWidget* parent = nullptr);
+
+  // Forgets the channels and data; `m` must outlive the plot's use of it (or be reset).
+  void setMechanism(const Mechanism* m);
+  // Adds a channel (ignored if present) and refills every channel from `history`.
+  void addChannel(const Channel& c, const SnapshotHistory& history);
+  void removeChannel(int i);
+  const std::vector<Channel>& channels() const { return channels_; }
+  void setTitle(const QString& title);  // empty: derived from the channels
+  QString title() const;
+
+  void clearData();
+  void append(const std::vector<Snapshot>& snapshots);
+  void refill(const SnapshotHistory& history);
+  void setCursorTime(double t);  // the scrubbed instant; NaN hides the marker
+  std::size_t sampleCount() const { return t_.size(); }
+  const std::vector<double>& values(int channel) const { return values_[channel]; }
+
+  bool exportCsv(const QString& path) const;
+  bool exportPng(const QString& path) const;
+  void setActive(bool active);
+  // Redraws if samples arrived since the last redraw (and the plot is visible).
+  void refreshIfDirty();
+
+ signals:
+  void activated(articula::PlotWidget* plot);
+  void removeRequested(articula::PlotWidget* plot);
+  void exportCsvRequested(articula::PlotWidget* plot);
+  void exportPngRequested(articula::PlotWidget* plot);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+  void showEvent(QShowEvent* event) override;
+
+ private:
+  QWidget* makeHeader();
+  void rebuildSeries();
+  void appendOne(const Snapshot& s);
+  void refresh();
+  void fitAxes();
+  void updateCursorLine();
+  void showReadout(const QPointF& scene_pos);
+  void thinOut();
+  void track(double v);  // running data range
+  void recomputeRange();
+  QString axisTitle() const;
+
+  const Mechanism* mech_ = nullptr;
+  std::vector<Channel> channels_;
+  std::vector<double> t_;
+  std::vector<std::vector<double>> values_;  // per channel, aligned with t_
+  std::vector<QLineSeries*> series_;
+  QString title_;
+  QChart* chart_;
+  QChartView* view_;
+  QCategoryAxis* x_axis_;  // category axes: labels at exact round values, no "-1.4e-17"
+  QCategoryAxis* y_axis_;
+  QGraphicsLineItem* hover_line_ = nullptr;
+  QGraphicsLineItem* cursor_line_ = nullptr;
+  QLabel* readout_;
+  QLabel* caption_;
+  bool dirty_ = false;
+  double cursor_t_;
+  double lo_, hi_;          // data range of every channel
+  double y0_ = 0, y1_ = 0;  // current y axis range (y0_ == y1_: not set)
+  double t_end_ = 0;        // current time axis end
+};
+
+}  // namespace articula

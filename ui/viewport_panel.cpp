@@ -1,0 +1,160 @@
+#include "ui/viewport_panel.hpp"
+
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QSurfaceFormat>
+#include <QVBoxLayout>
+
+#include "core/sim/mechanism.hpp"
+#include "ui/sketch_view.hpp"
+
+#ifdef ARTICULA_HAVE_RENDER
+#include "render/mechanism_scene.hpp"
+#include "ui/viewport_widget.hpp"
+#endif
+
+namespace articula {
+#ifndef ARTICULA_HAVE_RENDER
+class MechanismScene {};  // never created without the renderer
+#endif
+}  // namespace articula
+
+namespace articula {
+
+int ViewportPanel::samples_ = -1;
+
+void ViewportPanel::prepareSurfaceFormat() {
+#ifdef ARTICULA_HAVE_RENDER
+  ViewportWidget::setDefaultSurfaceFormat();
+  // The default format also serves the window that composes the widgets; multisampling it costs
+  // a full-window resolve per frame (3x slower under llvmpipe) and buys nothing. The 3D widget
+  // gets its own samples (see multisampling()).
+  QSurfaceFormat format = QSurfaceFormat::defaultFormat();
+  format.setSamples(0);
+  QSurfaceFormat::setDefaultFormat(format);
+#endif
+}
+
+void ViewportPanel::setMultisampling(int samples) {
+  samples_ = samples;
+}
+
+int ViewportPanel::multisampling() {
+  bool ok = false;
+  const int env = qEnvironmentVariableIntValue("ARTICULA_MSAA", &ok);
+  if (ok) return env;
+  if (samples_ >= 0) return samples_;
+  static const int automatic = softwareOpenGL() ? 0 : 4;
+  return automatic;
+}
+
+bool ViewportPanel::softwareOpenGL() {
+  QOpenGLContext context;
+  QOffscreenSurface surface;
+  surface.create();
+  if (!context.create() || !context.makeCurrent(&surface)) return true;
+  const auto* name = context.functions()->glGetString(GL_RENDERER);
+  const QString renderer = name ? QString::fromLatin1(reinterpret_cast<const char*>(name)) : "";
+  context.doneCurrent();
+  return renderer.isEmpty() || renderer.contains("llvmpipe") || renderer.contains("softpipe") ||
+         renderer.contains("swrast") || renderer.contains("Software", Qt::CaseInsensitive);
+}
+
+ViewportPanel::ViewportPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+#ifdef ARTICULA_HAVE_RENDER
+  viewport_ = new ViewportWidget(this);
+  QSurfaceFormat format = QSurfaceFormat::defaultFormat();
+  format.setSamples(multisampling());
+  viewport_->setFormat(format);
+  layout->addWidget(viewport_);
+  connect(viewport_, &ViewportWidget::picked, this, &ViewportPanel::picked);
+#else
+  sketch_ = new SketchView(this);
+  layout->addWidget(sketch_);
+  connect(sketch_, &SketchView::picked, this, &ViewportPanel::picked);
+#endif
+}
+
+ViewportPanel::~ViewportPanel() {
+#ifdef ARTICULA_HAVE_RENDER
+  if (viewport_) viewport_->setScene(nullptr);
+#endif
+}
+
+bool ViewportPanel::has3D() const {
+  return viewport_ != nullptr;
+}
+
+void ViewportPanel::setMechanism(const Mechanism* m) {
+  if (sketch_) sketch_->setMechanism(m);
+#ifdef ARTICULA_HAVE_RENDER
+  viewport_->setScene(nullptr);
+  scene_.reset();
+  if (!m) return;
+  scene_ = std::make_unique<MechanismScene>(*m);
+  scene_->set_forces_visible(overlays_.forces);
+  scene_->set_joint_axes_visible(overlays_.axes);
+  scene_->set_body_frames_visible(overlays_.frames);
+  scene_->set_grid_visible(overlays_.grid);
+  viewport_->setWorldUp(scene_->up());
+  viewport_->setScene(scene_->root());
+#endif
+}
+
+void ViewportPanel::showSnapshot(const Snapshot& s) {
+  if (sketch_) sketch_->showSnapshot(s);
+#ifdef ARTICULA_HAVE_RENDER
+  if (!scene_) return;
+  scene_->update(s);
+  viewport_->update();
+#endif
+}
+
+void ViewportPanel::setSelection(const Selection& s) {
+  if (sketch_) sketch_->setSelection(s);
+#ifdef ARTICULA_HAVE_RENDER
+  if (!scene_) return;
+  scene_->set_selection({s.body, s.joint});
+  viewport_->update();
+#endif
+}
+
+void ViewportPanel::fitToView() {
+  if (sketch_) sketch_->fitToView();
+#ifdef ARTICULA_HAVE_RENDER
+  viewport_->fitToView();
+#endif
+}
+
+void ViewportPanel::setOrthographic2D(bool on) {
+  ortho_ = on;
+#ifdef ARTICULA_HAVE_RENDER
+  viewport_->setOrthographic2D(on);
+  viewport_->fitToView();
+#endif
+}
+
+void ViewportPanel::setOverlays(const Overlays& o) {
+  overlays_ = o;
+#ifdef ARTICULA_HAVE_RENDER
+  if (!scene_) return;
+  scene_->set_forces_visible(o.forces);
+  scene_->set_joint_axes_visible(o.axes);
+  scene_->set_body_frames_visible(o.frames);
+  scene_->set_grid_visible(o.grid);
+  viewport_->update();
+#endif
+}
+
+long ViewportPanel::framesDrawn() const {
+#ifdef ARTICULA_HAVE_RENDER
+  return viewport_->framesDrawn();
+#else
+  return sketch_->framesDrawn();
+#endif
+}
+
+}  // namespace articula

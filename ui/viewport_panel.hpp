@@ -1,0 +1,61 @@
+#pragma once
+// The central view, as the main window sees it: the OpenSceneGraph viewport with the mechanism
+// scene when articula_render is built (ARTICULA_HAVE_RENDER), else the 2D SketchView. Both take
+// the mechanism once and then one snapshot per displayed frame, report picks, fit to view and
+// count the frames they draw.
+#include <QWidget>
+#include <memory>
+
+#include "ui/document.hpp"
+
+namespace articula {
+
+struct Mechanism;
+struct Snapshot;
+class SketchView;
+class ViewportWidget;
+class MechanismScene;
+
+class ViewportPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  // Must run before the QApplication exists (OpenGL surface format for OSG).
+  static void prepareSurfaceFormat();
+  // Multisampling of the 3D view: -1 (default) picks 4 on a GPU and 0 under a software
+  // rasterizer (llvmpipe: 4x costs about half the frame rate). ARTICULA_MSAA=N overrides both.
+  static void setMultisampling(int samples);
+  static int multisampling();
+  static bool softwareOpenGL();  // needs the QApplication
+
+  explicit ViewportPanel(QWidget* parent = nullptr);
+  ~ViewportPanel() override;
+
+  void setMechanism(const Mechanism* m);
+  void showSnapshot(const Snapshot& s);
+  void setSelection(const Selection& s);
+  void fitToView();
+  void setOrthographic2D(bool on);
+  // Optional 3D overlays (ignored by the 2D stand-in).
+  struct Overlays {
+    bool grid = true, axes = false, frames = false, forces = false;
+  };
+  void setOverlays(const Overlays& o);
+  const Overlays& overlays() const { return overlays_; }
+  bool isOrthographic2D() const { return ortho_; }
+  long framesDrawn() const;
+  bool has3D() const;
+
+ signals:
+  void picked(int body, int joint);
+
+ private:
+  SketchView* sketch_ = nullptr;
+  ViewportWidget* viewport_ = nullptr;
+  std::unique_ptr<MechanismScene> scene_;
+  bool ortho_ = false;
+  Overlays overlays_;
+  static int samples_;
+};
+
+}  // namespace articula
