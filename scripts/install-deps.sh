@@ -10,6 +10,7 @@ packages=(
   catch2                               # tests
   libbenchmark-dev                     # articula-bench
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev   # the desktop application
+  libqt6svg6                           # its toolbar icons (SVG)
   libopenscenegraph-dev                # its 3D view
   xvfb xauth imagemagick               # GUI tests and screenshots without a display
 )

@@ -117,7 +117,7 @@ PlotWidget::PlotWidget(QWidget* parent)
       cursor_t_(std::numeric_limits<double>::quiet_NaN()),
       lo_(kInf),
       hi_(-kInf) {
-  chart_->setMargins(QMargins(4, 2, 6, 2));
+  chart_->setMargins(QMargins(4, 2, 16, 2));  // room for the last time label
   chart_->setBackgroundRoundness(0);
   chart_->setAnimationOptions(QChart::NoAnimation);
   chart_->legend()->setAlignment(Qt::AlignTop);
