@@ -3,14 +3,13 @@
 
 #include "core/io/project.hpp"
 #include "core/sim/runner.hpp"
+#include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
 
 using namespace articula;
 
 namespace {
-Mechanism sample(const char* file) {
-  return prepare(load_project(std::string(ARTICULA_SOURCE_DIR) + "/samples/" + file).spec);
-}
+Mechanism sample(const char* file) { return prepare(load_project(test::sample_path(file)).spec); }
 }  // namespace
 
 TEST_CASE("rk45 meets its tolerance on a passive double pendulum", "[sim][adaptive]") {

@@ -6,6 +6,10 @@
 
 namespace articula::test {
 
+std::string sample_path(const std::string& file) {
+  return std::string(ARTICULA_SOURCE_DIR) + "/samples/" + file;
+}
+
 VecX random_vector(int n, std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   VecX x(n);

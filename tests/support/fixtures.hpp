@@ -1,6 +1,7 @@
 #pragma once
 // Shared test fixtures: random trees with every joint type, serial chains, RBDA's examples.
 #include <random>
+#include <string>
 
 #include "core/model/model.hpp"
 
@@ -23,5 +24,8 @@ Model random_floating_tree(int nb, std::mt19937& rng);
 Model planar_chain(int n);
 
 VecX random_vector(int n, std::mt19937& rng);
+
+// Path of a file in samples/ of the source tree.
+std::string sample_path(const std::string& file);
 
 }  // namespace articula::test
