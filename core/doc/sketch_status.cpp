@@ -1,0 +1,164 @@
+#include "core/doc/sketch_status.hpp"
+
+#include <Eigen/SVD>
+#include <algorithm>
+#include <deque>
+#include <sstream>
+
+#include "core/algorithms/kinematics.hpp"
+#include "core/algorithms/loop_constraints.hpp"
+
+namespace articula {
+
+namespace {
+// Columns spanning the null space of A (rows scaled beforehand), relative tolerance 1e-9.
+MatX null_space(const MatX& A, int n) {
+  if (A.rows() == 0) return MatX::Identity(n, n);
+  const Eigen::JacobiSVD<MatX> svd(A, Eigen::ComputeFullV);
+  const VecX& s = svd.singularValues();
+  const double tol = 1e-9 * std::max(1.0, s.size() ? s(0) : 0.0);
+  int rank = 0;
+  for (int i = 0; i < s.size(); ++i) rank += s(i) > tol;
+  return svd.matrixV().rightCols(n - rank);
+}
+
+// Rows mapping q̇ to the 6-vector relative velocity across each user joint (successor relative to
+// predecessor, successor joint frame), translation rows scaled by 1/length.
+std::vector<MatX> joint_rate_rows(const Mechanism& m, Data& data) {
+  const Model& model = m.model();
+  std::vector<MatX> rows;
+  for (std::size_t j = 0; j < m.spec.joints.size(); ++j) {
+    const JointMapping& map = m.compiled.joint_map[j];
+    MatX R = MatX::Zero(6, model.nv);
+    if (!map.loop) {
+      const int i = map.index;
+      R.block(0, model.v_index[i], 6, model.joints[i].nv()) = data.jc[i].S;
+    } else {
+      for (int k = 0; k < 6; ++k) {
+        Force t = Force::Zero();
+        t(k) = 1.0;
+        relative_velocity_row(model, data, m.compiled.loops[map.index], t, R.row(k));
+      }
+    }
+    R.bottomRows(3) /= m.length_scale;
+    rows.push_back(R);
+  }
+  return rows;
+}
+
+// Names of joints whose relative motion is nonzero along some column of N.
+std::vector<std::string> moving_joints(const Mechanism& m, const std::vector<MatX>& rates, const MatX& N) {
+  std::vector<std::string> out;
+  if (N.cols() == 0) return out;
+  for (std::size_t j = 0; j < rates.size(); ++j)
+    if ((rates[j] * N).cwiseAbs().maxCoeff() > 1e-7) out.push_back(m.spec.joints[j].name);
+  return out;
+}
+
+void mobility_details(const Mechanism& m, SketchStatus& st) {
+  const Model& model = m.model();
+  Data data(model);
+  forward_kinematics(model, data, m.q0);
+  MatX K;
+  loop_jacobian(model, data, m.compiled.loops, K);
+  const std::vector<MatX> rates = joint_rate_rows(m, data);
+  const MatX N_free = null_space(K, model.nv);
+  // Hold every motion drive: its coordinate (tree) or its relative rotation/slide (loop) is fixed.
+  MatX A = K;
+  for (const DriveBinding& d : m.drives) {
+    if (d.kind != DriveSpec::Kind::Motion) continue;
+    MatX row = MatX::Zero(1, model.nv);
+    if (d.v >= 0) row(0, d.v) = 1.0;
+    else row = rates[d.user_joint].row(m.spec.joints[d.user_joint].joint.type == JointType::Prismatic ? 5 : 2);
+    A.conservativeResize(A.rows() + 1, Eigen::NoChange);
+    A.row(A.rows() - 1) = row;
+  }
+  const MatX N_held = null_space(A, model.nv);
+  st.free_dof = static_cast<int>(N_held.cols());
+  st.unconstrained = moving_joints(m, rates, N_held);
+  const std::vector<std::string> mobile = moving_joints(m, rates, N_free);
+  for (const JointSpec& j : m.spec.joints)
+    if (j.joint.nv() > 0 && std::find(mobile.begin(), mobile.end(), j.name) == mobile.end())
+      st.locked.push_back(j.name);
+}
+
+MechanismSpec connected_part(const MechanismSpec& spec, const std::vector<bool>& keep) {
+  MechanismSpec sub = spec;
+  sub.bodies.clear();
+  sub.joints.clear();
+  sub.forces.clear();
+  auto kept = [&](const std::string& n) { return n == "ground" || (spec.body_index(n) >= 0 && keep[spec.body_index(n)]); };
+  for (std::size_t b = 0; b < spec.bodies.size(); ++b)
+    if (keep[b]) sub.bodies.push_back(spec.bodies[b]);
+  for (const JointSpec& j : spec.joints)
+    if (kept(j.parent) && kept(j.child)) sub.joints.push_back(j);
+  for (const ForceSpec& f : spec.forces)
+    if (kept(f.body1) && kept(f.body2)) sub.forces.push_back(f);
+  return sub;
+}
+}  // namespace
+
+std::vector<bool> connected_bodies(const MechanismSpec& spec) {
+  std::vector<bool> reached(spec.bodies.size(), false);
+  std::deque<std::string> queue{"ground"};
+  while (!queue.empty()) {
+    const std::string at = queue.front();
+    queue.pop_front();
+    for (const JointSpec& j : spec.joints) {
+      const std::string* other = j.parent == at ? &j.child : (j.child == at ? &j.parent : nullptr);
+      if (!other) continue;
+      const int b = spec.body_index(*other);
+      if (b < 0 || reached[b]) continue;
+      reached[b] = true;
+      queue.push_back(*other);
+    }
+  }
+  return reached;
+}
+
+Analysis analyse(const MechanismSpec& spec) {
+  Analysis out;
+  SketchStatus& st = out.status;
+  st.bodies = static_cast<int>(spec.bodies.size());
+  st.joints = static_cast<int>(spec.joints.size());
+  for (const JointSpec& j : spec.joints) st.drives += j.drive.has_value();
+  const std::vector<bool> keep = connected_bodies(spec);
+  for (std::size_t b = 0; b < keep.size(); ++b)
+    if (!keep[b]) st.disconnected.push_back(spec.bodies[b].name);
+  const MechanismSpec sub = connected_part(spec, keep);
+  if (sub.bodies.empty()) {
+    st.analysed = true;
+    return out;
+  }
+  try {
+    auto m = std::make_shared<Mechanism>(prepare(sub));
+    st.analysed = true;
+    st.dof = m->mobility.mobility;
+    st.gruebler = m->gruebler;
+    st.planar = m->planar;
+    st.loops = static_cast<int>(m->compiled.loops.size());
+    st.redundant = m->mobility.redundant;
+    st.planar_redundant = st.planar ? std::max(0, st.dof - st.gruebler) : st.redundant;
+    if (!st.planar || st.planar_redundant > 0) st.redundant_joints = m->redundant_joints();
+    st.assembly_residual = m->assembly.residual;
+    mobility_details(*m, st);
+    if (st.disconnected.empty()) out.mechanism = std::move(m);
+  } catch (const std::exception& e) {
+    st.problem = e.what();
+  }
+  return out;
+}
+
+std::string SketchStatus::summary() const {
+  std::ostringstream os;
+  if (bodies == 0) return "Empty sketch: place ground pivots and draw links";
+  if (!problem.empty()) return "Cannot assemble: " + problem;
+  os << dof << (dof == 1 ? " DOF" : " DOF") << " (Grübler " << gruebler << ")";
+  os << " · " << loops << (loops == 1 ? " loop" : " loops");
+  if (planar_redundant > 0) os << " · " << planar_redundant << " redundant";
+  if (drives > 0) os << " · " << drives << (drives == 1 ? " drive" : " drives");
+  if (!disconnected.empty()) os << " · " << disconnected.size() << " not connected to ground";
+  return os.str();
+}
+
+}  // namespace articula

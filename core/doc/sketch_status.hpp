@@ -1,0 +1,50 @@
+#pragma once
+// Recompiling the edited specification after every change, and the status a user needs while
+// sketching: degrees of freedom (by rank of the loop Jacobian and by Grübler-Kutzbach), loops,
+// redundant constraints, joints that move with every drive held (unconstrained), joints that
+// cannot move at all (locked) and loop joints owning redundant rows (over-constrained).
+// An incomplete sketch (no bodies, a link not connected to ground, loops that do not close) is a
+// normal state: the status says what is missing and there is simply no mechanism to simulate.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/sim/mechanism.hpp"
+
+namespace articula {
+
+struct SketchStatus {
+  int bodies = 0, joints = 0, drives = 0;
+  std::vector<std::string> disconnected;  // bodies with no chain of joints to ground
+  bool analysed = false;   // the connected part compiled and assembled
+  std::string problem;     // why not (or why the mechanism cannot be simulated), "" if fine
+  int dof = 0;             // by rank of K, of the connected part
+  int gruebler = 0;        // Grübler-Kutzbach count (planar form for planar mechanisms)
+  bool planar = false;
+  int loops = 0;
+  int redundant = 0;       // constraint rows dependent on the others (spatial count)
+  // For planar mechanisms, redundancy within the plane: dof - planar Grübler (out-of-plane rows
+  // of planar loops are always dependent and not the user's concern).
+  int planar_redundant = 0;
+  std::vector<std::pair<std::string, int>> redundant_joints;  // over-constrained loop joints
+  // (spatial mechanisms, or planar ones with in-plane redundancy)
+  std::vector<std::string> unconstrained;  // move with every motion drive held
+  std::vector<std::string> locked;         // cannot move at all
+  int free_dof = 0;        // dof left when the motion drives are held (0 = fully driven)
+  double assembly_residual = 0.0;
+
+  bool ready() const { return analysed && problem.empty() && disconnected.empty() && bodies > 0; }
+  std::string summary() const;  // one line: "1 DOF (Grübler 1) · 1 loop · …"
+};
+
+struct Analysis {
+  std::shared_ptr<const Mechanism> mechanism;  // null unless the whole sketch is ready
+  SketchStatus status;
+};
+
+Analysis analyse(const MechanismSpec& spec);
+
+// Bodies reachable from ground through joints (by index).
+std::vector<bool> connected_bodies(const MechanismSpec& spec);
+
+}  // namespace articula
