@@ -4,6 +4,7 @@
 #include <QUndoStack>
 
 #include "core/io/project.hpp"
+#include "ui/commands.hpp"
 
 namespace articula {
 
@@ -36,7 +37,7 @@ bool Document::load(const QString& path) {
 
 bool Document::save(const QString& path) {
   try {
-    save_project(spec_, path.toStdString());
+    save_project(doc_.spec(), path.toStdString());
   } catch (const std::exception& e) {
     error_ = tr("Could not save %1: %2").arg(path, e.what());
     return false;
@@ -56,6 +57,41 @@ void Document::clear() {
   replace(std::move(spec), nullptr, QString(), {});
 }
 
+bool Document::push(Edit edit, EditKind kind) {
+  if (edit.empty()) return false;
+  try {
+    EditableMechanism trial = doc_;
+    trial.apply(edit);  // refuse here rather than inside the undo stack
+  } catch (const std::exception& e) {
+    error_ = QString::fromStdString(e.what());
+    return false;
+  }
+  undo_->push(makeCommand(this, std::move(edit), kind));
+  return true;
+}
+
+void Document::applyEdit(const Edit& edit) {
+  doc_.apply(edit);
+  refresh();
+}
+
+void Document::revertEdit(const Edit& edit) {
+  doc_.revert(edit);
+  refresh();
+}
+
+void Document::refresh() {
+  Analysis a = analyse(doc_.spec());
+  mechanism_ = std::move(a.mechanism);
+  status_ = std::move(a.status);
+  const int nb = static_cast<int>(doc_.spec().bodies.size());
+  const int nj = static_cast<int>(doc_.spec().joints.size());
+  const bool keep = selection_.body < nb && selection_.joint < nj;
+  emit documentChanged();
+  emit statusChanged();
+  if (!keep) setSelection({});
+}
+
 QString Document::displayName() const {
   if (!path_.isEmpty()) return QFileInfo(path_).fileName();
   return tr("Untitled");
@@ -73,7 +109,8 @@ void Document::setSelection(const Selection& s) {
 
 void Document::replace(MechanismSpec spec, std::shared_ptr<const Mechanism> mech,
                        const QString& path, QStringList warnings) {
-  spec_ = std::move(spec);
+  doc_ = EditableMechanism(std::move(spec));
+  status_ = analyse(doc_.spec()).status;
   mechanism_ = std::move(mech);
   warnings_ = std::move(warnings);
   error_.clear();
@@ -82,9 +119,11 @@ void Document::replace(MechanismSpec spec, std::shared_ptr<const Mechanism> mech
   const bool new_path = path != path_;
   path_ = path;
   emit documentChanged();
+  emit statusChanged();
   emit selectionChanged(selection_);
   emit modifiedChanged(false);
   if (new_path) emit pathChanged(path_);
+  emit projectReplaced();
 }
 
 }  // namespace articula

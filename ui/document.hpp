@@ -1,13 +1,18 @@
 #pragma once
 // The open project: its specification, the mechanism prepared from it, the file it came from,
 // the selection, and an undo stack whose clean state says whether there are unsaved changes.
-// Views observe its signals (Tiled's Document); nothing else owns model data.
+// Views observe its signals (Tiled's Document); nothing else owns model data. Every change goes
+// through an Edit (core/doc) pushed as one QUndoCommand (ui/commands.hpp); after each change the
+// specification is recompiled and the sketch status recomputed.
 #include <QObject>
 #include <QString>
 #include <QStringList>
 #include <memory>
 
+#include "core/doc/editable_mechanism.hpp"
+#include "core/doc/sketch_status.hpp"
 #include "core/sim/mechanism.hpp"
+#include "ui/commands.hpp"
 
 class QUndoStack;
 
@@ -37,7 +42,17 @@ class Document : public QObject {
 
   const QString& path() const { return path_; }
   QString displayName() const;
-  const MechanismSpec& spec() const { return spec_; }
+  const MechanismSpec& spec() const { return doc_.spec(); }
+  // The editable specification with stable ids; edits are built against it (ids are allocated
+  // there) and applied with push().
+  EditableMechanism& editable() { return doc_; }
+  const SketchStatus& status() const { return status_; }
+  // One undoable command applying `edit` (kind: the QUndoCommand id, see ui/commands.hpp).
+  // Returns false, with error() set, when the edit does not apply.
+  bool push(Edit edit, EditKind kind);
+  // For the commands only: apply or revert, recompile, notify.
+  void applyEdit(const Edit& edit);
+  void revertEdit(const Edit& edit);
   // Null when the spec cannot be simulated (e.g. an empty project).
   std::shared_ptr<const Mechanism> mechanism() const { return mechanism_; }
   const QStringList& warnings() const { return warnings_; }
@@ -51,6 +66,8 @@ class Document : public QObject {
 
  signals:
   void documentChanged();  // a different project or mechanism: views rebuild
+  void statusChanged();    // the sketch status after an edit, load or clear
+  void projectReplaced();  // opened or cleared (not an edit): views may refit
   void modifiedChanged(bool modified);
   void pathChanged(const QString& path);
   void selectionChanged(const articula::Selection& selection);
@@ -59,7 +76,10 @@ class Document : public QObject {
   void replace(MechanismSpec spec, std::shared_ptr<const Mechanism> mech, const QString& path,
                QStringList warnings);
 
-  MechanismSpec spec_;
+  void refresh();  // recompile after an edit
+
+  EditableMechanism doc_;
+  SketchStatus status_;
   std::shared_ptr<const Mechanism> mechanism_;
   QString path_;
   QStringList warnings_;

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
 #include <QUndoStack>
@@ -24,6 +25,9 @@
 #include "ui/recent_files.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/simulation_tool_bar.hpp"
+#include "ui/sketch_editor.hpp"
+#include "ui/sketch_status_dock.hpp"
+#include "ui/sketch_tool_bar.hpp"
 #include "ui/viewport_panel.hpp"
 
 namespace articula {
@@ -37,7 +41,6 @@ MainWindow::MainWindow(QWidget* parent)
       viewport_(new ViewportPanel(this)),
       recent_(new RecentFiles(this)) {
   setWindowIcon(themedIcon("articula"));
-  setCentralWidget(viewport_);
   // First, so that the controller holds the new mechanism before any dock rebuilds.
   connect(document_, &Document::documentChanged, this, &MainWindow::onDocumentChanged);
   connect(document_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
@@ -55,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
   createDocks();
   createMenus();
   createStatusBar();
+  createSketch();
   connect(controller_, &SimulationController::stateChanged, this, &MainWindow::onSimulationState);
   connect(controller_, &SimulationController::rateChanged, this, &MainWindow::onRate);
   connect(controller_, &SimulationController::message, this,
@@ -94,6 +98,32 @@ void MainWindow::createDocks() {
   resizeDocks({plots_}, {300}, Qt::Vertical);
   connect(tree_, &ModelTreeDock::plotRequested, plots_, &PlotDock::plotChannel);
   connect(tree_, &ModelTreeDock::driveChangeRequested, this, &MainWindow::changeDrive);
+}
+
+void MainWindow::createSketch() {
+  sketch_ = new SketchEditor(document_, this);
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->addWidget(sketch_);
+  split->addWidget(viewport_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  setCentralWidget(split);
+  sketch_tools_ = new SketchToolBar(sketch_, this);
+  addToolBarBreak();
+  addToolBar(Qt::TopToolBarArea, sketch_tools_);
+  sketch_status_ = new SketchStatusDock(document_, this);
+  addDockWidget(Qt::LeftDockWidgetArea, sketch_status_);
+  tabifyDockWidget(diagnostics_, sketch_status_);
+  sketch_status_->raise();
+  connect(controller_, &SimulationController::frameChanged, sketch_, &SketchEditor::showSnapshot);
+  connect(sketch_, &SketchEditor::editingStarted, controller_, &SimulationController::reset);
+  connect(sketch_, &SketchEditor::hintChanged, this,
+          [this](const QString& hint) { statusBar()->showMessage(hint); });
+  connect(document_, &Document::projectReplaced, sketch_, &SketchEditor::fitToView);
+  connect(document_, &Document::statusChanged, this, [this] {
+    if (!document_->mechanism()) summary_label_->setText(QString::fromStdString(document_->status().summary()));
+  });
+  connect(document_, &Document::selectionChanged, sketch_, qOverload<>(&QWidget::update));
 }
 
 void MainWindow::createMenus() {

@@ -19,6 +19,9 @@ class PropertiesDock;
 class RecentFiles;
 class SimulationController;
 class SimulationToolBar;
+class SketchEditor;
+class SketchStatusDock;
+class SketchToolBar;
 class ViewportPanel;
 
 class MainWindow : public QMainWindow {
@@ -50,6 +53,10 @@ class MainWindow : public QMainWindow {
   ModelTreeDock* modelTree() const { return tree_; }
   DiagnosticsDock* diagnostics() const { return diagnostics_; }
   SimulationToolBar* simulationToolBar() const { return toolbar_; }
+  SketchEditor* sketchEditor() const { return sketch_; }
+  SketchToolBar* sketchToolBar() const { return sketch_tools_; }
+  SketchStatusDock* sketchStatus() const { return sketch_status_; }
+  PropertiesDock* properties() const { return properties_; }
   QString statusText() const;  // the real-time indicator
   void restoreLayout();        // the window geometry and dock layout of the last session
 
@@ -62,6 +69,7 @@ class MainWindow : public QMainWindow {
   void createFileMenu();
   void createViewMenu();
   void createStatusBar();
+  void createSketch();  // the 2D sketch editor beside the viewport, its toolbar and status dock
   void onDocumentChanged();
   void onSimulationState();
   void onRate(double factor, bool realtime);
@@ -81,6 +89,9 @@ class MainWindow : public QMainWindow {
   PropertiesDock* properties_ = nullptr;
   DiagnosticsDock* diagnostics_ = nullptr;
   PlotDock* plots_ = nullptr;
+  SketchEditor* sketch_ = nullptr;
+  SketchToolBar* sketch_tools_ = nullptr;
+  SketchStatusDock* sketch_status_ = nullptr;
   RecentFiles* recent_;
   QLabel* rate_label_ = nullptr;
   QLabel* summary_label_ = nullptr;

@@ -3,10 +3,12 @@
 #include <QDateTime>
 #include <QHeaderView>
 #include <QTreeWidget>
+#include <QVBoxLayout>
 
 #include "core/sim/mechanism.hpp"
 #include "ui/channel.hpp"
 #include "ui/document.hpp"
+#include "ui/edit_panel.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace articula {
@@ -45,7 +47,13 @@ PropertiesDock::PropertiesDock(Document* document, SimulationController* control
   tree_->setUniformRowHeights(true);
   tree_->setSelectionMode(QAbstractItemView::NoSelection);
   tree_->setRootIsDecorated(false);
-  setWidget(tree_);
+  auto* box = new QWidget(this);
+  auto* layout = new QVBoxLayout(box);
+  layout->setContentsMargins(0, 0, 0, 0);
+  editor_ = new EditPanel(document_, box);
+  layout->addWidget(editor_);
+  layout->addWidget(tree_, 1);
+  setWidget(box);
   connect(document_, &Document::documentChanged, this, &PropertiesDock::rebuild);
   connect(document_, &Document::selectionChanged, this, &PropertiesDock::rebuild);
   connect(controller_, &SimulationController::frameChanged, this, &PropertiesDock::updateLive);

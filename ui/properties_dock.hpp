@@ -1,7 +1,7 @@
 #pragma once
-// Read-only properties of the selection (the mechanism when nothing is selected): inertial data
-// of a body; type, bodies, frames, initial values, drive and spring of a joint, plus its live
-// values at the displayed instant. Editing arrives with sketching.
+// Properties of the selection (the mechanism when nothing is selected): an editor on top
+// (ui/edit_panel.hpp: every change is one undo command), and below it the read-only summary with
+// the joint's live values at the displayed instant.
 #include <QDockWidget>
 
 class QTreeWidget;
@@ -10,6 +10,7 @@ class QTreeWidgetItem;
 namespace articula {
 
 class Document;
+class EditPanel;
 class SimulationController;
 struct Snapshot;
 
@@ -18,6 +19,7 @@ class PropertiesDock : public QDockWidget {
 
  public:
   PropertiesDock(Document* document, SimulationController* controller, QWidget* parent = nullptr);
+  EditPanel* editor() const { return editor_; }
 
  private:
   void rebuild();
@@ -31,6 +33,7 @@ class PropertiesDock : public QDockWidget {
   Document* document_;
   SimulationController* controller_;
   QTreeWidget* tree_;
+  EditPanel* editor_ = nullptr;
   QTreeWidgetItem* live_ = nullptr;  // the joint's "At t = …" section
   qint64 last_live_ms_ = 0;
 };

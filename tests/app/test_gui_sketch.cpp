@@ -1,0 +1,322 @@
+// Sketching in the desktop application under Xvfb, with synthesized mouse and key events: draw a
+// four-bar from an empty document (ground pivots, three links, a pin), read 1 DOF in the status,
+// add a motor to the crank, run, see the crank torque plotted, save, reload and compare; draw a
+// slider-crank and a Watt six-bar, undo to empty and redo to the end comparing every step.
+// Screenshots of each step go to /tmp/articula_sketch_*.png.
+// Built only as its own target (ARTICULA_GUI_TEST).
+#ifdef ARTICULA_GUI_TEST
+#define CATCH_CONFIG_RUNNER
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <QUndoStack>
+#include <catch2/catch.hpp>
+
+#include "core/io/project.hpp"
+#include "core/sim/mechanism.hpp"
+#include "ui/application.hpp"
+#include "ui/document.hpp"
+#include "ui/drive_preview.hpp"
+#include "ui/edit_panel.hpp"
+#include "ui/main_window.hpp"
+#include "ui/plot_dock.hpp"
+#include "ui/plot_widget.hpp"
+#include "ui/properties_dock.hpp"
+#include "ui/simulation_controller.hpp"
+#include "ui/sketch_editor.hpp"
+#include "ui/sketch_status_dock.hpp"
+#include "ui/sketch_tool_bar.hpp"
+#include "ui/viewport_panel.hpp"
+
+using namespace articula;
+using Tool = SketchEditor::Tool;
+
+namespace {
+
+template <class Pred>
+bool waitFor(Pred pred, int timeout_ms) {
+  QElapsedTimer t;
+  t.start();
+  while (!pred()) {
+    if (t.elapsed() > timeout_ms) return false;
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    QThread::msleep(2);
+  }
+  return true;
+}
+
+struct Sketcher {
+  MainWindow w;
+  SketchEditor* e;
+  std::vector<MechanismSpec> states;  // after every user action
+  int shots = 0;
+  QString prefix;
+
+  explicit Sketcher(QString shot_prefix = {}) : prefix(std::move(shot_prefix)) {
+    w.setInteractive(false);
+    w.resize(1280, 800);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    w.activateWindow();
+    (void)QTest::qWaitForWindowActive(&w);  // shortcuts (Ctrl+Z) need the active window
+    e = w.sketchEditor();
+    states.push_back(w.document()->spec());
+  }
+  // Chooses a tool the way a user does: the toolbar button.
+  void tool(Tool t) {
+    w.sketchToolBar()->action(t)->trigger();
+    REQUIRE(e->tool() == t);
+  }
+  QPoint at(double x, double y) const { return e->toScreen(Vec3(x, y, 0)).toPoint(); }
+  void click(double x, double y, Qt::KeyboardModifiers mods = {}) {
+    QTest::mouseMove(e, at(x, y));
+    QTest::mouseClick(e, Qt::LeftButton, mods, at(x, y));
+    QCoreApplication::processEvents();
+  }
+  void record() { states.push_back(w.document()->spec()); }
+  void shot(const QString& what) {
+    if (prefix.isEmpty()) return;
+    QCoreApplication::processEvents();
+    const QString path = QStringLiteral("/tmp/articula_sketch_%1_%2_%3.png").arg(prefix).arg(++shots, 2, 10, QChar('0')).arg(what);
+    CHECK(w.grab().save(path));
+  }
+  const SketchStatus& status() const { return w.document()->status(); }
+  // Undo back to empty and redo to the end, comparing the document with every recorded state.
+  void undoRedoAll() {
+    QUndoStack* undo = w.document()->undoStack();
+    REQUIRE(undo->count() == static_cast<int>(states.size()) - 1);
+    for (int i = static_cast<int>(states.size()) - 1; i > 0; --i) {
+      REQUIRE(w.document()->spec() == states[i]);
+      undo->undo();
+    }
+    REQUIRE(w.document()->spec() == states[0]);
+    CHECK(w.document()->spec().bodies.empty());
+    for (std::size_t i = 1; i < states.size(); ++i) {
+      undo->redo();
+      REQUIRE(w.document()->spec() == states[i]);
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("draw a four-bar, drive its crank, read the torque, save and reload", "[gui][sketch-fourbar]") {
+  Sketcher s("fourbar");
+  s.shot("empty");
+  // Ground pivots A0 and B0 (grid snapping: 10 mm).
+  s.tool(Tool::GroundPivot);
+  s.click(0, 0);
+  s.record();
+  s.click(0.3, 0);
+  s.record();
+  s.shot("ground_pivots");
+  // Crank A0 -> A: pinned to ground at A0 because it starts on the pivot.
+  s.tool(Tool::Link);
+  s.click(0, 0);
+  QTest::mouseMove(s.e, s.at(0.06, 0.08));
+  s.shot("drawing_crank");  // rubber band with length and angle
+  s.click(0.06, 0.08);
+  s.record();
+  REQUIRE(s.status().bodies == 1);
+  CHECK(s.status().dof == 1);
+  // Coupler A -> B, the end typed: 268.3 mm at 26.57° lands on (0.30, 0.20).
+  s.click(0.06, 0.08);
+  QTest::keyClicks(s.e, QString::number(std::hypot(0.24, 0.12) * 1000, 'f', 9) + "," +
+                            QString::number(std::atan2(0.12, 0.24) * 180 / M_PI, 'f', 12));
+  s.shot("typing_length");
+  QTest::keyClick(s.e, Qt::Key_Return);
+  s.record();
+  REQUIRE(s.status().bodies == 2);
+  CHECK(s.status().dof == 2);
+  const Vec3 B = s.w.document()->spec().bodies[1].pose->position +
+                 s.w.document()->spec().bodies[1].pose->orientation.toRotationMatrix() * Vec3(std::hypot(0.24, 0.12), 0, 0);
+  CHECK((B - Vec3(0.3, 0.2, 0)).norm() < 1e-9);
+  // Rocker B0 -> B, its end placed with Alt (not pinned): 3 DOF until the pin.
+  s.click(0.3, 0);
+  s.click(0.3, 0.2, Qt::AltModifier);
+  s.record();
+  REQUIRE(s.status().bodies == 3);
+  CHECK(s.status().dof == 3);
+  s.shot("three_links");
+  s.tool(Tool::Pin);
+  s.click(0.3, 0.2);
+  s.record();
+  s.shot("pinned");
+  REQUIRE(s.status().ready());
+  CHECK(s.status().dof == 1);
+  CHECK(s.status().gruebler == 1);
+  CHECK(s.status().loops == 1);
+  CHECK(s.w.sketchStatus()->text().contains("1 DOF (by rank)"));
+  // Motor on the crank pivot A0.
+  s.tool(Tool::Motor);
+  s.click(0, 0);
+  s.record();
+  s.shot("motor");
+  const std::shared_ptr<const Mechanism> m = s.w.document()->mechanism();
+  REQUIRE(m);
+  REQUIRE(m->drives.size() == 1);
+  CHECK(s.status().free_dof == 0);
+  const int crank_joint = m->drives[0].user_joint;
+  CHECK(m->spec.joints[crank_joint].parent == "ground");
+  // Run one second: the drive torque plot fills.
+  s.tool(Tool::Select);
+  s.w.controller()->setSpeed(4.0);
+  s.w.controller()->play();
+  REQUIRE(waitFor([&] { return s.w.controller()->current().t >= 1.0; }, 60000));
+  s.w.controller()->pause();
+  s.shot("running_torque");
+  const auto& plots = s.w.plotDock()->plots();
+  REQUIRE(!plots.empty());
+  REQUIRE(!plots[0]->channels().empty());
+  CHECK(plots[0]->channels()[0].quantity == Channel::Quantity::Tau);
+  CHECK(plots[0]->channels()[0].joint == crank_joint);
+  CHECK(plots[0]->sampleCount() >= 900);
+  const auto& tau = plots[0]->values(0);
+  const auto [lo, hi] = std::minmax_element(tau.begin(), tau.end());
+  CHECK(*hi - *lo > 1e-4);  // the torque varies over a turn (N·m)
+  // Select the crank pivot: the properties show its drive with the preview plot.
+  s.click(0, 0);
+  CHECK(s.w.document()->selection().joint == crank_joint);
+  s.shot("crank_selected");
+  // Save, reload, compare.
+  QTemporaryDir dir;
+  const QString path = dir.filePath("fourbar_sketch.json");
+  REQUIRE(s.w.document()->save(path));
+  const MechanismSpec saved = s.w.document()->spec();
+  REQUIRE(s.w.openFile(path));
+  CHECK(s.w.document()->spec() == saved);
+  const Mechanism* r = s.w.document()->mechanism().get();
+  REQUIRE(r);
+  CHECK(r->mobility.mobility == 1);
+  CHECK(r->compiled.model.nv == m->compiled.model.nv);
+  CHECK((r->q0 - m->q0).norm() == Approx(0).margin(1e-12));
+  CHECK(s.w.document()->status().dof == 1);
+}
+
+TEST_CASE("draw a slider-crank; undo to empty and redo to the end", "[gui][sketch-slider]") {
+  Sketcher s("slider");
+  s.tool(Tool::GroundPivot);
+  s.click(0, 0);
+  s.record();
+  s.tool(Tool::Link);
+  s.click(0, 0);
+  s.click(0.03, 0.04);
+  s.record();
+  s.tool(Tool::GroundSlider);
+  s.click(0.2, 0);
+  s.click(0.3, 0);
+  s.record();
+  s.tool(Tool::Link);
+  s.click(0.03, 0.04);
+  s.click(0.2, 0);
+  s.record();
+  s.shot("done");
+  REQUIRE(s.status().ready());
+  CHECK(s.status().bodies == 3);
+  CHECK(s.status().dof == 1);
+  CHECK(s.status().gruebler == 1);
+  const MechanismSpec& spec = s.w.document()->spec();
+  int prismatic = 0;
+  for (const JointSpec& j : spec.joints) prismatic += j.joint.type == JointType::Prismatic;
+  CHECK(prismatic == 1);
+  s.undoRedoAll();
+  // Drag the crank end: the slider follows along its rail with the loop closed.
+  s.tool(Tool::Select);
+  const Mechanism* m = s.w.document()->mechanism().get();
+  REQUIRE(m);
+  QTest::mousePress(s.e, Qt::LeftButton, {}, s.at(0.03, 0.04));
+  for (int k = 1; k <= 10; ++k) QTest::mouseMove(s.e, s.at(0.03 - 0.006 * k, 0.04 + 0.001 * k));
+  QTest::mouseRelease(s.e, Qt::LeftButton, {}, s.at(-0.03, 0.05));
+  const Mechanism* d = s.w.document()->mechanism().get();
+  REQUIRE(d);
+  CHECK(d->assembly.residual <= 1e-12);
+  CHECK(s.w.document()->undoStack()->undoText().startsWith("Drag"));
+}
+
+TEST_CASE("draw a Watt six-bar with a ternary link; undo and redo every step", "[gui][sketch-watt]") {
+  Sketcher s("watt");
+  s.tool(Tool::GroundPivot);
+  for (auto [x, y] : {std::pair{0.0, 0.0}, {0.3, 0.0}, {0.6, 0.1}}) {
+    s.click(x, y);
+    s.record();
+  }
+  s.tool(Tool::Link);
+  s.click(0, 0), s.click(0.06, 0.08), s.record();   // crank
+  s.click(0.06, 0.08), s.click(0.3, 0.2), s.record();  // coupler 1
+  s.tool(Tool::Ternary);
+  s.click(0.3, 0), s.click(0.3, 0.2), s.click(0.4, 0.15), s.record();  // ternary rocker
+  s.tool(Tool::Link);
+  s.click(0.4, 0.15), s.click(0.55, 0.3), s.record();  // coupler 2
+  s.click(0.55, 0.3), s.click(0.6, 0.1), s.record();   // output rocker
+  s.tool(Tool::Motor);
+  s.click(0, 0), s.record();
+  s.shot("done");
+  REQUIRE(s.status().ready());
+  CHECK(s.status().bodies == 5);
+  CHECK(s.status().joints == 7);
+  CHECK(s.status().dof == 1);
+  CHECK(s.status().gruebler == 1);
+  CHECK(s.status().loops == 2);
+  CHECK(s.status().free_dof == 0);
+  s.undoRedoAll();
+  // Delete the output rocker and undo: back to the same document.
+  const MechanismSpec before = s.w.document()->spec();
+  s.tool(Tool::Delete);
+  s.click(0.575, 0.2);  // middle of the output rocker
+  CHECK(s.w.document()->spec().bodies.size() == 4);
+  CHECK(s.status().dof == 2);
+  QTest::keyClick(&s.w, Qt::Key_Z, Qt::ControlModifier);
+  CHECK(s.w.document()->spec() == before);
+  QTest::keyClick(&s.w, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+  CHECK(s.w.document()->spec().bodies.size() == 4);
+}
+
+TEST_CASE("properties are edited in place; invalid values are refused with the reason", "[gui][sketch-properties]") {
+  Sketcher s("properties");
+  s.tool(Tool::GroundPivot);
+  s.click(0, 0);
+  s.tool(Tool::Link);
+  s.click(0, 0), s.click(0.1, 0);
+  s.w.document()->setSelection({0, -1});
+  EditPanel* p = s.w.properties()->editor();
+  REQUIRE(p->setField("Mass", "-2"));
+  CHECK(!p->apply());
+  CHECK(p->error() == "mass must be a positive number (kg)");
+  CHECK(s.w.document()->spec().bodies[0].mass == Approx(0.0324));
+  REQUIRE(p->setField("Name", "crank"));
+  REQUIRE(p->setField("Mass", "0.5"));
+  const int before = s.w.document()->undoStack()->count();
+  CHECK(p->apply());
+  CHECK(s.w.document()->undoStack()->count() == before + 1);
+  CHECK(s.w.document()->spec().bodies[0].name == "crank");
+  CHECK(s.w.document()->spec().bodies[0].mass == 0.5);
+  CHECK(s.w.document()->spec().joints[0].child == "crank");  // the pin follows the rename
+  s.w.document()->setSelection({-1, 0});
+  p = s.w.properties()->editor();
+  REQUIRE(p->setChoice("Drive", "motion"));
+  REQUIRE(p->setField("Drive expression", "sin(2*pi*t"));
+  CHECK(!p->preview()->error().isEmpty());
+  CHECK(!p->apply());
+  CHECK(p->error().startsWith("drive: "));
+  REQUIRE(p->setField("Drive expression", "0.5*sin(2*pi*t)"));
+  CHECK(p->preview()->error().isEmpty());
+  // Preview: q̇ peaks at 0.5·2π (1e-9).
+  const auto& qd = p->preview()->values(1);
+  CHECK(*std::max_element(qd.begin(), qd.end()) == Approx(M_PI).epsilon(1e-9));
+  CHECK(p->apply());
+  REQUIRE(s.w.document()->spec().joints[0].drive);
+  CHECK(s.w.document()->spec().joints[0].drive->expression == "0.5*sin(2*pi*t)");
+  s.shot("joint_drive");
+  s.w.document()->undoStack()->undo();
+  CHECK(!s.w.document()->spec().joints[0].drive);
+}
+
+int main(int argc, char** argv) {
+  prepareApplication();
+  QApplication app(argc, argv);  // needs a display: run under xvfb-run
+  QCoreApplication::setOrganizationName("ArticulaTest");
+  return Catch::Session().run(argc, argv);
+}
+#endif

@@ -1,0 +1,339 @@
+#include "ui/edit_panel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "core/doc/sketch_edits.hpp"
+#include "ui/document.hpp"
+#include "ui/drive_preview.hpp"
+
+namespace articula {
+
+namespace {
+QString num(double x) { return QString::number(x, 'g', 10); }
+
+QString list(const double* v, int n) {
+  QStringList parts;
+  for (int i = 0; i < n; ++i) parts << num(v[i]);
+  return parts.join(", ");
+}
+
+// "a, b, c" -> n numbers; throws with the field's name when it does not parse.
+std::vector<double> numbers(const QString& label, const QString& text, int n) {
+  std::vector<double> out;
+  for (const QString& part : text.split(',', Qt::SkipEmptyParts)) {
+    bool ok = false;
+    out.push_back(part.trimmed().toDouble(&ok));
+    if (!ok) throw std::invalid_argument(label.toStdString() + ": '" + part.trimmed().toStdString() + "' is not a number");
+  }
+  if (n >= 0 && static_cast<int>(out.size()) != n)
+    throw std::invalid_argument(label.toStdString() + ": needs " + std::to_string(n) + " numbers");
+  return out;
+}
+
+Vec3 vec3(const QString& label, const QString& text) {
+  const auto v = numbers(label, text, 3);
+  return {v[0], v[1], v[2]};
+}
+
+Quat quat(const QString& label, const QString& text) {
+  const auto v = numbers(label, text, 4);
+  const Quat q(v[0], v[1], v[2], v[3]);
+  if (q.norm() < 1e-12) throw std::invalid_argument(label.toStdString() + ": quaternion is zero");
+  return q.normalized();
+}
+
+QStringList jointTypes() {
+  QStringList out;
+  for (JointType t : {JointType::Revolute, JointType::Prismatic, JointType::Helical, JointType::Cylindrical,
+                      JointType::Universal, JointType::Spherical, JointType::Planar, JointType::Free, JointType::Fixed}) {
+    const std::string_view n = joint_type_name(t);
+    out << QString::fromUtf8(n.data(), static_cast<int>(n.size()));
+  }
+  return out;
+}
+}  // namespace
+
+EditPanel::EditPanel(Document* document, QWidget* parent) : QWidget(parent), document_(document) {
+  setObjectName("EditPanel");
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  connect(document_, &Document::documentChanged, this, &EditPanel::rebuild);
+  connect(document_, &Document::selectionChanged, this, &EditPanel::rebuild);
+  rebuild();
+}
+
+QString EditPanel::error() const { return error_ ? error_->text() : QString(); }
+
+bool EditPanel::refuse(const QString& why) {
+  error_->setText(why);
+  error_->setVisible(true);
+  return false;
+}
+
+void EditPanel::rebuild() {
+  if (applying_) {
+    rebuild_pending_ = true;
+    return;
+  }
+  delete body_;
+  fields_.clear();
+  preview_ = nullptr;
+  body_ = new QWidget(this);
+  auto* v = new QVBoxLayout(body_);
+  v->setContentsMargins(0, 0, 0, 0);
+  form_ = new QFormLayout;
+  v->addLayout(form_);
+  error_ = new QLabel(body_);
+  error_->setStyleSheet("color: #b00000;");
+  error_->setWordWrap(true);
+  error_->setVisible(false);
+  const Selection s = document_->selection();
+  const MechanismSpec& spec = document_->spec();
+  if (s.joint >= 0 && s.joint < static_cast<int>(spec.joints.size())) buildJoint(s.joint);
+  else if (s.body >= 0 && s.body < static_cast<int>(spec.bodies.size())) buildBody(s.body);
+  else buildMechanism();
+  v->addWidget(error_);
+  auto* apply = new QPushButton(tr("Apply"), body_);
+  apply->setToolTip(tr("Apply the changes as one undoable edit (Ctrl+Z undoes it)"));
+  connect(apply, &QPushButton::clicked, this, &EditPanel::apply);
+  v->addWidget(apply);
+  layout()->addWidget(body_);
+}
+
+QLineEdit* EditPanel::addLine(const QString& label, const QString& value, const QString& tip) {
+  auto* e = new QLineEdit(value, body_);
+  e->setToolTip(tip);
+  connect(e, &QLineEdit::returnPressed, this, &EditPanel::apply);
+  form_->addRow(label, e);
+  fields_.emplace_back(label, e);
+  return e;
+}
+
+QComboBox* EditPanel::addCombo(const QString& label, const QStringList& items, const QString& current) {
+  auto* c = new QComboBox(body_);
+  c->addItems(items);
+  c->setCurrentText(current);
+  form_->addRow(label, c);
+  fields_.emplace_back(label, c);
+  return c;
+}
+
+bool EditPanel::setField(const QString& label, const QString& value) {
+  for (auto& [l, w] : fields_)
+    if (l == label)
+      if (auto* e = qobject_cast<QLineEdit*>(w)) return e->setText(value), true;
+  return false;
+}
+
+bool EditPanel::setChoice(const QString& label, const QString& value) {
+  for (auto& [l, w] : fields_)
+    if (l == label)
+      if (auto* c = qobject_cast<QComboBox*>(w)) {
+        const int i = c->findText(value);
+        if (i < 0) return false;
+        c->setCurrentIndex(i);
+        return true;
+      }
+  return false;
+}
+
+bool EditPanel::apply() {
+  error_->setVisible(false);
+  // The edit notifies the document's views, this panel included: keep the form and the function
+  // alive until it returns, rebuild afterwards.
+  const auto fn = apply_;
+  applying_ = true;
+  bool ok = false;
+  try {
+    ok = fn && fn();
+  } catch (const std::exception& e) {
+    ok = refuse(QString::fromStdString(e.what()));
+  }
+  applying_ = false;
+  if (rebuild_pending_) {
+    rebuild_pending_ = false;
+    QMetaObject::invokeMethod(this, &EditPanel::rebuild, Qt::QueuedConnection);
+  }
+  return ok;
+}
+
+void EditPanel::buildMechanism() {
+  const MechanismSpec& spec = document_->spec();
+  auto* name = addLine(tr("Name"), QString::fromStdString(spec.name));
+  auto* gravity = addLine(tr("Gravity"), list(spec.gravity.data(), 3), tr("m/s², world x, y, z"));
+  auto* buttons = new QHBoxLayout;
+  auto* add_body = new QPushButton(tr("Add body"), body_);
+  add_body->setToolTip(tr("A new body (1 kg) to place with numeric frames; join it with Add joint"));
+  auto* add_joint = new QPushButton(tr("Add joint"), body_);
+  add_joint->setToolTip(tr("A new revolute joint from ground to the last body; edit its type and frames"));
+  add_joint->setEnabled(!spec.bodies.empty());
+  buttons->addWidget(add_body);
+  buttons->addWidget(add_joint);
+  form_->addRow(buttons);
+  connect(add_body, &QPushButton::clicked, this, [this] {
+    BodySpec b;
+    b.name = unique_name(document_->spec(), "body");
+    b.inertia = {0.01, 0.01, 0.01, 0, 0, 0};
+    b.pose = PoseSpec{};
+    if (document_->push(articula::add_body(document_->editable(), b), EditKind::AddBody))
+      document_->setSelection({static_cast<int>(document_->spec().bodies.size()) - 1, -1});
+  });
+  connect(add_joint, &QPushButton::clicked, this, [this] {
+    JointSpec j;
+    j.name = unique_name(document_->spec(), "J");
+    j.joint = Joint::revolute();
+    j.parent = "ground";
+    j.child = document_->spec().bodies.back().name;
+    if (document_->push(articula::add_joint(document_->editable(), j), EditKind::AddJoint))
+      document_->setSelection({-1, static_cast<int>(document_->spec().joints.size()) - 1});
+  });
+  apply_ = [this, name, gravity] {
+    MechanismHeader h = document_->editable().header();
+    h.name = name->text().toStdString();
+    h.gravity = vec3(tr("Gravity"), gravity->text());
+    if (!h.gravity.allFinite()) return refuse(tr("Gravity must be finite"));
+    if (h == document_->editable().header()) return true;
+    return document_->push(set_header(document_->editable(), h), EditKind::MechanismProperties) || refuse(document_->error());
+  };
+}
+
+void EditPanel::buildBody(int index) {
+  const BodySpec& b = document_->spec().bodies[index];
+  form_->addRow(new QLabel(tr("<b>Body</b>"), body_));
+  auto* name = addLine(tr("Name"), QString::fromStdString(b.name));
+  auto* mass = addLine(tr("Mass"), num(b.mass), tr("kg, > 0"));
+  auto* com = addLine(tr("Centre of mass"), list(b.com.data(), 3), tr("m, body frame x, y, z"));
+  auto* inertia = addLine(tr("Inertia"), list(b.inertia.data(), 6),
+                          tr("kg·m² about the centre of mass: Ixx, Iyy, Izz, Ixy, Ixz, Iyz"));
+  auto* from_sketch = new QCheckBox(tr("Mass from drawn geometry (aluminium bar 20×6 mm)"), body_);
+  from_sketch->setChecked(mass_from_sketch(b));
+  from_sketch->setEnabled(b.extra.contains("sketch") && b.extra["sketch"].contains("points"));
+  form_->addRow(from_sketch);
+  fields_.emplace_back(tr("Mass from geometry"), from_sketch);
+  apply_ = [this, index, name, mass, com, inertia, from_sketch] {
+    BodySpec after = document_->spec().bodies[index];
+    after.name = name->text().trimmed().toStdString();
+    after.com = vec3(tr("Centre of mass"), com->text());
+    const auto I = numbers(tr("Inertia"), inertia->text(), 6);
+    std::copy(I.begin(), I.end(), after.inertia.begin());
+    bool ok = false;
+    after.mass = mass->text().toDouble(&ok);
+    if (!ok) return refuse(tr("Mass: '%1' is not a number").arg(mass->text()));
+    const bool was_auto = mass_from_sketch(after);
+    if (from_sketch->isChecked()) {
+      after.extra["sketch"]["mass"] = "bars";
+      if (!was_auto) bar_mass_properties(body_points(document_->spec(), index), BarSection{}, after);
+    } else if (after.extra.contains("sketch")) {
+      after.extra["sketch"].erase("mass");  // typed values from now on
+    }
+    if (after == document_->spec().bodies[index]) return true;
+    if (const std::string why = check_body(document_->spec(), index, after); !why.empty())
+      return refuse(QString::fromStdString(why));
+    return document_->push(set_body(document_->editable(), index, after), EditKind::BodyProperties) ||
+           refuse(document_->error());
+  };
+}
+
+void EditPanel::buildJoint(int index) {
+  const MechanismSpec& spec = document_->spec();
+  const JointSpec& j = spec.joints[index];
+  form_->addRow(new QLabel(tr("<b>Joint</b> (moves about / along its frame's z axis)"), body_));
+  auto* name = addLine(tr("Name"), QString::fromStdString(j.name));
+  const std::string_view tn = joint_type_name(j.joint.type);
+  auto* type = addCombo(tr("Type"), jointTypes(), QString::fromUtf8(tn.data(), static_cast<int>(tn.size())));
+  QStringList bodies{"ground"};
+  for (const BodySpec& b : spec.bodies) bodies << QString::fromStdString(b.name);
+  auto* parent = addCombo(tr("Parent"), bodies, QString::fromStdString(j.parent));
+  auto* child = addCombo(tr("Child"), bodies, QString::fromStdString(j.child));
+  const Quat& qp = j.parent_frame.orientation;
+  const Quat& qc = j.child_frame.orientation;
+  const double wp[4] = {qp.w(), qp.x(), qp.y(), qp.z()}, wc[4] = {qc.w(), qc.x(), qc.y(), qc.z()};
+  auto* pp = addLine(tr("Parent frame position"), list(j.parent_frame.position.data(), 3), tr("m, in the parent body"));
+  auto* pq = addLine(tr("Parent frame quaternion"), list(wp, 4), tr("w, x, y, z (normalised on apply)"));
+  auto* cp = addLine(tr("Child frame position"), list(j.child_frame.position.data(), 3), tr("m, in the child body"));
+  auto* cq = addLine(tr("Child frame quaternion"), list(wc, 4), tr("w, x, y, z"));
+  auto* q0 = addLine(tr("q0"), j.q0 ? list(j.q0->data(), static_cast<int>(j.q0->size())) : QString(),
+                     tr("initial coordinates; empty: from the sketched poses"));
+  const QString kind = !j.drive ? tr("none") : j.drive->kind == DriveSpec::Kind::Motion ? tr("motion") : tr("force");
+  auto* drive = addCombo(tr("Drive"), {tr("none"), tr("motion"), tr("force")}, kind);
+  auto* expr = addLine(tr("Drive expression"), j.drive ? QString::fromStdString(j.drive->expression) : QString(),
+                       tr("of t: q(t) for motion (rad or m), τ(t) for force; e.g. 0.3 + 2*pi*t"));
+  auto* law = addLine(tr("Motion law"), j.drive && !j.drive->law.is_null() ? QString::fromStdString(j.drive->law.dump()) : QString(),
+                      tr("JSON motion law instead of the expression, e.g. {\"type\":\"harmonic\",\"amplitude\":0.5,\"frequency\":1}"));
+  preview_ = new DrivePreview(body_);
+  form_->addRow(preview_);
+  const SpringSpec sp = j.spring.value_or(SpringSpec{});
+  auto* spring = addLine(tr("Spring k, rest, c"), j.spring ? list(&sp.stiffness, 1) + ", " + num(sp.rest) + ", " + num(sp.damping) : QString(),
+                         tr("stiffness, rest position, damping; empty: no spring"));
+  connect(expr, &QLineEdit::textChanged, this, &EditPanel::updatePreview);
+  connect(law, &QLineEdit::textChanged, this, &EditPanel::updatePreview);
+  connect(drive, &QComboBox::currentTextChanged, this, &EditPanel::updatePreview);
+  updatePreview();
+  apply_ = [=, this] {
+    JointSpec after = document_->spec().joints[index];
+    after.name = name->text().trimmed().toStdString();
+    after.joint.type = *joint_type_from_name(type->currentText().toStdString());
+    after.parent = parent->currentText().toStdString();
+    after.child = child->currentText().toStdString();
+    after.parent_frame.position = vec3(tr("Parent frame position"), pp->text());
+    after.parent_frame.orientation = quat(tr("Parent frame quaternion"), pq->text());
+    after.child_frame.position = vec3(tr("Child frame position"), cp->text());
+    after.child_frame.orientation = quat(tr("Child frame quaternion"), cq->text());
+    after.q0.reset();
+    if (!q0->text().trimmed().isEmpty()) after.q0 = numbers(tr("q0"), q0->text(), -1);
+    after.drive.reset();
+    if (drive->currentIndex() > 0) {
+      DriveSpec d{drive->currentIndex() == 1 ? DriveSpec::Kind::Motion : DriveSpec::Kind::Force,
+                  expr->text().trimmed().toStdString(), nullptr, nlohmann::json::object()};
+      if (!law->text().trimmed().isEmpty()) {
+        try {
+          d.law = nlohmann::json::parse(law->text().toStdString());
+        } catch (const std::exception& e) {
+          return refuse(tr("Motion law: not JSON (%1)").arg(e.what()));
+        }
+      }
+      after.drive = d;
+    }
+    after.spring.reset();
+    if (!spring->text().trimmed().isEmpty()) {
+      const auto v = numbers(tr("Spring k, rest, c"), spring->text(), 3);
+      after.spring = SpringSpec{v[0], v[1], v[2], nlohmann::json::object()};
+    }
+    if (after == document_->spec().joints[index]) return true;
+    if (const std::string why = check_joint(document_->spec(), index, after); !why.empty())
+      return refuse(QString::fromStdString(why));
+    return document_->push(set_joint(document_->editable(), index, after), EditKind::JointProperties) ||
+           refuse(document_->error());
+  };
+}
+
+void EditPanel::updatePreview() {
+  if (!preview_) return;
+  QString expr, law, kind;
+  for (auto& [l, w] : fields_) {
+    if (l == tr("Drive expression")) expr = qobject_cast<QLineEdit*>(w)->text();
+    if (l == tr("Motion law")) law = qobject_cast<QLineEdit*>(w)->text();
+    if (l == tr("Drive")) kind = qobject_cast<QComboBox*>(w)->currentText();
+  }
+  preview_->setVisible(kind != tr("none"));
+  DriveSpec d;
+  d.expression = expr.toStdString();
+  if (!law.trimmed().isEmpty()) {
+    try {
+      d.law = nlohmann::json::parse(law.toStdString());
+    } catch (const std::exception&) {
+      d.law = nlohmann::json::object();  // MotionLaw::from_json names the problem
+    }
+  }
+  preview_->setDrive(d);
+}
+
+}  // namespace articula

@@ -1,0 +1,201 @@
+// Drawing of the sketch editor: grid, links, joints, ground symbols, snap feedback, the link
+// being drawn with its length and angle.
+#include <QPainter>
+#include <QPainterPath>
+#include <cmath>
+
+#include "core/doc/sketch_geometry.hpp"
+#include "ui/sketch_editor.hpp"
+
+namespace articula {
+
+namespace {
+const QColor kLink(60, 90, 140), kSelected(230, 120, 0), kGround(90, 90, 90), kDriven(245, 190, 40);
+const QColor kSnap(0, 150, 90), kRubber(0, 120, 200);
+}  // namespace
+
+void SketchEditor::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  drawGrid(p);
+  drawBodies(p);
+  drawJoints(p);
+  drawFeedback(p);
+  if (document_->spec().bodies.empty() && points_.empty()) {
+    p.setPen(QColor(120, 120, 120));
+    p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignTop | Qt::AlignHCenter,
+               tr("Empty sketch. Start with the Ground pivot tool in the sketch toolbar,\n"
+                  "then draw links between points with the Link tool."));
+  }
+}
+
+void SketchEditor::drawGrid(QPainter& p) const {
+  const Vec3 lo = toWorld(QPointF(0, height())), hi = toWorld(QPointF(width(), 0));
+  auto lines = [&](double step, const QColor& c) {
+    if (step * scale_ < 6) return;
+    p.setPen(QPen(c, 1));
+    for (double x = std::floor(lo.x() / step) * step; x <= hi.x(); x += step)
+      p.drawLine(toScreen(Vec3(x, lo.y(), 0)), toScreen(Vec3(x, hi.y(), 0)));
+    for (double y = std::floor(lo.y() / step) * step; y <= hi.y(); y += step)
+      p.drawLine(toScreen(Vec3(lo.x(), y, 0)), toScreen(Vec3(hi.x(), y, 0)));
+  };
+  lines(grid_, QColor(236, 238, 242));
+  lines(grid_ * 10, QColor(215, 219, 226));
+  p.setPen(QPen(QColor(190, 196, 206), 1, Qt::DashLine));
+  p.drawLine(toScreen(Vec3(lo.x(), 0, 0)), toScreen(Vec3(hi.x(), 0, 0)));
+  p.drawLine(toScreen(Vec3(0, lo.y(), 0)), toScreen(Vec3(0, hi.y(), 0)));
+  // Scale bar: one major grid step.
+  const QPointF a(16, height() - 16), b = a + QPointF(grid_ * 10 * scale_, 0);
+  p.setPen(QPen(QColor(80, 80, 80), 2));
+  p.drawLine(a, b);
+  p.drawText(a + QPointF(0, -5), tr("%1 mm").arg(grid_ * 10 * 1000, 0, 'g', 4));
+}
+
+void SketchEditor::drawGroundSymbol(QPainter& p, const QPointF& at) const {
+  p.setPen(QPen(kGround, 1.5));
+  p.setBrush(QColor(215, 215, 215));
+  QPainterPath tri;
+  tri.moveTo(at);
+  tri.lineTo(at + QPointF(-11, 18));
+  tri.lineTo(at + QPointF(11, 18));
+  tri.closeSubpath();
+  p.drawPath(tri);
+  p.drawLine(at + QPointF(-15, 18), at + QPointF(15, 18));
+  for (int k = -3; k <= 2; ++k) p.drawLine(at + QPointF(5 * k + 1, 24), at + QPointF(5 * k + 6, 18));
+}
+
+void SketchEditor::drawBodies(QPainter& p) const {
+  const MechanismSpec& spec = document_->spec();
+  const Selection sel = document_->selection();
+  // Rails of sliders first, under everything.
+  for (const JointSpec& j : spec.joints) {
+    if (j.joint.type != JointType::Prismatic) continue;
+    const int g = spec.body_index(j.parent);
+    const Vec3 at = bodyToWorld(g, j.parent_frame.position);
+    const Mat3 R = g < 0 ? Mat3(Mat3::Identity()) : Mat3(poses_[g].E.transpose());
+    const Vec3 axis = R * j.parent_frame.orientation.toRotationMatrix().col(2);
+    Vec3 end = at + 0.1 * axis;
+    if (j.extra.contains("sketch") && j.extra["sketch"].contains("rail")) {
+      const auto& r = j.extra["sketch"]["rail"];
+      end = bodyToWorld(g, Vec3(r[0].get<double>(), r[1].get<double>(), r[2].get<double>()));
+    }
+    const Vec3 start = at - 0.25 * (end - at);
+    p.setPen(QPen(g < 0 ? kGround : kLink.lighter(140), 3));
+    p.drawLine(toScreen(start), toScreen(end + 0.25 * (end - at)));
+    if (g < 0)
+      for (double u = 0; u <= 1.5; u += 0.1) {  // hatching under a ground rail
+        const QPointF q = toScreen(start + u * (end - at));
+        p.setPen(QPen(kGround, 1));
+        p.drawLine(q, q + QPointF(-6, 8));
+      }
+  }
+  for (int b = 0; b < static_cast<int>(spec.bodies.size()); ++b) {
+    const bool selected = sel.body == b;
+    const QColor c = selected ? kSelected : kLink;
+    std::vector<QPointF> pts;
+    for (const Vec3& v : body_points(spec, b)) pts.push_back(toScreen(bodyToWorld(b, v)));
+    if (pts.size() == 1) {  // a slider block, turned with its body
+      p.save();
+      p.translate(pts[0]);
+      const Mat3 R = poses_[b].E.transpose();
+      double angle = std::atan2(R(1, 0), R(0, 0));
+      for (const JointSpec& j : spec.joints)  // along its rail
+        if (j.child == spec.bodies[b].name && j.joint.type == JointType::Prismatic) {
+          const Vec3 ax = R * j.child_frame.orientation.toRotationMatrix().col(2);
+          angle = std::atan2(ax.y(), ax.x());
+        }
+      p.rotate(-angle * 180 / M_PI);
+      p.setPen(QPen(c.darker(130), 2));
+      p.setBrush(c.lighter(150));
+      p.drawRect(QRectF(-20, -12, 40, 24));
+      p.restore();
+      continue;
+    }
+    if (pts.size() >= 3) {  // a plate: filled outline
+      QPolygonF poly;
+      for (const QPointF& q : pts) poly << q;
+      p.setPen(Qt::NoPen);
+      QColor fill = c.lighter(160);
+      fill.setAlpha(120);
+      p.setBrush(fill);
+      p.drawPolygon(poly);
+    }
+    p.setPen(QPen(c, 9, Qt::SolidLine, Qt::RoundCap));
+    for (std::size_t i = 0; i + 1 < pts.size() + (pts.size() > 2); ++i)
+      p.drawLine(pts[i], pts[(i + 1) % pts.size()]);
+    p.setPen(QPen(QColor(255, 255, 255), 1));
+    for (const QPointF& q : pts) p.drawEllipse(q, 2, 2);
+  }
+}
+
+void SketchEditor::drawJoints(QPainter& p) const {
+  const MechanismSpec& spec = document_->spec();
+  const Selection sel = document_->selection();
+  std::vector<Vec3> drawn;
+  auto seen = [&](const Vec3& w) {
+    for (const Vec3& d : drawn)
+      if ((d - w).norm() < 1e-6) return true;
+    drawn.push_back(w);
+    return false;
+  };
+  for (int j = 0; j < static_cast<int>(spec.joints.size()); ++j) {
+    const JointSpec& js = spec.joints[j];
+    const Vec3 w = bodyToWorld(spec.body_index(js.child), js.child_frame.position);
+    const QPointF at = toScreen(w);
+    const bool ground = js.parent == "ground" || js.child == "ground";
+    if (ground && js.joint.type != JointType::Prismatic) drawGroundSymbol(p, toScreen(bodyToWorld(spec.body_index(js.parent), js.parent_frame.position)));
+    if (js.joint.type == JointType::Prismatic) continue;  // drawn as block and rail
+    const bool selected = sel.joint == j;
+    p.setPen(QPen(selected ? kSelected : QColor(30, 30, 30), selected ? 3 : 2));
+    p.setBrush(js.drive ? kDriven : QColor(255, 255, 255));
+    p.drawEllipse(at, js.drive ? 8 : 6, js.drive ? 8 : 6);
+    if (js.drive) {  // a circular arrow: this joint has a motor
+      p.setBrush(Qt::NoBrush);
+      p.setPen(QPen(QColor(200, 120, 0), 2));
+      p.drawArc(QRectF(at - QPointF(14, 14), QSizeF(28, 28)), 30 * 16, 260 * 16);
+    }
+    if (!seen(w)) p.setPen(QColor(60, 60, 60)), p.drawText(at + QPointF(10, -10), QString::fromStdString(js.name));
+  }
+  for (const Vec3& g : ground_points(spec)) {
+    if (seen(g)) continue;
+    drawGroundSymbol(p, toScreen(g));
+    p.setPen(QPen(QColor(30, 30, 30), 2));
+    p.setBrush(Qt::white);
+    p.drawEllipse(toScreen(g), 6, 6);
+  }
+}
+
+void SketchEditor::drawFeedback(QPainter& p) const {
+  // The snap target under the pointer.
+  if (hover_.kind != Snap::Free && underMouse()) {
+    const QPointF at = toScreen(hover_.p);
+    p.setPen(QPen(kSnap, 2));
+    p.setBrush(Qt::NoBrush);
+    if (hover_.kind == Snap::Point) p.drawEllipse(at, 11, 11);
+    else if (hover_.kind == Snap::Line) p.drawRect(QRectF(at - QPointF(6, 6), QSizeF(12, 12)));
+    else p.drawLine(at - QPointF(6, 0), at + QPointF(6, 0)), p.drawLine(at - QPointF(0, 6), at + QPointF(0, 6));
+    const QString what = hover_.kind == Snap::Point ? tr("point") : hover_.kind == Snap::Line ? tr("on link") : tr("grid");
+    p.drawText(at + QPointF(12, 18), what);
+  }
+  if (pending_.empty()) return;
+  const auto typed = typedPoint();
+  const Vec3 end = typed ? *typed : hover_.p;
+  p.setPen(QPen(kRubber, 3, Qt::DashLine, Qt::RoundCap));
+  for (std::size_t i = 0; i + 1 < pending_.size(); ++i)
+    p.drawLine(toScreen(pending_[i].p), toScreen(pending_[i + 1].p));
+  p.drawLine(toScreen(pending_.back().p), toScreen(end));
+  for (const Snap& s : pending_) p.drawEllipse(toScreen(s.p), 5, 5);
+  const Vec3 d = end - pending_.back().p;
+  const QString label = tr("L = %1 mm   θ = %2°").arg(d.norm() * 1000, 0, 'f', 1).arg(std::atan2(d.y(), d.x()) * 180 / M_PI, 0, 'f', 1);
+  const QPointF at = toScreen(pending_.back().p + 0.5 * d) + QPointF(12, -12);
+  QFont f = p.font();
+  f.setBold(true);
+  p.setFont(f);
+  p.setPen(kRubber.darker(130));
+  p.drawText(at, label);
+  const QString box = typed_.isEmpty() ? tr("type length [mm], angle [°], Enter") : tr("⌨ %1▏").arg(typed_);
+  p.setPen(typed_.isEmpty() ? QColor(140, 140, 140) : QColor(0, 0, 0));
+  p.drawText(at + QPointF(0, 18), box);
+}
+
+}  // namespace articula
