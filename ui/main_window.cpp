@@ -113,8 +113,9 @@ void MainWindow::createSketch() {
   addToolBar(Qt::TopToolBarArea, sketch_tools_);
   sketch_status_ = new SketchStatusDock(document_, this);
   addDockWidget(Qt::LeftDockWidgetArea, sketch_status_);
-  tabifyDockWidget(diagnostics_, sketch_status_);
+  tabifyDockWidget(tree_, sketch_status_);  // status and properties both in sight while sketching
   sketch_status_->raise();
+  properties_->raise();
   connect(controller_, &SimulationController::frameChanged, sketch_, &SketchEditor::showSnapshot);
   connect(sketch_, &SketchEditor::editingStarted, controller_, &SimulationController::reset);
   connect(sketch_, &SketchEditor::hintChanged, this,

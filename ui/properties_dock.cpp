@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QHeaderView>
+#include <QScrollArea>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -53,7 +54,12 @@ PropertiesDock::PropertiesDock(Document* document, SimulationController* control
   editor_ = new EditPanel(document_, box);
   layout->addWidget(editor_);
   layout->addWidget(tree_, 1);
-  setWidget(box);
+  // Scrolls rather than forcing a tall window when the form is long (a joint with its drive).
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(box);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  setWidget(scroll);
   connect(document_, &Document::documentChanged, this, &PropertiesDock::rebuild);
   connect(document_, &Document::selectionChanged, this, &PropertiesDock::rebuild);
   connect(controller_, &SimulationController::frameChanged, this, &PropertiesDock::updateLive);

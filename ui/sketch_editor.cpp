@@ -427,6 +427,10 @@ void SketchEditor::selectAt(const Snap& s, const QPointF&) {
     return;
   }
   if (!mech) return;  // nothing assembled to drag yet
+  if (!mech->drives.empty() && document_->status().free_dof == 0) {
+    emit hintChanged(tr("Fully driven: the motors set the positions. Remove a motor (Motor tool) to drag."));
+    return;
+  }
   const Vec3 p = s.p;
   const Transform& X = poses_[drag_body_];
   drag_local_ = X.E * (p - X.r);
@@ -442,7 +446,8 @@ void SketchEditor::mouseMoveEvent(QMouseEvent* event) {
   if (drag_ != Drag::None && QLineF(mouse_, press_at_).length() > 3) drag_moved_ = true;
   if (drag_ == Drag::Kinematic && drag_moved_) {
     const auto mech = document_->mechanism();
-    const DragResult r = drag_point(*mech, drag_q_, drag_body_, drag_local_, toWorld(mouse_), false, 30);
+    // Motion-driven joints stay where their drive starts them (they would snap back otherwise).
+    const DragResult r = drag_point(*mech, drag_q_, drag_body_, drag_local_, toWorld(mouse_), true, 30);
     drag_q_ = r.q;
     refreshGeometry();
   }
