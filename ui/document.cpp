@@ -56,6 +56,18 @@ void Document::clear() {
   replace(std::move(spec), nullptr, QString(), {});
 }
 
+bool Document::adoptUntitled(MechanismSpec spec) {
+  try {
+    auto mech = std::make_shared<const Mechanism>(prepare(spec));
+    replace(std::move(spec), std::move(mech), QString(), {});
+    undo_->resetClean();  // unsaved: closing asks to save
+    return true;
+  } catch (const std::exception& e) {
+    error_ = tr("The mechanism cannot be set up: %1").arg(e.what());
+  }
+  return false;
+}
+
 QString Document::displayName() const {
   if (!path_.isEmpty()) return QFileInfo(path_).fileName();
   return tr("Untitled");

@@ -10,6 +10,7 @@
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "core/sim/mechanism.hpp"
@@ -182,7 +183,7 @@ void TemplateDialog::buildDeltaForm() {
   f->addSection("forearm_section", tr("Forearm section"), d.forearm_section);
   f->addLength("platform_thickness", tr("Platform thickness"), d.platform_thickness);
   f->addMaterial("material", tr("Material"), d.material);
-  f->addCheck("drive_arms", tr("Drive the arms: q0 + A sin(2π f t + 2π k/3)"), d.drive_arms);
+  f->addCheck("drive_arms", tr("Drive the arms: q0 + A (sin(2π f t + 2π k/3) − sin(2π k/3))"), d.drive_arms);
   f->addAngle("drive_amplitude", tr("Amplitude A"), d.drive_amplitude, 0, 90);
   f->addNumber("drive_frequency", tr("Frequency f"), d.drive_frequency, 0, 100, " Hz", 3);
   stack_->addWidget(scrolled(f));

@@ -101,14 +101,14 @@ QComboBox* ParamForm::addChoice(const QString& key, const QString& label, const 
   return box;
 }
 
-void ParamForm::addVector(const QString& key, const QString& label, const Vec3& value, bool angles) {
+void ParamForm::addVector(const QString& key, const QString& label, const Vec3& v, bool angles) {
   auto* row = new QWidget(this);
   auto* h = new QHBoxLayout(row);
   h->setContentsMargins(0, 0, 0, 0);
   const char* axis[] = {"x", "y", "z"};
   for (int i = 0; i < 3; ++i) {
-    QDoubleSpinBox* box = angles ? spin(value(i) / kDeg, -90, 90, QStringLiteral(" °"), 3)
-                                 : spin(value(i), -10, 10, QStringLiteral(" m"), 4);
+    QDoubleSpinBox* box = angles ? spin(v(i) / kDeg, -90, 90, QStringLiteral(" °"), 3)
+                                 : spin(v(i), -10, 10, QStringLiteral(" m"), 4);
     box->setSingleStep(angles ? 1.0 : 0.01);
     box->setObjectName(key + "." + axis[i]);
     h->addWidget(box);

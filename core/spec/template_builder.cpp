@@ -1,7 +1,7 @@
 #include "core/spec/template_builder.hpp"
 
 #include <cmath>
-#include <cstdio>
+#include <charconv>
 
 namespace articula::detail {
 
@@ -38,10 +38,17 @@ Transform plucker(const Iso& X) { return Transform::from_pose(X.linear(), X.tran
 
 Iso from_pose_spec(const PoseSpec& p) { return make_iso(p.position, p.orientation.toRotationMatrix()); }
 
+// Shortest text that reads back as the same double.
 std::string number(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
+  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  return std::string(buf, end);
+}
+
+// Round-off from deriving coordinates out of poses (1e-17 instead of 0) would only clutter files.
+void snap_zeros(std::vector<double>& q) {
+  for (double& v : q)
+    if (std::abs(v) < 1e-14) v = 0.0;
 }
 }  // namespace
 
@@ -79,6 +86,7 @@ JointSpec& SpecBuilder::joint(const std::string& name, const Joint& type,
   std::vector<double> q(type.nq(), 0.0);
   if (!q.empty()) {
     joint_coordinates(type, plucker(Fp.inverse() * Fc), q.data());
+    snap_zeros(q);
     j.q0 = q;
   }
   spec_.joints.push_back(j);
@@ -118,10 +126,10 @@ MechanismSpec SpecBuilder::finish(double duration, const std::string& descriptio
 DriveSpec sine_drive(double q0, double amplitude, double frequency, double phase) {
   DriveSpec d;
   d.kind = DriveSpec::Kind::Motion;
-  d.expression = number(q0) + " + " + number(amplitude) + "*sin(" + number(2.0 * frequency) +
-                 "*pi*t" + (phase != 0.0 ? " + " + number(phase) : std::string()) + ")";
-  if (phase != 0.0)  // keep the value at t = 0 equal to q0
-    d.expression += " - " + number(amplitude * std::sin(phase));
+  // The offset keeps the value at t = 0 equal to q0 when there is a phase.
+  d.expression = number(q0 - amplitude * std::sin(phase)) + " + " + number(amplitude) + "*sin(" +
+                 number(2.0 * frequency) + "*pi*t" +
+                 (phase != 0.0 ? " + " + number(phase) : std::string()) + ")";
   return d;
 }
 

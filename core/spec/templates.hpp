@@ -86,7 +86,7 @@ struct DeltaParams {
   BarSection arm_section = BarSection::round(0.03, 0.024), forearm_section = BarSection::round(0.016, 0.012);
   Material material = Material::aluminium();
   double platform_thickness = 0.015;
-  bool drive_arms = false;      // q0 + amplitude·sin(2π frequency t + 2π k / 3)
+  bool drive_arms = false;      // q0 + amplitude·(sin(2π frequency t + 2π k/3) − sin(2π k/3))
   double drive_amplitude = 0.15, drive_frequency = 0.5;
 };
 MechanismSpec make_delta(const DeltaParams& p);
