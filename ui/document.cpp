@@ -19,9 +19,15 @@ bool Document::load(const QString& path) {
   const QString file = QFileInfo(path).fileName();
   try {
     LoadResult loaded = load_project(path.toStdString());
-    auto mech = std::make_shared<const Mechanism>(prepare(loaded.spec));
     QStringList warnings;
     for (const std::string& w : loaded.warnings) warnings << QString::fromStdString(w);
+    std::shared_ptr<const Mechanism> mech;
+    try {
+      mech = std::make_shared<const Mechanism>(prepare(loaded.spec));
+    } catch (const SetupError& e) {
+      // A valid file whose loops do not close opens for editing: the sketch status says why.
+      warnings << tr("the mechanism cannot be assembled yet: %1").arg(e.what());
+    }
     replace(std::move(loaded.spec), std::move(mech), QFileInfo(path).absoluteFilePath(), warnings);
     return true;
   } catch (const ProjectError& e) {
@@ -36,6 +42,13 @@ bool Document::load(const QString& path) {
 }
 
 bool Document::save(const QString& path) {
+  if (!status_.disconnected.empty()) {  // format v1 requires every body to reach ground
+    QStringList names;
+    for (const std::string& n : status_.disconnected) names << QString::fromStdString(n);
+    error_ = tr("Could not save %1: %2 not connected to ground; pin or delete first (the sketch stays open)")
+                 .arg(path, names.join(", "));
+    return false;
+  }
   try {
     save_project(doc_.spec(), path.toStdString());
   } catch (const std::exception& e) {
@@ -90,6 +103,18 @@ void Document::refresh() {
   emit documentChanged();
   emit statusChanged();
   if (!keep) setSelection({});
+}
+
+bool Document::adoptUntitled(MechanismSpec spec) {
+  try {
+    auto mech = std::make_shared<const Mechanism>(prepare(spec));
+    replace(std::move(spec), std::move(mech), QString(), {});
+    undo_->resetClean();  // unsaved: closing asks to save
+    return true;
+  } catch (const std::exception& e) {
+    error_ = tr("The mechanism cannot be set up: %1").arg(e.what());
+  }
+  return false;
 }
 
 QString Document::displayName() const {

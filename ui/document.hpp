@@ -39,6 +39,10 @@ class Document : public QObject {
   bool save(const QString& path);
   // An empty, untitled project.
   void clear();
+  // A new untitled project from a spec made in the program (a template): prepared like a loaded
+  // file and marked modified, since it exists nowhere on disk. On failure returns false, sets
+  // error() and leaves the document as it was.
+  bool adoptUntitled(MechanismSpec spec);
 
   const QString& path() const { return path_; }
   QString displayName() const;

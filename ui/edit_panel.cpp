@@ -213,12 +213,16 @@ void EditPanel::buildBody(int index) {
   auto* com = addLine(tr("Centre of mass"), list(b.com.data(), 3), tr("m, body frame x, y, z"));
   auto* inertia = addLine(tr("Inertia"), list(b.inertia.data(), 6),
                           tr("kg·m² about the centre of mass: Ixx, Iyy, Izz, Ixy, Ixz, Iyz"));
-  auto* from_sketch = new QCheckBox(tr("Mass from drawn geometry (aluminium bar 20×6 mm)"), body_);
+  const std::string material = b.extra.contains("sketch") ? b.extra["sketch"].value("material", "aluminium") : "aluminium";
+  auto* stock = addCombo(tr("Material"), {"aluminium", "steel"}, QString::fromStdString(material));
+  stock->setToolTip(tr("Density for mass from geometry: aluminium 2700, steel 7850 kg/m³"));
+  auto* from_sketch = new QCheckBox(tr("Mass from drawn geometry (bar 20×6 mm of the material)"), body_);
   from_sketch->setChecked(mass_from_sketch(b));
   from_sketch->setEnabled(b.extra.contains("sketch") && b.extra["sketch"].contains("points"));
   form_->addRow(from_sketch);
   fields_.emplace_back(tr("Mass from geometry"), from_sketch);
-  apply_ = [this, index, name, mass, com, inertia, from_sketch] {
+  const QString shown = mass->text() + com->text() + inertia->text();
+  apply_ = [this, index, name, mass, com, inertia, from_sketch, stock, shown] {
     BodySpec after = document_->spec().bodies[index];
     after.name = name->text().trimmed().toStdString();
     after.com = vec3(tr("Centre of mass"), com->text());
@@ -227,10 +231,12 @@ void EditPanel::buildBody(int index) {
     bool ok = false;
     after.mass = mass->text().toDouble(&ok);
     if (!ok) return refuse(tr("Mass: '%1' is not a number").arg(mass->text()));
-    const bool was_auto = mass_from_sketch(after);
-    if (from_sketch->isChecked()) {
+    const bool typed = mass->text() + com->text() + inertia->text() != shown;
+    if (typed) from_sketch->setChecked(false);  // typed values win over the geometry
+    if (from_sketch->isChecked()) {  // computed from the drawn outline and the material
       after.extra["sketch"]["mass"] = "bars";
-      if (!was_auto) bar_mass_properties(body_points(document_->spec(), index), BarSection{}, after);
+      after.extra["sketch"]["material"] = stock->currentText().toStdString();
+      bar_mass_properties(body_points(document_->spec(), index), LinkStock::of(after), after);
     } else if (after.extra.contains("sketch")) {
       after.extra["sketch"].erase("mass");  // typed values from now on
     }

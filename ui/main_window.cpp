@@ -28,6 +28,7 @@
 #include "ui/sketch_editor.hpp"
 #include "ui/sketch_status_dock.hpp"
 #include "ui/sketch_tool_bar.hpp"
+#include "ui/template_dialog.hpp"
 #include "ui/viewport_panel.hpp"
 
 namespace articula {
@@ -155,6 +156,13 @@ void MainWindow::createFileMenu() {
   file->addAction(themedIcon("new"), tr("&New"), QKeySequence::New, this, [this] {
     if (maybeSave()) newDocument();
   });
+  file->addAction(tr("New from &Template…"), this, [this] {
+    if (!maybeSave()) return;
+    TemplateDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted && dialog.spec() &&
+        !document_->adoptUntitled(*dialog.spec()))
+      showError(tr("New from Template"), document_->error());
+  })->setObjectName("action_new_from_template");
   file->addAction(themedIcon("open"), tr("&Open…"), QKeySequence::Open, this,
                   &MainWindow::openInteractive);
   QMenu* recent = file->addMenu(tr("Open &Recent"));

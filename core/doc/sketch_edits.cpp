@@ -46,11 +46,11 @@ JointSpec revolute_at(const MechanismSpec& spec, int a, int b, const Vec3& world
 }
 
 // Mass properties that follow the drawn outline, and the outline itself, in the body's extra.
-void set_sketch_points(BodySpec& b, const std::vector<Vec3>& pts, BarSection section) {
+void set_sketch_points(BodySpec& b, const std::vector<Vec3>& pts) {
   nlohmann::json arr = nlohmann::json::array();
   for (const Vec3& p : pts) arr.push_back(json_point(p));
   b.extra["sketch"]["points"] = arr;
-  if (mass_from_sketch(b)) bar_mass_properties(pts, section, b);
+  if (mass_from_sketch(b)) bar_mass_properties(pts, LinkStock::of(b), b);
 }
 
 std::vector<Vec3> stored_points(const BodySpec& b) {
@@ -87,7 +87,7 @@ Edit remove_ground_point(const EditableMechanism& doc, const Vec3& p) {
 }
 
 Edit add_link(EditableMechanism& doc, const std::vector<Vec3>& points,
-              const std::vector<std::optional<Attachment>>& attach, BarSection section) {
+              const std::vector<std::optional<Attachment>>& attach) {
   if (points.size() < 2 || points.size() > 3) throw std::invalid_argument("a link has two or three points");
   for (std::size_t i = 1; i < points.size(); ++i)
     if (same(points[i], points[i - 1]) || same(points[i], points.front()))
@@ -102,7 +102,7 @@ Edit add_link(EditableMechanism& doc, const std::vector<Vec3>& points,
   const int me = static_cast<int>(after.bodies.size()) - 1;
   std::vector<Vec3> local;
   for (const Vec3& p : points) local.push_back(to_local(after, me, p));
-  set_sketch_points(after.bodies[me], local, section);
+  set_sketch_points(after.bodies[me], local);
   Edit e{points.size() == 2 ? "Draw link" : "Draw ternary link", {insert_body(doc, after.bodies[me])}};
   for (std::size_t i = 0; i < points.size() && i < attach.size(); ++i) {
     if (!attach[i]) continue;
@@ -120,8 +120,7 @@ Edit add_pin(EditableMechanism& doc, int a, int b, const Vec3& at) {
   return {"Pin", {insert_joint(doc, j)}};
 }
 
-Edit add_slider(EditableMechanism& doc, int guide, const Vec3& at, const Vec3& direction,
-                BarSection section) {
+Edit add_slider(EditableMechanism& doc, int guide, const Vec3& at, const Vec3& direction) {
   const Vec3 dir(direction.x(), direction.y(), 0.0);
   if (dir.norm() < 1e-12) throw std::invalid_argument("a slider needs a direction");
   const MechanismSpec& spec = doc.spec();
@@ -130,7 +129,7 @@ Edit add_slider(EditableMechanism& doc, int guide, const Vec3& at, const Vec3& d
   // The block keeps the guide's orientation, so both joint frames share one axis direction.
   block.pose = planar_pose(at, body_angle(spec, guide));
   block.extra["sketch"]["mass"] = "bars";
-  set_sketch_points(block, {Vec3::Zero()}, section);
+  set_sketch_points(block, {Vec3::Zero()});
   MechanismSpec after = spec;
   after.bodies.push_back(block);
   const int me = static_cast<int>(after.bodies.size()) - 1;
@@ -177,7 +176,7 @@ Edit remove_body(const EditableMechanism& doc, int body) {
   return e;
 }
 
-Edit move_point(const EditableMechanism& doc, const Vec3& from, const Vec3& to, BarSection section) {
+Edit move_point(const EditableMechanism& doc, const Vec3& from, const Vec3& to) {
   const MechanismSpec& spec = doc.spec();
   Edit e{"Move point", {}};
   std::vector<BodySpec> bodies = spec.bodies;
@@ -188,7 +187,7 @@ Edit move_point(const EditableMechanism& doc, const Vec3& from, const Vec3& to, 
     bool hit = false;
     for (Vec3& p : pts)
       if (same(p, old_local)) p = to_local(spec, b, to), hit = true;
-    if (hit) set_sketch_points(bodies[b], pts, section), body_changed[b] = true;
+    if (hit) set_sketch_points(bodies[b], pts), body_changed[b] = true;
   }
   for (int j = 0; j < static_cast<int>(spec.joints.size()); ++j) {
     JointSpec js = spec.joints[j];

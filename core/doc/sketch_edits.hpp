@@ -25,20 +25,19 @@ Edit remove_ground_point(const EditableMechanism& doc, const Vec3& p);
 // A new link through 2 (bar) or 3 (ternary) world points; attach[i] pins point i with a revolute
 // joint to that body or to ground.
 Edit add_link(EditableMechanism& doc, const std::vector<Vec3>& points,
-              const std::vector<std::optional<Attachment>>& attach, BarSection section = {});
+              const std::vector<std::optional<Attachment>>& attach);
 // A revolute joint between two bodies (either may be ground, -1) at a world point.
 Edit add_pin(EditableMechanism& doc, int body_a, int body_b, const Vec3& at);
 // A slider block at `at` on `guide` (a body, or ground = -1), moving along the world direction
 // `direction` (in the x-y plane) with a prismatic joint.
-Edit add_slider(EditableMechanism& doc, int guide, const Vec3& at, const Vec3& direction,
-                BarSection section = {});
+Edit add_slider(EditableMechanism& doc, int guide, const Vec3& at, const Vec3& direction);
 // Removing a body removes its joints and the forces on it.
 Edit remove_body(const EditableMechanism& doc, int body);
 Edit remove_joint(const EditableMechanism& doc, int joint);
 Edit remove_force(const EditableMechanism& doc, int force);
 // Geometry: every sketch point at world `from` (on any body or ground) moves to `to`; joint frames
 // there follow, and links whose mass follows the sketch get new mass properties.
-Edit move_point(const EditableMechanism& doc, const Vec3& from, const Vec3& to, BarSection section = {});
+Edit move_point(const EditableMechanism& doc, const Vec3& from, const Vec3& to);
 // The configuration after kinematic dragging: body poses (and q0 where given) from model q.
 Edit set_configuration(const EditableMechanism& doc, const Mechanism& mech, const VecX& q);
 

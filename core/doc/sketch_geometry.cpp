@@ -18,10 +18,6 @@ void add_unique(std::vector<Vec3>& pts, const Vec3& p) {
   pts.push_back(p);
 }
 
-// Box inertia about its own centre, axes along the box.
-Mat3 box_inertia(double m, double a, double b, double c) {
-  return Vec3(m * (b * b + c * c) / 12, m * (a * a + c * c) / 12, m * (a * a + b * b) / 12).asDiagonal();
-}
 }  // namespace
 
 Vec3 to_world(const MechanismSpec& spec, int body, const Vec3& local) {
@@ -73,39 +69,22 @@ std::vector<SketchPoint> sketch_points(const MechanismSpec& spec) {
   return out;
 }
 
-void bar_mass_properties(const std::vector<Vec3>& points, BarSection s, BodySpec& body) {
-  Mat3 I = Mat3::Zero();
-  double m = 0.0;
-  Vec3 mc = Vec3::Zero();
-  struct Bar { double m; Vec3 c; Mat3 I; };
-  std::vector<Bar> bars;
-  if (points.size() <= 1) {  // a slider block
-    const double mb = s.density * 0.05 * 0.02 * 0.02;
-    bars.push_back({mb, points.empty() ? Vec3::Zero() : points[0], box_inertia(mb, 0.05, 0.02, 0.02)});
-  }
+LinkStock LinkStock::of(const BodySpec& body) {
+  LinkStock stock;
+  if (body.extra.contains("sketch") && body.extra["sketch"].value("material", "") == "steel")
+    stock.material = Material::steel();
+  return stock;
+}
+
+void bar_mass_properties(const std::vector<Vec3>& points, const LinkStock& stock, BodySpec& body) {
+  std::vector<MassProperties> parts;
   const std::size_t n = points.size();
+  if (n <= 1)
+    parts.push_back(block(Vec3(0.05, 0.02, 0.02), stock.material, n ? points[0] : Vec3::Zero()));
   const std::size_t edges = n == 2 ? 1 : (n >= 3 ? n : 0);
-  for (std::size_t e = 0; e < edges; ++e) {
-    const Vec3 a = points[e], b = points[(e + 1) % n];
-    const double L = (b - a).norm();
-    const double mb = s.mass_per_length() * L;
-    // Bar along its own x; rotate its principal inertia into the body frame (planar bars: about z).
-    const double angle = std::atan2(b.y() - a.y(), b.x() - a.x());
-    const Mat3 R = Eigen::AngleAxisd(angle, Vec3::UnitZ()).toRotationMatrix();
-    bars.push_back({mb, 0.5 * (a + b), R * box_inertia(mb, L, s.width, s.thickness) * R.transpose()});
-  }
-  for (const Bar& b : bars) {
-    m += b.m;
-    mc += b.m * b.c;
-  }
-  const Vec3 com = m > 0 ? Vec3(mc / m) : Vec3::Zero();
-  for (const Bar& b : bars) {  // parallel axis theorem to the common centre of mass
-    const Vec3 d = b.c - com;
-    I += b.I + b.m * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
-  }
-  body.mass = m;
-  body.com = com;
-  body.inertia = {I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)};
+  for (std::size_t e = 0; e < edges; ++e)
+    parts.push_back(bar(points[e], points[(e + 1) % n], stock.section, stock.material));
+  combine(parts).apply_to(body);
 }
 
 bool mass_from_sketch(const BodySpec& body) {

@@ -7,14 +7,17 @@
 //   spec.extra["sketch"]["ground_points"]  ground pivots not yet used by a joint
 #include <vector>
 
+#include "core/spec/link_inertia.hpp"
 #include "core/spec/mechanism_spec.hpp"
 
 namespace articula {
 
-// Cross-section and density of a drawn link: an aluminium bar 20 x 6 mm (0.324 kg/m).
-struct BarSection {
-  double width = 0.02, thickness = 0.006, density = 2700.0;
-  double mass_per_length() const { return density * width * thickness; }
+// What a drawn link is made of: by default an aluminium bar 20 × 6 mm (0.324 kg/m); the body's
+// extra.sketch.material ("steel", "aluminium") chooses the material.
+struct LinkStock {
+  BarSection section = BarSection::rectangular(0.02, 0.006);
+  Material material = Material::aluminium();
+  static LinkStock of(const BodySpec& body);
 };
 
 // A point of the sketch: on ground (body = -1) or on a body, in that body's frame.
@@ -36,9 +39,10 @@ std::vector<Vec3> body_points(const MechanismSpec& spec, int body);
 std::vector<SketchPoint> sketch_points(const MechanismSpec& spec);
 std::vector<Vec3> ground_points(const MechanismSpec& spec);
 
-// Mass, centre of mass and inertia of slender bars along the edges of a polygon of body points
-// (two points: one bar; three or more: a closed outline). One point: a 50 x 20 x 20 mm block.
-void bar_mass_properties(const std::vector<Vec3>& points, BarSection section, BodySpec& body);
+// Mass, centre of mass and inertia (core/spec/link_inertia) of bars along the edges of a polygon
+// of body points (two points: one bar; three or more: a closed outline). One point: a slider
+// block 50 × 20 × 20 mm.
+void bar_mass_properties(const std::vector<Vec3>& points, const LinkStock& stock, BodySpec& body);
 
 bool mass_from_sketch(const BodySpec& body);  // extra.sketch.mass == "bars"
 

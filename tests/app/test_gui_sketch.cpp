@@ -281,10 +281,16 @@ TEST_CASE("properties are edited in place; invalid values are refused with the r
   s.click(0, 0), s.click(0.1, 0);
   s.w.document()->setSelection({0, -1});
   EditPanel* p = s.w.properties()->editor();
+  // Mass from the drawn geometry and a material: a steel bar 20 × 6 mm, 100 mm long.
+  REQUIRE(p->setChoice("Material", "steel"));
+  CHECK(p->apply());
+  CHECK(s.w.document()->spec().bodies[0].mass == Approx(7850 * 1.2e-4 * 0.1).epsilon(1e-12));
+  QCoreApplication::processEvents();  // the panel rebuilds after the edit
+  p = s.w.properties()->editor();
   REQUIRE(p->setField("Mass", "-2"));
   CHECK(!p->apply());
   CHECK(p->error() == "mass must be a positive number (kg)");
-  CHECK(s.w.document()->spec().bodies[0].mass == Approx(0.0324));
+  CHECK(s.w.document()->spec().bodies[0].mass == Approx(7850 * 1.2e-4 * 0.1).epsilon(1e-12));
   REQUIRE(p->setField("Name", "crank"));
   REQUIRE(p->setField("Mass", "0.5"));
   const int before = s.w.document()->undoStack()->count();
@@ -311,6 +317,15 @@ TEST_CASE("properties are edited in place; invalid values are refused with the r
   s.shot("joint_drive");
   s.w.document()->undoStack()->undo();
   CHECK(!s.w.document()->spec().joints[0].drive);
+  // A link not connected to ground: the status names it and saving is refused, keeping the sketch.
+  s.tool(Tool::Link);
+  s.click(0.2, 0.1), s.click(0.3, 0.1);
+  REQUIRE(s.status().disconnected.size() == 1);
+  CHECK(s.w.sketchStatus()->text().contains("Not connected to ground"));
+  QTemporaryDir dir;
+  CHECK_FALSE(s.w.document()->save(dir.filePath("x.json")));
+  CHECK(s.w.document()->error().contains("not connected to ground"));
+  CHECK(s.w.document()->spec().bodies.size() == 2);
 }
 
 int main(int argc, char** argv) {

@@ -37,6 +37,31 @@ TEST_CASE("a drawn four-bar is one DOF, one loop, no in-plane redundancy", "[doc
   CHECK(spec.bodies[1].com.x() == Approx(0.14).epsilon(1e-12));
 }
 
+TEST_CASE("a drawn link's mass follows its geometry and material", "[doc][mass]") {
+  EditableMechanism doc;
+  doc.apply(add_link(doc, {Vec3(0, 0, 0), Vec3(0.3, 0.4, 0)}, {Attachment{-1}, std::nullopt}));
+  BodySpec b = doc.spec().bodies[0];
+  // Aluminium bar 20 × 6 mm, 0.5 m long: 2700 · 1.2e-4 · 0.5 = 0.162 kg; Izz about the centre
+  // m (L² + w²)/12 in the bar's own frame (the body frame runs along the bar).
+  CHECK(b.mass == Approx(0.162).epsilon(1e-12));
+  CHECK(b.com.x() == Approx(0.25).epsilon(1e-12));
+  CHECK(b.inertia[2] == Approx(0.162 * (0.25 + 0.0004) / 12).epsilon(1e-12));
+  // Moving its free end recomputes the mass (steel after choosing the material).
+  b.extra["sketch"]["material"] = "steel";
+  bar_mass_properties(body_points(doc.spec(), 0), LinkStock::of(b), b);
+  doc.apply(set_body(doc, 0, b));
+  CHECK(doc.spec().bodies[0].mass == Approx(7850 * 1.2e-4 * 0.5).epsilon(1e-12));
+  doc.apply(move_point(doc, Vec3(0.3, 0.4, 0), Vec3(0.6, 0.8, 0)));
+  CHECK(doc.spec().bodies[0].mass == Approx(7850 * 1.2e-4 * 1.0).epsilon(1e-12));
+  // Typed mass properties stop the link from following its geometry.
+  b = doc.spec().bodies[0];
+  b.extra["sketch"].erase("mass");
+  b.mass = 2.0;
+  doc.apply(set_body(doc, 0, b));
+  doc.apply(move_point(doc, Vec3(0.6, 0.8, 0), Vec3(0.3, 0.4, 0)));
+  CHECK(doc.spec().bodies[0].mass == 2.0);
+}
+
 TEST_CASE("a motion drive on the crank leaves nothing unconstrained", "[doc][status]") {
   EditableMechanism doc;
   draw_fourbar(doc);

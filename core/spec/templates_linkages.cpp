@@ -1,0 +1,168 @@
+// Spatial single-loop linkages: RSSR (or RSUR) four-bar and the Bennett 4R linkage.
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include "core/spec/template_builder.hpp"
+#include "core/spec/templates.hpp"
+
+namespace articula {
+
+using namespace detail;
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+struct RockerSolve {
+  bool ok = false;
+  double phi = 0.0;  // rocker angle: pin at O2 + r2 (0, cos φ, sin φ)
+};
+
+// |A - B(φ)| = coupler with A the crank pin at crank angle θ:  Dy cos φ + Dz sin φ = K.
+RockerSolve solve_rocker(const RssrParams& p, double theta) {
+  const Vec3 A(p.crank * std::cos(theta), p.crank * std::sin(theta), 0.0);
+  const Vec3 D = A - p.output_axis;
+  const double K = (p.rocker * p.rocker + D.squaredNorm() - p.coupler * p.coupler) / (2 * p.rocker);
+  const double rho = std::hypot(D.y(), D.z());
+  RockerSolve s;
+  if (!(std::abs(K) < rho * (1 - 1e-9))) return s;
+  s.ok = true;
+  s.phi = std::atan2(D.z(), D.y()) + p.branch * std::acos(K / rho);
+  return s;
+}
+
+void validate(const RssrParams& p) {
+  check_positive(p.crank, "crank");
+  check_positive(p.rocker, "rocker");
+  check_positive(p.coupler, "coupler");
+  if (!p.output_axis.allFinite()) throw TemplateError("output_axis", "must be finite");
+  if (!std::isfinite(p.crank_angle)) throw TemplateError("crank_angle", "must be finite");
+  if (p.branch != 1 && p.branch != -1) throw TemplateError("branch", "must be +1 or -1");
+  check_section(p.section, "section");
+  check_material(p.material, "material");
+  if (!solve_rocker(p, p.crank_angle).ok)
+    throw TemplateError("coupler", "the coupler cannot join crank and rocker at the initial crank "
+                                   "angle (too short or too long)");
+  if (p.drive_crank) {
+    if (!std::isfinite(p.crank_speed) || p.crank_speed == 0.0)
+      throw TemplateError("crank_speed", "must be a non-zero finite number");
+    for (int i = 0; i < 720; ++i) {
+      const double th = 2 * kPi * i / 720;
+      if (!solve_rocker(p, th).ok) {
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      "the crank cannot turn fully with these lengths (no assembly at %.1f deg); "
+                      "change the lengths or leave the crank undriven", th * 180 / kPi);
+        throw TemplateError("drive_crank", text);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+MechanismSpec make_rssr(const RssrParams& p) {
+  validate(p);
+  const double th = p.crank_angle, phi = solve_rocker(p, th).phi;
+  SpecBuilder b(p.universal_at_rocker ? "Spatial RSUR four-bar" : "Spatial RSSR four-bar",
+                Vec3(0, -9.81, 0));
+  const Vec3 A(p.crank * std::cos(th), p.crank * std::sin(th), 0.0);
+  const Vec3 e(0, std::cos(phi), std::sin(phi));
+  const Vec3 B = p.output_axis + p.rocker * e;
+  const Vec3 c = B - A;
+  if (c.cross(Vec3::UnitX()).norm() < 1e-6 * c.norm())
+    throw TemplateError("output_axis", "the coupler must not be parallel to the rocker axis");
+  // Body frames: x along the link; crank z = its axis (world z), rocker z = its axis (world x).
+  b.body("crank", make_iso(Vec3::Zero(), rot(Vec3::UnitZ(), th)),
+         bar(Vec3::Zero(), Vec3(p.crank, 0, 0), p.section, p.material));
+  b.body("coupler", make_iso(A, frame_xz(c, Vec3::UnitZ().cross(c).norm() > 1e-9 ? Vec3::UnitZ() : Vec3::UnitX())),
+         bar(Vec3::Zero(), Vec3(c.norm(), 0, 0), p.section, p.material));
+  b.body("rocker", make_iso(p.output_axis, frame_xz(e, Vec3::UnitX())),
+         bar(Vec3::Zero(), Vec3(p.rocker, 0, 0), p.section, p.material));
+  JointSpec& input = b.joint("crank_pivot", Joint::revolute(), "ground", "crank", Iso::Identity(),
+                             Iso::Identity());  // q = crank angle
+  if (p.drive_crank) input.drive = ramp_drive(th, p.crank_speed);
+  b.joint("rocker_pivot", Joint::revolute(), "ground", "rocker",
+          make_iso(p.output_axis, frame_xz(Vec3::UnitZ(), Vec3::UnitX())), Iso::Identity());
+  b.joint_at("crank_ball", Joint::spherical(), "crank", "coupler", make_iso(A, b.world("coupler").linear()));
+  if (p.universal_at_rocker)  // both axes perpendicular to the coupler: its spin is blocked
+    b.joint_at("rocker_cross", Joint::universal(), "rocker", "coupler",
+               make_iso(B, frame_xz(c, Vec3::UnitX())));
+  else
+    b.joint_at("rocker_ball", Joint::spherical(), "rocker", "coupler",
+               make_iso(B, b.world("coupler").linear()));
+  char text[300];
+  std::snprintf(text, sizeof text,
+                "Spatial %s four-bar from the template: crank %.3g m about world z, rocker %.3g m "
+                "about an axis parallel to x through (%.3g, %.3g, %.3g) m, coupler %.3g m%s.",
+                p.universal_at_rocker ? "RSUR" : "RSSR", p.crank, p.rocker, p.output_axis.x(),
+                p.output_axis.y(), p.output_axis.z(), p.coupler,
+                p.drive_crank ? ", crank motion-driven" : "");
+  return b.finish(4.0, text);
+}
+
+namespace {
+
+void validate(const BennettParams& p) {
+  check_positive(p.a, "a");
+  check_positive(p.b, "b");
+  if (!(p.alpha > 0.0 && p.alpha < kPi)) throw TemplateError("alpha", "must be between 0 and 180 deg");
+  if (!(p.beta > 0.0 && p.beta < kPi)) throw TemplateError("beta", "must be between 0 and 180 deg");
+  const double b_needed = p.a * std::sin(p.beta) / std::sin(p.alpha);
+  if (std::abs(p.b - b_needed) > 1e-9 * std::max(p.a, p.b)) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "violates the Bennett condition a/sin(alpha) = b/sin(beta): with these a, alpha "
+                  "and beta, b must be %.12g m", b_needed);
+    throw TemplateError("b", text);
+  }
+  if (std::abs(std::sin((p.beta - p.alpha) / 2)) < 1e-6)
+    throw TemplateError("beta", "equal twists make a degenerate (folding) Bennett linkage");
+  if (!std::isfinite(p.theta1)) throw TemplateError("theta1", "must be finite");
+  check_section(p.section, "section");
+  check_material(p.material, "material");
+  if (p.drive && (!std::isfinite(p.speed) || p.speed == 0.0))
+    throw TemplateError("speed", "must be a non-zero finite number");
+}
+
+// ^{i-1}: the next joint frame seen from a link frame: along the common normal x by the length,
+// then twisted about it.
+Iso link_step(double length, double twist) {
+  return make_iso(Vec3(length, 0, 0), rot(Vec3::UnitX(), twist));
+}
+
+}  // namespace
+
+MechanismSpec make_bennett(const BennettParams& p) {
+  validate(p);
+  const double a = p.a, b = p.b, al = p.alpha, be = p.beta, t1 = p.theta1;
+  // tan(θ1/2) tan(θ2/2) = sin((β+α)/2) / sin((β−α)/2), written with atan2 to stay finite.
+  const double t2 = 2 * std::atan2(std::sin((be + al) / 2) * std::cos(t1 / 2),
+                                   std::sin((be - al) / 2) * std::sin(t1 / 2));
+  SpecBuilder sb("Bennett linkage", Vec3(0, -9.81, 0));
+  // DH-style link frames: z along the link's first joint axis, x along the common normal.
+  // Ground is link b (twist beta) from joint 4's axis (world z) to joint 1's.
+  const Iso W1 = link_step(b, be) * make_iso(Vec3::Zero(), rot(Vec3::UnitZ(), t1));
+  const Iso W2 = W1 * link_step(a, al) * make_iso(Vec3::Zero(), rot(Vec3::UnitZ(), t2));
+  const Iso W3 = W2 * link_step(b, be) * make_iso(Vec3::Zero(), rot(Vec3::UnitZ(), -t1));
+  const BarSection& s = p.section;
+  sb.body("link1", W1, bar(Vec3::Zero(), Vec3(a, 0, 0), s, p.material));
+  sb.body("link2", W2, bar(Vec3::Zero(), Vec3(b, 0, 0), s, p.material));
+  sb.body("link3", W3, bar(Vec3::Zero(), Vec3(a, 0, 0), s, p.material));
+  JointSpec& j1 = sb.joint("J1", Joint::revolute(), "ground", "link1", link_step(b, be), Iso::Identity());
+  if (p.drive) j1.drive = ramp_drive(t1, p.speed);
+  sb.joint("J2", Joint::revolute(), "link1", "link2", link_step(a, al), Iso::Identity());
+  sb.joint("J3", Joint::revolute(), "link2", "link3", link_step(b, be), Iso::Identity());
+  sb.joint("J4", Joint::revolute(), "ground", "link3", Iso::Identity(), link_step(a, al));
+  if (const double err = sb.closure_error(); err > 1e-9)
+    throw std::logic_error("Bennett template: loop does not close (" + std::to_string(err) + ")");
+  char text[300];
+  std::snprintf(text, sizeof text,
+                "Bennett 4R linkage from the template: a = %.4g m (twist %.4g deg), b = %.4g m "
+                "(twist %.4g deg), a/sin(alpha) = b/sin(beta), zero offsets%s.",
+                a, al * 180 / kPi, b, be * 180 / kPi, p.drive ? ", joint 1 motion-driven" : "");
+  return sb.finish(4.0, text);
+}
+
+}  // namespace articula
