@@ -6,6 +6,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <osg/ColorMask>
 #include <osg/ComputeBoundsVisitor>
 #include <osg/Depth>
 #include <osg/Geode>
@@ -72,6 +73,11 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(160, 120);
   root_ = new osg::Group;
+  // Opaque: alpha keeps the cleared 1 everywhere. Qt composes this widget's framebuffer as
+  // premultiplied RGBA (and grab() paints it with QPainter); the blended grid lines had left
+  // alpha < colour there, invalid premultiplied pixels whose channels overflowed and wrapped
+  // into red, yellow and black blocks that followed the background gradient.
+  root_->getOrCreateStateSet()->setAttribute(new osg::ColorMask(true, true, true, false));
   root_->addChild(make_background());
   viewer_ = new osgViewer::Viewer;
   viewer_->setThreadingModel(osgViewer::Viewer::SingleThreaded);
