@@ -34,6 +34,13 @@ class Document : public QObject {
   bool save(const QString& path);
   // An empty, untitled project.
   void clear();
+  // An edit of the whole specification, for undo commands (the commands push; this applies):
+  // re-prepares the mechanism (null if it cannot be simulated), keeps the path and undo history.
+  void setSpec(MechanismSpec spec);
+  // Crash recovery: the project autosaved in `recovery_file` becomes the document, modified (it
+  // holds unsaved work), under `original_path` (empty: untitled). A spec that cannot be prepared
+  // is still restored (no mechanism, the reason in warnings()). False and error() if unreadable.
+  bool recover(const QString& recovery_file, const QString& original_path);
 
   const QString& path() const { return path_; }
   QString displayName() const;

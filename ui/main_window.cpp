@@ -14,6 +14,7 @@
 #include <QUndoStack>
 
 #include "core/sim/mechanism.hpp"
+#include "ui/autosave.hpp"
 #include "ui/diagnostics_dock.hpp"
 #include "ui/document.hpp"
 #include "ui/history_csv.hpp"
@@ -35,7 +36,8 @@ MainWindow::MainWindow(QWidget* parent)
       document_(new Document(this)),
       controller_(new SimulationController(this)),
       viewport_(new ViewportPanel(this)),
-      recent_(new RecentFiles(this)) {
+      recent_(new RecentFiles(this)),
+      autosave_(new Autosave(document_, this)) {
   setWindowIcon(themedIcon("articula"));
   setCentralWidget(viewport_);
   // First, so that the controller holds the new mechanism before any dock rebuilds.

@@ -11,6 +11,7 @@ class QLabel;
 
 namespace articula {
 
+class Autosave;
 class DiagnosticsDock;
 class Document;
 class ModelTreeDock;
@@ -50,6 +51,7 @@ class MainWindow : public QMainWindow {
   ModelTreeDock* modelTree() const { return tree_; }
   DiagnosticsDock* diagnostics() const { return diagnostics_; }
   SimulationToolBar* simulationToolBar() const { return toolbar_; }
+  Autosave* autosave() const { return autosave_; }
   QString statusText() const;  // the real-time indicator
   void restoreLayout();        // the window geometry and dock layout of the last session
 
@@ -82,6 +84,7 @@ class MainWindow : public QMainWindow {
   DiagnosticsDock* diagnostics_ = nullptr;
   PlotDock* plots_ = nullptr;
   RecentFiles* recent_;
+  Autosave* autosave_;
   QLabel* rate_label_ = nullptr;
   QLabel* summary_label_ = nullptr;
   QLabel* fps_label_ = nullptr;
