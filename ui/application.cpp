@@ -8,6 +8,7 @@
 #include <QRegularExpression>
 #include <QThread>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 #include <sys/resource.h>
 
@@ -17,6 +18,9 @@
 #include "ui/responsiveness_probe.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/viewport_panel.hpp"
+#ifdef ARTICULA_HAVE_RENDER
+#include "ui/viewport_widget.hpp"
+#endif
 
 static void initResources() {
   Q_INIT_RESOURCE(articula);
@@ -105,6 +109,10 @@ int measure(MainWindow& w, const Options& o) {
   QElapsedTimer clock;
   clock.start();
   const double cpu0 = threadCpuSeconds();
+#ifdef ARTICULA_HAVE_RENDER
+  auto* view = w.viewport()->findChild<ViewportWidget*>();
+  if (view) view->setFrameTiming(true);
+#endif
   probe.start();
   w.controller()->play();
   settle(static_cast<int>(o.measure * 1000));
@@ -113,14 +121,26 @@ int measure(MainWindow& w, const Options& o) {
   const long frames = w.viewport()->framesDrawn() - frames0;
   const double fps = frames / wall;
   const double cpu_ms = frames > 0 ? 1e3 * (threadCpuSeconds() - cpu0) / frames : 0.0;
+  std::vector<double> render;  // ms per frame, GL finished: what the 3-D view costs to draw
+#ifdef ARTICULA_HAVE_RENDER
+  if (view) {
+    for (double t : view->frameTimes()) render.push_back(1e3 * t);
+    view->setFrameTiming(false);
+  }
+#endif
+  std::sort(render.begin(), render.end());
+  const auto quantile = [&](double q) {
+    return render.empty() ? 0.0 : render[std::min(render.size() - 1, std::size_t(q * render.size()))];
+  };
   const ResponsivenessProbe::Stats s = probe.stats();
   std::printf(
       "{\"file\": \"%s\", \"wall_s\": %.2f, \"sim_t\": %.3f, \"rate\": %.3f, "
-      "\"fps\": %.1f, \"gui_cpu_ms_per_frame\": %.2f, \"latency_ms\": {\"samples\": %d, "
-      "\"mean\": %.2f, \"p99\": %.2f, \"max\": %.2f}, \"viewport\": \"%s\"}\n",
+      "\"fps\": %.1f, \"gui_cpu_ms_per_frame\": %.2f, \"render_ms\": {\"min\": %.2f, "
+      "\"median\": %.2f, \"p90\": %.2f}, \"latency_ms\": {\"samples\": %d, \"mean\": %.2f, "
+      "\"p99\": %.2f, \"max\": %.2f}, \"viewport\": \"%s\"}\n",
       qPrintable(QFileInfo(o.file).fileName()), wall, w.controller()->current().t,
-      w.controller()->current().t / wall, fps, cpu_ms, s.samples, s.mean_ms, s.p99_ms, s.max_ms,
-      w.viewport()->has3D() ? "3d" : "sketch");
+      w.controller()->current().t / wall, fps, cpu_ms, quantile(0), quantile(0.5), quantile(0.9),
+      s.samples, s.mean_ms, s.p99_ms, s.max_ms, w.viewport()->has3D() ? "3d" : "sketch");
   return 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
 #include <algorithm>
@@ -229,14 +230,21 @@ void ViewportWidget::paintGL() {
   window_->setDefaultFboId(defaultFramebufferObject());  // changes on resize: set every frame
   updateCamera();
   viewer_->frame();
+  if (timing_) context()->functions()->glFinish();
   const qint64 end = clock_.nsecsElapsed();
   last_frame_s_ = (end - start) * 1e-9;
+  if (timing_) frame_times_.push_back(last_frame_s_);
   if (last_paint_ns_ >= 0) {
     const double dt = (start - last_paint_ns_) * 1e-9;
     if (dt > 0) fps_ = fps_ > 0 ? 0.9 * fps_ + 0.1 / dt : 1.0 / dt;
   }
   last_paint_ns_ = start;
   ++frames_;
+}
+
+void ViewportWidget::setFrameTiming(bool on) {
+  timing_ = on;
+  frame_times_.clear();
 }
 
 void ViewportWidget::mousePressEvent(QMouseEvent* e) {

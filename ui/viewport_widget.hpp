@@ -12,6 +12,7 @@
 #include <osg/Matrixd>
 #include <osg/Vec3d>
 #include <osg/ref_ptr>
+#include <vector>
 
 namespace osg {
 class Camera;
@@ -55,6 +56,10 @@ class ViewportWidget : public QOpenGLWidget {
   long framesDrawn() const { return frames_; }
   double lastFrameSeconds() const { return last_frame_s_; }  // time spent in the last paintGL
   double framesPerSecond() const { return fps_; }            // smoothed over recent frames
+  // Measurement (--measure): finish each frame's GL work inside paintGL, so that the time of a
+  // frame includes the software rasteriser's, and keep every frame's time.
+  void setFrameTiming(bool on);
+  const std::vector<double>& frameTimes() const { return frame_times_; }  // seconds
 
  signals:
   // User body and joint indices under a click (-1 for none): an empty click gives (-1, -1).
@@ -97,6 +102,8 @@ class ViewportWidget : public QOpenGLWidget {
 
   long frames_ = 0;
   double last_frame_s_ = 0.0, fps_ = 0.0;
+  bool timing_ = false;
+  std::vector<double> frame_times_;
   QElapsedTimer clock_;
   qint64 last_paint_ns_ = -1;
 };
