@@ -315,8 +315,12 @@ void ViewportWidget::pick(const QPoint& pos) {
   osgUtil::LineSegmentIntersector::Intersections hits;
   ScenePick result;
   if (viewer_->computeIntersections(viewer_->getCamera(), osgUtil::Intersector::WINDOW, x, y, hits,
-                                    kMechanismMask))
+                                    kMechanismMask)) {
     result = pick_from_path(hits.begin()->nodePath);
+    pick_point_ = hits.begin()->getWorldIntersectPoint();
+  }
+  has_pick_point_ = result.body >= 0 || result.joint >= 0;
+  pick_body_ = result.body;
   emit picked(result.body, result.joint);
 }
 

@@ -339,6 +339,31 @@ TEST_CASE("selection follows between the model tree and the document", "[gui][se
   CHECK(win.w.document()->selection() == Selection{2, -1});
 }
 
+TEST_CASE("the trace of a selected joint follows it, and reset starts it anew", "[gui][selection]") {
+  Window win;
+  REQUIRE(win.w.openFile(sample("fourbar")));
+  REQUIRE(win.w.viewport()->has3D());
+  QAction* trace = nullptr;
+  for (QAction* a : win.w.findChildren<QAction*>())
+    if (a->text() == "&Trace Selected Point") trace = a;
+  REQUIRE(trace);
+  trace->trigger();  // nothing selected: nothing to trace
+  CHECK_FALSE(win.w.viewport()->isTracing());
+  win.w.document()->setSelection({-1, 1});  // joint A, crank to coupler
+  trace->trigger();
+  REQUIRE(win.w.viewport()->isTracing());
+  SimulationController* c = win.w.controller();
+  c->play();
+  REQUIRE(waitFor([&] { return c->current().t >= 0.5; }, 30000));
+  c->pause();
+  settle(100);
+  CHECK(win.w.viewport()->traceSize() >= 3);  // a point per displayed frame
+  c->reset();
+  settle(100);
+  CHECK(win.w.viewport()->traceSize() <= 1);
+  CHECK(win.w.viewport()->isTracing());
+}
+
 TEST_CASE("the window shows the mechanism and exports CSV", "[gui][export]") {
   Window win;
   REQUIRE(win.w.openFile(sample("jansen_leg")));

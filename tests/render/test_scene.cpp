@@ -147,14 +147,16 @@ TEST_CASE("scene: rays pick joints and bodies, overlays follow snapshots", "[ren
   Data d2(mech.model());
   Snapshot s;
   for (int k = 0; k < 50; ++k) {
-    sim.step(1e-3, Integrator::RK4);
+    for (int i = 0; i < 4; ++i) sim.step(1e-3, Integrator::RK4);
     sim.evaluate();
     take_snapshot(sim, d2, s);
     scene.update(s);
+    scene.extend_trace({s});  // the trace grows with records, not with displayed frames
   }
   CHECK(scene.trace_size() == 50);
   CHECK(scene.force_scale() > 0);
   scene.update(s);  // a paused run adds no point
+  scene.extend_trace({s});
   CHECK(scene.trace_size() == 50);
 }
 
