@@ -51,6 +51,14 @@ class MechanismScene {
   double force_scale() const;                      // in use at the last update
   // Trace a point of a user body, given in that body's frame (a coupler curve). Starts afresh.
   void set_trace(int user_body, const osg::Vec3d& point);
+  // Traces joint j's point (on its child body; on its parent when the child is ground).
+  void set_trace_joint(int joint);
+  // Traces the point of user body `user_body` that is at `world` in the current pose (a click).
+  void set_trace_at(int user_body, const osg::Vec3d& world);
+  bool tracing() const { return trace_body_ >= 0; }
+  // Extends the trace through recorded states (every step, so the curve does not depend on the
+  // frame rate; displayed frames, which may be scrubbed ones, do not add to it).
+  void extend_trace(const std::vector<Snapshot>& records);
   void clear_trace();
   void set_trace_visible(bool on);
   std::size_t trace_size() const;

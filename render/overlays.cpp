@@ -100,11 +100,15 @@ void PointTrace::clear() {
   geometry_->dirtyBound();
 }
 
-void PointTrace::add(const osg::Vec3d& p) {
-  if (count_ > 0 && ring_[(head_ + ring_.size() - 1) % ring_.size()] == p) return;
+void PointTrace::add(const osg::Vec3d& p, double min_step) {
+  if (count_ > 0 && (ring_[(head_ + ring_.size() - 1) % ring_.size()] - p).length() <= min_step)
+    return;
   ring_[head_] = p;
   head_ = (head_ + 1) % ring_.size();
   count_ = std::min(count_ + 1, ring_.size());
+}
+
+void PointTrace::commit() {
   // Oldest first: the strip is a copy of the ring in time order (a few thousand points).
   vertices_->resize(count_);
   const std::size_t start = (head_ + ring_.size() - count_) % ring_.size();

@@ -41,7 +41,10 @@ class PointTrace {
   explicit PointTrace(std::size_t capacity, float width);
   osg::Geode* node() const { return geode_.get(); }
   void clear();
-  void add(const osg::Vec3d& p);  // ignored when it repeats the last point (a paused run)
+  // Appends p unless it is within `min_step` of the last point (a paused or creeping run);
+  // the drawn strip follows at the next commit() (one copy per batch, not per point).
+  void add(const osg::Vec3d& p, double min_step = 0.0);
+  void commit();
   std::size_t size() const { return count_; }
 
  private:

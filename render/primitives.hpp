@@ -21,6 +21,9 @@ osg::ref_ptr<T> make_ref(Args&&... args) {
 
 namespace articula::prim {
 
+// Tessellation of the shaded solids (OSG's TessellationHints detail ratio; see primitives.cpp).
+constexpr float kDetailRatio = 0.6f;
+
 // A cylinder with hemispherical ends from a to b.
 osg::ref_ptr<osg::Geometry> capsule(const osg::Vec3d& a, const osg::Vec3d& b, double radius,
                                     const osg::Vec4& color);

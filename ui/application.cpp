@@ -8,13 +8,19 @@
 #include <QRegularExpression>
 #include <QThread>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
+#include <sys/resource.h>
 
+#include "ui/autosave.hpp"
 #include "ui/main_window.hpp"
 #include "ui/recent_files.hpp"
 #include "ui/responsiveness_probe.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/viewport_panel.hpp"
+#ifdef ARTICULA_HAVE_RENDER
+#include "ui/viewport_widget.hpp"
+#endif
 
 static void initResources() {
   Q_INIT_RESOURCE(articula);
@@ -88,26 +94,53 @@ int screenshot(MainWindow& w, const Options& o) {
   return 0;
 }
 
+// CPU seconds used by the calling thread: the GUI thread's cost of a frame does not depend on
+// how busy the rest of the machine is, unlike the frame rate.
+double threadCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_THREAD, &u);
+  return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 int measure(MainWindow& w, const Options& o) {
   settle(300);
   ResponsivenessProbe probe;
   const long frames0 = w.viewport()->framesDrawn();
   QElapsedTimer clock;
   clock.start();
+  const double cpu0 = threadCpuSeconds();
+#ifdef ARTICULA_HAVE_RENDER
+  auto* view = w.viewport()->findChild<ViewportWidget*>();
+  if (view) view->setFrameTiming(true);
+#endif
   probe.start();
   w.controller()->play();
   settle(static_cast<int>(o.measure * 1000));
   probe.stop();
   const double wall = clock.elapsed() * 1e-3;
-  const double fps = (w.viewport()->framesDrawn() - frames0) / wall;
+  const long frames = w.viewport()->framesDrawn() - frames0;
+  const double fps = frames / wall;
+  const double cpu_ms = frames > 0 ? 1e3 * (threadCpuSeconds() - cpu0) / frames : 0.0;
+  std::vector<double> render;  // ms per frame, GL finished: what the 3-D view costs to draw
+#ifdef ARTICULA_HAVE_RENDER
+  if (view) {
+    for (double t : view->frameTimes()) render.push_back(1e3 * t);
+    view->setFrameTiming(false);
+  }
+#endif
+  std::sort(render.begin(), render.end());
+  const auto quantile = [&](double q) {
+    return render.empty() ? 0.0 : render[std::min(render.size() - 1, std::size_t(q * render.size()))];
+  };
   const ResponsivenessProbe::Stats s = probe.stats();
   std::printf(
       "{\"file\": \"%s\", \"wall_s\": %.2f, \"sim_t\": %.3f, \"rate\": %.3f, "
-      "\"fps\": %.1f, \"latency_ms\": {\"samples\": %d, \"mean\": %.2f, \"p99\": %.2f, "
-      "\"max\": %.2f}, \"viewport\": \"%s\"}\n",
+      "\"fps\": %.1f, \"gui_cpu_ms_per_frame\": %.2f, \"render_ms\": {\"min\": %.2f, "
+      "\"median\": %.2f, \"p90\": %.2f}, \"latency_ms\": {\"samples\": %d, \"mean\": %.2f, "
+      "\"p99\": %.2f, \"max\": %.2f}, \"viewport\": \"%s\"}\n",
       qPrintable(QFileInfo(o.file).fileName()), wall, w.controller()->current().t,
-      w.controller()->current().t / wall, fps, s.samples, s.mean_ms, s.p99_ms, s.max_ms,
-      w.viewport()->has3D() ? "3d" : "sketch");
+      w.controller()->current().t / wall, fps, cpu_ms, quantile(0), quantile(0.5), quantile(0.9),
+      s.samples, s.mean_ms, s.p99_ms, s.max_ms, w.viewport()->has3D() ? "3d" : "sketch");
   return 0;
 }
 
@@ -131,6 +164,8 @@ int runApplication(QApplication& app) {
   if (!headless) w.restoreLayout();
   if (headless) w.resize(o.size);
   w.show();
+  // After a crash, the autosaved work is offered first; recovered, it replaces the file to open.
+  if (!headless && w.autosave()->offerRecovery(&w)) return app.exec();
   QString file = o.file;
   if (file.isEmpty() && !samplesDirectory().isEmpty())
     file = QDir(samplesDirectory()).filePath("fourbar.json");

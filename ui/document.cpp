@@ -64,6 +64,28 @@ bool Document::save(const QString& path) {
   return true;
 }
 
+bool Document::recover(const QString& recovery_file, const QString& original_path) {
+  LoadResult loaded;
+  try {
+    loaded = load_project(recovery_file.toStdString());
+  } catch (const std::exception& e) {
+    error_ = tr("Could not recover %1: %2").arg(recovery_file, e.what());
+    return false;
+  }
+  QStringList warnings;
+  for (const std::string& w : loaded.warnings) warnings << QString::fromStdString(w);
+  std::shared_ptr<const Mechanism> mech;
+  try {
+    mech = std::make_shared<const Mechanism>(prepare(loaded.spec));
+  } catch (const std::exception& e) {
+    warnings << tr("the recovered mechanism cannot be simulated: %1").arg(e.what());
+  }
+  const QString path = original_path.isEmpty() ? QString() : QFileInfo(original_path).absoluteFilePath();
+  replace(std::move(loaded.spec), std::move(mech), path, warnings);
+  undo_->resetClean();  // unsaved work: the saved state is no longer reachable by undo
+  return true;
+}
+
 void Document::clear() {
   MechanismSpec spec;
   spec.name = tr("Untitled").toStdString();

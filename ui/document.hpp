@@ -43,6 +43,10 @@ class Document : public QObject {
   // file and marked modified, since it exists nowhere on disk. On failure returns false, sets
   // error() and leaves the document as it was.
   bool adoptUntitled(MechanismSpec spec);
+  // Crash recovery: the project autosaved in `recovery_file` becomes the document, modified (it
+  // holds unsaved work), under `original_path` (empty: untitled). A spec that cannot be prepared
+  // is still restored (no mechanism, the reason in warnings()). False and error() if unreadable.
+  bool recover(const QString& recovery_file, const QString& original_path);
 
   const QString& path() const { return path_; }
   QString displayName() const;

@@ -15,6 +15,7 @@
 #include <QUndoStack>
 
 #include "core/sim/mechanism.hpp"
+#include "ui/autosave.hpp"
 #include "ui/diagnostics_dock.hpp"
 #include "ui/document.hpp"
 #include "ui/history_csv.hpp"
@@ -29,6 +30,7 @@
 #include "ui/sketch_status_dock.hpp"
 #include "ui/sketch_tool_bar.hpp"
 #include "ui/template_dialog.hpp"
+#include "ui/snapshot_history.hpp"
 #include "ui/viewport_panel.hpp"
 
 namespace articula {
@@ -40,7 +42,8 @@ MainWindow::MainWindow(QWidget* parent)
       document_(new Document(this)),
       controller_(new SimulationController(this)),
       viewport_(new ViewportPanel(this)),
-      recent_(new RecentFiles(this)) {
+      recent_(new RecentFiles(this)),
+      autosave_(new Autosave(document_, this)) {
   setWindowIcon(themedIcon("articula"));
   // First, so that the controller holds the new mechanism before any dock rebuilds.
   connect(document_, &Document::documentChanged, this, &MainWindow::onDocumentChanged);
@@ -52,6 +55,9 @@ MainWindow::MainWindow(QWidget* parent)
   });
   connect(controller_, &SimulationController::frameChanged, viewport_,
           &ViewportPanel::showSnapshot);
+  // A trace shows the recorded run: reset (or resuming from a scrubbed instant) starts it anew.
+  connect(controller_, &SimulationController::historyReset, viewport_, &ViewportPanel::clearTrace);
+  connect(controller_, &SimulationController::snapshotsAdded, viewport_, &ViewportPanel::extendTrace);
   connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openFile);
   toolbar_ = new SimulationToolBar(controller_, this);
   addToolBar(toolbar_);
@@ -217,6 +223,17 @@ void MainWindow::createViewMenu() {
       viewport_->setOverlays(o);
     });
   }
+  QAction* trace = view->addAction(tr("&Trace Selected Point"), this, [this] {
+    if (!viewport_->traceSelection(document_->selection()))
+      return statusBar()->showMessage(
+          tr("Select a joint, or click a point on a body, to trace it"), 5000);
+    std::vector<Snapshot> run;  // the curve of the run recorded so far, at once
+    controller_->history().forEach([&](const Snapshot& s) { run.push_back(s); });
+    viewport_->extendTrace(run);
+  });
+  trace->setShortcut(Qt::Key_T);
+  trace->setEnabled(viewport_->has3D());
+  view->addAction(tr("C&lear Trace"), viewport_, &ViewportPanel::clearTrace)->setEnabled(viewport_->has3D());
   view->addSeparator();
   for (QDockWidget* d :
        {static_cast<QDockWidget*>(tree_), static_cast<QDockWidget*>(properties_),

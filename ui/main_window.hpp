@@ -11,6 +11,7 @@ class QLabel;
 
 namespace articula {
 
+class Autosave;
 class DiagnosticsDock;
 class Document;
 class ModelTreeDock;
@@ -57,6 +58,7 @@ class MainWindow : public QMainWindow {
   SketchToolBar* sketchToolBar() const { return sketch_tools_; }
   SketchStatusDock* sketchStatus() const { return sketch_status_; }
   PropertiesDock* properties() const { return properties_; }
+  Autosave* autosave() const { return autosave_; }
   QString statusText() const;  // the real-time indicator
   void restoreLayout();        // the window geometry and dock layout of the last session
 
@@ -93,6 +95,7 @@ class MainWindow : public QMainWindow {
   SketchToolBar* sketch_tools_ = nullptr;
   SketchStatusDock* sketch_status_ = nullptr;
   RecentFiles* recent_;
+  Autosave* autosave_;
   QLabel* rate_label_ = nullptr;
   QLabel* summary_label_ = nullptr;
   QLabel* fps_label_ = nullptr;

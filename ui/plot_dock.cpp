@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "core/sim/mechanism.hpp"
@@ -71,6 +72,9 @@ QWidget* PlotDock::makeToolBar() {
   channels_->setMenu(new QMenu(channels_));
   connect(channels_->menu(), &QMenu::aboutToShow, this, [this] {
     QMenu* menu = channels_->menu();
+    // clear() leaves submenus (each owns its menu action): without this every opening leaked
+    // a set of joint submenus whose actions still named the channels of older mechanisms.
+    for (QMenu* sub : menu->findChildren<QMenu*>(Qt::FindDirectChildrenOnly)) delete sub;
     menu->clear();
     if (mech_) addAllChannels(menu, *mech_, [this](const Channel& c) { plotChannel(c); });
   });
@@ -132,6 +136,13 @@ void PlotDock::setCurrentPlot(PlotWidget* plot) {
 
 void PlotDock::plotChannel(const Channel& c, bool newPlot) {
   if (!mech_) return;
+  // Only channels of this mechanism (a request made for an older one names other joints).
+  const std::vector<Channel> offered =
+      c.perJoint() ? (c.joint >= 0 && c.joint < static_cast<int>(mech_->spec.joints.size())
+                          ? jointChannels(*mech_, c.joint)
+                          : std::vector<Channel>{})
+                   : mechanismChannels();
+  if (std::find(offered.begin(), offered.end(), c) == offered.end()) return;
   if (newPlot || !current_) setCurrentPlot(addPlot());
   current_->addChannel(c, controller_->history());
   current_->refreshIfDirty();

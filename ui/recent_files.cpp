@@ -47,6 +47,9 @@ void RecentFiles::populate(QMenu* menu) {
 }
 
 QString samplesDirectory() {
+  // An explicit folder first (tests that must not touch the shipped samples point it elsewhere).
+  const QString env = qEnvironmentVariable("ARTICULA_SAMPLES_DIR");
+  if (!env.isEmpty() && QFileInfo::exists(env + "/fourbar.json")) return env;
   const QDir exe(QCoreApplication::applicationDirPath());
   for (const QString& rel : QStringList{"../samples", "../share/articula/samples", "samples"}) {
     const QString dir = QDir::cleanPath(exe.filePath(rel));

@@ -69,6 +69,7 @@ void SimulationController::setMechanism(std::shared_ptr<const Mechanism> mechani
 
 void SimulationController::play() {
   if (state_ != State::Paused) return;
+  resumeFromDisplayed();
   followLive();
   post([w = worker_] { w->play(); });
   setState(State::Playing);  // optimistic; the worker confirms
@@ -82,6 +83,7 @@ void SimulationController::pause() {
 
 void SimulationController::step() {
   if (state_ != State::Paused && state_ != State::Playing) return;
+  resumeFromDisplayed();
   followLive();
   post([w = worker_] { w->stepOnce(); });
   setState(State::Paused);
@@ -104,6 +106,7 @@ void SimulationController::setSpeed(double factor) {
 
 void SimulationController::runFor(double seconds) {
   if (state_ != State::Paused && state_ != State::Playing) return;
+  resumeFromDisplayed();
   followLive();
   QMetaObject::invokeMethod(
       worker_, [w = worker_, seconds] { w->runFor(seconds); }, Qt::BlockingQueuedConnection);
@@ -125,6 +128,13 @@ void SimulationController::showTime(double t) {
     has_current_ = true;
     emit frameChanged(current_);
   }
+}
+
+void SimulationController::resumeFromDisplayed() {
+  if (following_ || !has_current_) return;
+  // Blocking: the worker has restored the state and cut the history when play is posted.
+  QMetaObject::invokeMethod(
+      worker_, [w = worker_, t = current_.t] { w->resumeFrom(t); }, Qt::BlockingQueuedConnection);
 }
 
 void SimulationController::followLive() {

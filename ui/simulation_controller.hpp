@@ -32,6 +32,8 @@ class SimulationController : public QObject {
   void setMechanism(std::shared_ptr<const Mechanism> mechanism);
   const Mechanism* mechanism() const { return mechanism_.get(); }
 
+  // Play, step and runFor continue from the instant on display: after scrubbing back, the run
+  // resumes from that record and the later history (plots included) is discarded.
   void play();
   void pause();
   void step();
@@ -70,6 +72,7 @@ class SimulationController : public QObject {
 
  private:
   void setState(State s);
+  void resumeFromDisplayed();  // when scrubbed back: the worker continues from current_
   template <class F>
   void post(F f);
 

@@ -108,6 +108,24 @@ void SimulationWorker::runFor(double seconds) {
   publishLatest();
 }
 
+void SimulationWorker::resumeFrom(double t) {
+  if (!sim_) return;  // a failed run restarts with reset()
+  pause();
+  Snapshot at;
+  const long step = history_->truncateAfter(t, at);
+  if (step < 0) return;
+  try {
+    sim_->restore(at.t, at.q, at.qd, at.work, at.dissipated);
+  } catch (const std::exception& e) {
+    fail(e);
+    return;
+  }
+  step_ = step;
+  snap_ = at;
+  fresh_ = true;
+  emit notice(tr("Continuing from t = %1 s; the later history was discarded").arg(at.t), false);
+}
+
 void SimulationWorker::setDrive(int joint, const QString& expression) {
   if (!sim_) return;
   const QString name = QString::fromStdString(mech_->spec.joints[joint].name);

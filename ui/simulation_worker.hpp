@@ -31,6 +31,8 @@ class SimulationWorker : public QObject {
   void reset();
   void setSpeed(double factor);
   void runFor(double seconds);  // as fast as possible, then paused
+  // Continues from the record nearest time t: restores that state and drops the later history.
+  void resumeFrom(double t);
   // A new law for the drive of user joint `joint`, from the next step on (until reset).
   void setDrive(int joint, const QString& expression);
   void shutdown();

@@ -47,6 +47,22 @@ void SnapshotHistory::decimate() {
   records_.swap(kept);
 }
 
+long SnapshotHistory::truncateAfter(double t, Snapshot& at) {
+  std::lock_guard lock(m_);
+  if (records_.empty()) return -1;
+  auto it = std::lower_bound(records_.begin(), records_.end(), t,
+                             [](const Record& r, double t) { return r.s.t < t; });
+  if (it == records_.end()) --it;
+  if (it != records_.begin() && t - std::prev(it)->s.t < it->s.t - t) --it;
+  records_.erase(std::next(it), records_.end());
+  latest_ = records_.back().s;
+  at = latest_;
+  has_latest_ = true;
+  ++latest_version_;
+  ++generation_;
+  return records_.back().step;
+}
+
 void SnapshotHistory::setLatest(const Snapshot& s) {
   std::lock_guard lock(m_);
   latest_ = s;

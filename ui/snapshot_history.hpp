@@ -23,6 +23,10 @@ class SnapshotHistory {
   bool wants(long step) const;                // whether append(step) would keep it
   void append(long step, const Snapshot& s);  // records (if wanted) and sets the latest
   void setLatest(const Snapshot& s);          // newest state without recording it
+  // Drops the records after time t (the run continues from the record nearest t), starts a new
+  // generation so that readers reload what is left, and makes that record the latest. Returns
+  // its step and copies it to `at`; -1 when there is no record.
+  long truncateAfter(double t, Snapshot& at);
 
   // Reader side.
   int generation() const;            // changes on clear()

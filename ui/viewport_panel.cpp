@@ -149,6 +149,56 @@ void ViewportPanel::setOverlays(const Overlays& o) {
 #endif
 }
 
+bool ViewportPanel::traceSelection(const Selection& s) {
+#ifdef ARTICULA_HAVE_RENDER
+  if (!scene_) return false;
+  osg::Vec3d world;
+  if (s.joint >= 0)
+    scene_->set_trace_joint(s.joint);
+  else if (s.body >= 0 && viewport_->lastPickPoint(s.body, world))
+    scene_->set_trace_at(s.body, world);
+  else
+    return false;
+  viewport_->update();
+  return scene_->tracing();
+#else
+  (void)s;
+  return false;
+#endif
+}
+
+void ViewportPanel::clearTrace() {
+#ifdef ARTICULA_HAVE_RENDER
+  if (!scene_) return;
+  scene_->clear_trace();
+  viewport_->update();
+#endif
+}
+
+void ViewportPanel::extendTrace(const std::vector<Snapshot>& records) {
+#ifdef ARTICULA_HAVE_RENDER
+  if (scene_ && scene_->tracing()) scene_->extend_trace(records);
+#else
+  (void)records;
+#endif
+}
+
+bool ViewportPanel::isTracing() const {
+#ifdef ARTICULA_HAVE_RENDER
+  return scene_ && scene_->tracing();
+#else
+  return false;
+#endif
+}
+
+std::size_t ViewportPanel::traceSize() const {
+#ifdef ARTICULA_HAVE_RENDER
+  return scene_ ? scene_->trace_size() : 0;
+#else
+  return 0;
+#endif
+}
+
 long ViewportPanel::framesDrawn() const {
 #ifdef ARTICULA_HAVE_RENDER
   return viewport_->framesDrawn();

@@ -4,7 +4,9 @@
 // the mechanism once and then one snapshot per displayed frame, report picks, fit to view and
 // count the frames they draw.
 #include <QWidget>
+#include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "ui/document.hpp"
 
@@ -41,6 +43,13 @@ class ViewportPanel : public QWidget {
     bool grid = true, axes = false, frames = false, forces = false;
   };
   void setOverlays(const Overlays& o);
+  // The trace (coupler curve) of a point: the selected joint's, else the point clicked on the
+  // selected body. Returns false when nothing traceable is selected.
+  bool traceSelection(const Selection& s);
+  void clearTrace();
+  void extendTrace(const std::vector<Snapshot>& records);
+  bool isTracing() const;
+  std::size_t traceSize() const;  // points on the trace
   const Overlays& overlays() const { return overlays_; }
   bool isOrthographic2D() const { return ortho_; }
   long framesDrawn() const;

@@ -2,10 +2,12 @@
 
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <osg/ColorMask>
 #include <osg/ComputeBoundsVisitor>
 #include <osg/Depth>
 #include <osg/Geode>
@@ -72,6 +74,11 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(160, 120);
   root_ = new osg::Group;
+  // Opaque: alpha keeps the cleared 1 everywhere. Qt composes this widget's framebuffer as
+  // premultiplied RGBA (and grab() paints it with QPainter); the blended grid lines had left
+  // alpha < colour there, invalid premultiplied pixels whose channels overflowed and wrapped
+  // into red, yellow and black blocks that followed the background gradient.
+  root_->getOrCreateStateSet()->setAttribute(new osg::ColorMask(true, true, true, false));
   root_->addChild(make_background());
   viewer_ = new osgViewer::Viewer;
   viewer_->setThreadingModel(osgViewer::Viewer::SingleThreaded);
@@ -223,14 +230,21 @@ void ViewportWidget::paintGL() {
   window_->setDefaultFboId(defaultFramebufferObject());  // changes on resize: set every frame
   updateCamera();
   viewer_->frame();
+  if (timing_) context()->functions()->glFinish();
   const qint64 end = clock_.nsecsElapsed();
   last_frame_s_ = (end - start) * 1e-9;
+  if (timing_) frame_times_.push_back(last_frame_s_);
   if (last_paint_ns_ >= 0) {
     const double dt = (start - last_paint_ns_) * 1e-9;
     if (dt > 0) fps_ = fps_ > 0 ? 0.9 * fps_ + 0.1 / dt : 1.0 / dt;
   }
   last_paint_ns_ = start;
   ++frames_;
+}
+
+void ViewportWidget::setFrameTiming(bool on) {
+  timing_ = on;
+  frame_times_.clear();
 }
 
 void ViewportWidget::mousePressEvent(QMouseEvent* e) {
@@ -301,8 +315,12 @@ void ViewportWidget::pick(const QPoint& pos) {
   osgUtil::LineSegmentIntersector::Intersections hits;
   ScenePick result;
   if (viewer_->computeIntersections(viewer_->getCamera(), osgUtil::Intersector::WINDOW, x, y, hits,
-                                    kMechanismMask))
+                                    kMechanismMask)) {
     result = pick_from_path(hits.begin()->nodePath);
+    pick_point_ = hits.begin()->getWorldIntersectPoint();
+  }
+  has_pick_point_ = result.body >= 0 || result.joint >= 0;
+  pick_body_ = result.body;
   emit picked(result.body, result.joint);
 }
 

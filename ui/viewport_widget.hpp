@@ -12,6 +12,7 @@
 #include <osg/Matrixd>
 #include <osg/Vec3d>
 #include <osg/ref_ptr>
+#include <vector>
 
 namespace osg {
 class Camera;
@@ -52,9 +53,19 @@ class ViewportWidget : public QOpenGLWidget {
   // labels drawn over the view, and for tests that click on a known point.
   QPointF projectToWidget(const osg::Vec3d& world) const;
 
+  // World point of the last click that hit the mechanism (for tracing the point clicked on).
+  bool lastPickPoint(int user_body, osg::Vec3d& world) const {
+    world = pick_point_;
+    return has_pick_point_ && pick_body_ == user_body;
+  }
+
   long framesDrawn() const { return frames_; }
   double lastFrameSeconds() const { return last_frame_s_; }  // time spent in the last paintGL
   double framesPerSecond() const { return fps_; }            // smoothed over recent frames
+  // Measurement (--measure): finish each frame's GL work inside paintGL, so that the time of a
+  // frame includes the software rasteriser's, and keep every frame's time.
+  void setFrameTiming(bool on);
+  const std::vector<double>& frameTimes() const { return frame_times_; }  // seconds
 
  signals:
   // User body and joint indices under a click (-1 for none): an empty click gives (-1, -1).
@@ -97,6 +108,11 @@ class ViewportWidget : public QOpenGLWidget {
 
   long frames_ = 0;
   double last_frame_s_ = 0.0, fps_ = 0.0;
+  bool timing_ = false;
+  osg::Vec3d pick_point_;
+  bool has_pick_point_ = false;
+  int pick_body_ = -1;
+  std::vector<double> frame_times_;
   QElapsedTimer clock_;
   qint64 last_paint_ns_ = -1;
 };

@@ -40,6 +40,11 @@ class Simulation {
   // std::invalid_argument for an unknown joint or a kind change, ExpressionError for bad text.
   void set_drive_expression(int user_joint, const std::string& expression);
 
+  // Continues from a recorded state (the GUI's play after scrubbing back): time, coordinates
+  // and the energy account at that instant. Drive laws stay as they are now. The state must be
+  // one this simulation produced (it is not re-assembled); throws SetupError on a size mismatch.
+  void restore(double t, const VecX& q, const VecX& qd, double work, double dissipated);
+
   double time() const { return t_; }
   const VecX& q() const { return q_; }
   const VecX& qd() const { return qd_; }

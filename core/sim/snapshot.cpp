@@ -25,6 +25,8 @@ void take_snapshot(const Simulation& sim, Data& data, Snapshot& out) {
   for (const SpringBinding& s : mech.springs)
     if (s.q >= 0) V += 0.5 * s.stiffness * (out.q[s.q] - s.rest) * (out.q[s.q] - s.rest);
   out.potential_energy = V;
+  out.work = sim.energy().work;
+  out.dissipated = sim.energy().dissipated;
 }
 
 }  // namespace articula

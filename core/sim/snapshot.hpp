@@ -16,6 +16,7 @@ struct Snapshot {
   double loop_error = 0.0;
   double kinetic_energy = 0.0;
   double potential_energy = 0.0;                   // gravity and joint springs
+  double work = 0.0, dissipated = 0.0;             // energy account since t = 0 (to resume)
 };
 
 // Fill `out` from the simulation's last evaluate(); reuses out's storage (no allocation once

@@ -4,23 +4,30 @@
 // Built only as its own target (ARTICULA_GUI_TEST); in any other target this file is empty.
 #ifdef ARTICULA_GUI_TEST
 #define CATCH_CONFIG_RUNNER
+#include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QOpenGLWidget>
 #include <QProcess>
+#include <QSlider>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
 
+#include "core/doc/sketch_edits.hpp"
+#include "core/io/project.hpp"
 #include "core/sim/mechanism.hpp"
 #include "core/sim/runner.hpp"
 #include "ui/application.hpp"
+#include "ui/autosave.hpp"
 #include "ui/diagnostics_dock.hpp"
 #include "ui/document.hpp"
 #include "ui/main_window.hpp"
@@ -29,6 +36,7 @@
 #include "ui/plot_widget.hpp"
 #include "ui/recent_files.hpp"
 #include "ui/simulation_controller.hpp"
+#include "ui/simulation_tool_bar.hpp"
 #include "ui/snapshot_history.hpp"
 #include "ui/viewport_panel.hpp"
 
@@ -332,6 +340,31 @@ TEST_CASE("selection follows between the model tree and the document", "[gui][se
   CHECK(win.w.document()->selection() == Selection{2, -1});
 }
 
+TEST_CASE("the trace of a selected joint follows it, and reset starts it anew", "[gui][selection]") {
+  Window win;
+  REQUIRE(win.w.openFile(sample("fourbar")));
+  REQUIRE(win.w.viewport()->has3D());
+  QAction* trace = nullptr;
+  for (QAction* a : win.w.findChildren<QAction*>())
+    if (a->text() == "&Trace Selected Point") trace = a;
+  REQUIRE(trace);
+  trace->trigger();  // nothing selected: nothing to trace
+  CHECK_FALSE(win.w.viewport()->isTracing());
+  win.w.document()->setSelection({-1, 1});  // joint A, crank to coupler
+  trace->trigger();
+  REQUIRE(win.w.viewport()->isTracing());
+  SimulationController* c = win.w.controller();
+  c->play();
+  REQUIRE(waitFor([&] { return c->current().t >= 0.5; }, 30000));
+  c->pause();
+  settle(100);
+  CHECK(win.w.viewport()->traceSize() >= 3);  // a point per displayed frame
+  c->reset();
+  settle(100);
+  CHECK(win.w.viewport()->traceSize() <= 1);
+  CHECK(win.w.viewport()->isTracing());
+}
+
 TEST_CASE("the window shows the mechanism and exports CSV", "[gui][export]") {
   Window win;
   REQUIRE(win.w.openFile(sample("jansen_leg")));
@@ -375,6 +408,75 @@ TEST_CASE("history decimation keeps uniform resolution within its budget", "[gui
   CHECK(latest.t == Approx(5.0));
 }
 
+TEST_CASE("the 3-D view is opaque, so the 2-D grid keeps its grey in window grabs",
+          "[gui][screenshot]") {
+  Window win;
+  REQUIRE(win.w.openFile(sample("fourbar")));  // planar: the 2-D orthographic view
+  auto* gl = win.w.viewport()->findChild<QOpenGLWidget*>();
+  REQUIRE(gl);
+  settle(500);
+  // Qt composes the widget as premultiplied RGBA: any alpha below 1 (blended grid lines used to
+  // leave 0.77) makes colour exceed alpha, and QPainter's blending wrapped those channels.
+  const QImage fb = gl->grabFramebuffer().convertToFormat(QImage::Format_ARGB32);
+  int min_alpha = 255;
+  for (int y = 0; y < fb.height(); ++y)
+    for (int x = 0; x < fb.width(); ++x) min_alpha = std::min(min_alpha, qAlpha(fb.pixel(x, y)));
+  CHECK(min_alpha == 255);
+  // In the window grab the only saturated red is the world x axis (one line of the grid); the
+  // wrapped grid lines had coloured several whole rows and columns red, yellow and black.
+  const QImage shot = win.w.grab().toImage().convertToFormat(QImage::Format_RGB32);
+  const QRect view(gl->mapTo(&win.w, QPoint(0, 0)), gl->size());
+  long red = 0;
+  for (int y = view.top(); y <= view.bottom(); ++y)
+    for (int x = view.left(); x <= view.right(); ++x) {
+      const QColor c(shot.pixel(x, y));
+      red += c.hsvSaturation() > 150 && (c.hsvHue() < 15 || c.hsvHue() > 345) && c.value() > 150;
+    }
+  CHECK(red < 3 * view.width());
+}
+
+TEST_CASE("play after scrubbing back continues from the scrubbed instant", "[gui][history]") {
+  Window win;
+  REQUIRE(win.w.openFile(sample("fourbar")));
+  SimulationController* c = win.w.controller();
+  c->runFor(1.0);
+  std::vector<Snapshot> original;
+  c->history().forEach([&](const Snapshot& s) { original.push_back(s); });
+  REQUIRE(original.size() == 1001);  // every 1 ms step and t = 0
+  // The user drags the time slider back to 40 % and presses play.
+  auto* slider = win.w.simulationToolBar()->findChild<QSlider*>();
+  REQUIRE(slider);
+  slider->setValue(400);
+  CHECK(c->current().t == Approx(0.4).margin(1e-9));
+  CHECK_FALSE(c->isFollowing());
+  win.w.simulationToolBar()->playAction()->trigger();
+  CHECK(c->state() == State::Playing);
+  // The later history is gone at once (the plots follow at the next poll), and the run goes on.
+  CHECK(c->history().duration() < 0.45);
+  REQUIRE(waitFor([&] { return c->current().t >= 0.6; }, 30000));
+  c->pause();
+  settle(100);
+  const std::size_t n = c->history().size();
+  CHECK(n < original.size());
+  for (PlotWidget* p : win.w.plotDock()->plots()) CHECK(p->sampleCount() == n);
+  // From the same state the same integrator retraces the original run: every record after the
+  // restart equals the one recorded before scrubbing (1e-12, round-off only), work included.
+  std::size_t compared = 0;
+  double worst = 0;
+  c->history().forEach([&](const Snapshot& s) {
+    const std::size_t k = static_cast<std::size_t>(std::lround(s.t / 1e-3));
+    if (k >= original.size()) return;
+    const Snapshot& o = original[k];
+    REQUIRE(o.t == Approx(s.t).margin(1e-12));
+    worst = std::max({worst, (s.q - o.q).cwiseAbs().maxCoeff(),
+                      (s.qd - o.qd).cwiseAbs().maxCoeff(), std::abs(s.work - o.work)});
+    ++compared;
+  });
+  CHECK(compared == n);
+  CHECK(worst < 1e-12);
+  CHECK(c->current().t > 0.55);
+}
+
 TEST_CASE("the screenshot command writes a non-blank image that changes with time",
           "[gui][screenshot]") {
   QTemporaryDir dir;
@@ -382,8 +484,9 @@ TEST_CASE("the screenshot command writes a non-blank image that changes with tim
   const Run a = runApp({"--screenshot", t0, "--run-for", "0", sample("fourbar")});
   INFO(a.output.toStdString());
   REQUIRE(a.status == 0);
+  // Half a crank turn (the drive turns it once a second, so at t = 1 s it is back where it began).
   const Run b =
-      runApp({"--screenshot", t1, "--run-for", "1", "--size", "1280x800", sample("fourbar")});
+      runApp({"--screenshot", t1, "--run-for", "0.5", "--size", "1280x800", sample("fourbar")});
   INFO(b.output.toStdString());
   REQUIRE(b.status == 0);
   const QImage i0(t0), i1(t1);
@@ -400,10 +503,127 @@ TEST_CASE("the screenshot command writes a non-blank image that changes with tim
   CHECK(usage.status == 1);
 }
 
+namespace {
+
+// Renames the mechanism through the document's own undoable edit (as the properties dock does).
+bool renameMechanism(Document* doc, const std::string& name) {
+  MechanismHeader header = doc->editable().header();
+  header.name = name;
+  return doc->push(set_header(doc->editable(), header), EditKind::MechanismProperties);
+}
+
+// The session that crashes: opens `file`, edits it, reports each autosave, runs until killed.
+int autosaveChild(const QString& file) {
+  MainWindow w;
+  w.setInteractive(false);
+  w.show();
+  if (!w.openFile(file)) return 2;
+  QObject::connect(w.autosave(), &Autosave::autosaved, [](const QString& path) {
+    std::printf("autosaved %s\n", qPrintable(path));
+    std::fflush(stdout);
+  });
+  if (!renameMechanism(w.document(), "four-bar, edited before the crash")) return 3;
+  return QApplication::exec();
+}
+
+}  // namespace
+
+TEST_CASE("autosave survives SIGKILL and the next start offers the work back", "[gui][autosave]") {
+  QTemporaryDir dir;
+  REQUIRE(dir.isValid());
+  const QString file = dir.filePath("fourbar.json");
+  REQUIRE(QFile::copy(sample("fourbar"), file));
+  const QByteArray old_data_home = qgetenv("XDG_DATA_HOME");
+  qputenv("XDG_DATA_HOME", QFile::encodeName(dir.filePath("data")));  // both sessions use it
+  QProcess child;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("ARTICULA_AUTOSAVE_MS", "300");
+  child.setProcessEnvironment(env);
+  child.start(QCoreApplication::applicationFilePath(), {"--autosave-child", file});
+  REQUIRE(child.waitForStarted(10000));
+  QString out;
+  REQUIRE(waitFor([&] { return (out += child.readAllStandardOutput()).contains("autosaved"); },
+                  30000));
+  child.kill();  // SIGKILL: nothing in the child runs after this
+  REQUIRE(child.waitForFinished(10000));
+  CHECK(child.exitStatus() == QProcess::CrashExit);
+
+  const std::vector<Autosave::Orphan> orphans = Autosave::orphans();
+  REQUIRE(orphans.size() == 1);
+  CHECK(orphans[0].original_path == QFileInfo(file).absoluteFilePath());
+  Window win;
+  REQUIRE(win.w.openFile(sample("pendulum")));  // whatever the new session opened first
+  int asked = 0;
+  const bool recovered = win.w.autosave()->offerRecovery(&win.w, [&](const Autosave::Orphan& o) {
+    ++asked;
+    CHECK(o.name == "fourbar.json");
+    return Autosave::Choice::Recover;
+  });
+  CHECK(asked == 1);
+  REQUIRE(recovered);
+  Document* doc = win.w.document();
+  CHECK(doc->spec().name == "four-bar, edited before the crash");
+  CHECK(doc->path() == QFileInfo(file).absoluteFilePath());
+  CHECK(doc->isModified());
+  REQUIRE(doc->mechanism());
+  CHECK(doc->spec().joints.size() == load_project(file.toStdString()).spec.joints.size());
+  CHECK(win.w.windowTitle().startsWith("fourbar.json"));
+  // The crashed session's files are gone; this session protects the work with its own file,
+  // which is not an orphan while this session lives, and which saving removes.
+  const QString own = win.w.autosave()->recoveryFile();
+  REQUIRE_FALSE(own.isEmpty());
+  CHECK(QFile::exists(own));
+  CHECK(Autosave::orphans().empty());
+  CHECK_FALSE(QFile::exists(orphans[0].project));
+  REQUIRE(win.w.save());
+  CHECK_FALSE(QFile::exists(own));
+  CHECK(load_project(file.toStdString()).spec.name == "four-bar, edited before the crash");
+  if (old_data_home.isNull())
+    qunsetenv("XDG_DATA_HOME");
+  else
+    qputenv("XDG_DATA_HOME", old_data_home);
+}
+
+TEST_CASE("autosave waits for the first change, and a clean close leaves nothing behind",
+          "[gui][autosave]") {
+  QTemporaryDir dir;
+  REQUIRE(dir.isValid());
+  qputenv("XDG_DATA_HOME", QFile::encodeName(dir.filePath("data")));
+  QString own;
+  {
+    Window win;
+    REQUIRE(win.w.openFile(sample("slider_crank")));
+    Autosave* a = win.w.autosave();
+    a->setInterval(200);
+    settle(400);
+    CHECK(a->recoveryFile().isEmpty());  // nothing to protect yet
+    int saves = 0;
+    QObject::connect(a, &Autosave::autosaved, [&] { ++saves; });
+    REQUIRE(renameMechanism(win.w.document(), "edited"));
+    REQUIRE(waitFor([&] { return saves >= 1; }, 5000));
+    own = a->recoveryFile();
+    CHECK(load_project(own.toStdString()).spec.name == "edited");
+    settle(500);
+    CHECK(saves == 1);  // no edits since: no rewrite
+    win.w.document()->undoStack()->undo();  // back to the saved state: nothing to recover
+    CHECK_FALSE(QFile::exists(own));
+    win.w.document()->undoStack()->redo();
+    REQUIRE(waitFor([&] { return saves >= 2; }, 5000));
+    own = a->recoveryFile();
+    CHECK(QFile::exists(own));
+    win.w.setUnsavedChangesPrompt([] { return QMessageBox::Discard; });
+    win.w.close();
+  }
+  CHECK_FALSE(QFile::exists(own));  // the window is gone: a clean end
+  CHECK(Autosave::orphans().empty());
+  qunsetenv("XDG_DATA_HOME");
+}
+
 int main(int argc, char* argv[]) {
   prepareApplication();
   QApplication app(argc, argv);                           // needs a display: run under xvfb-run
   QCoreApplication::setOrganizationName("ArticulaTest");  // keep the user's settings out of it
+  if (argc == 3 && QByteArray(argv[1]) == "--autosave-child") return autosaveChild(argv[2]);
   return Catch::Session().run(argc, argv);
 }
 #endif  // ARTICULA_GUI_TEST

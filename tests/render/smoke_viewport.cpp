@@ -101,6 +101,7 @@ TEST_CASE("viewport: a planar four-bar draws, projects and picks", "[render][gl]
     sim.evaluate();
     take_snapshot(sim, data, snap);
     scene.update(snap);
+    scene.extend_trace({snap});
     draw_frames(view, 1);
   }
   CHECK(view.framesDrawn() >= before + 20);
