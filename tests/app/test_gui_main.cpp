@@ -364,6 +364,34 @@ TEST_CASE("the trace of a selected joint follows it, and reset starts it anew", 
   CHECK(win.w.viewport()->isTracing());
 }
 
+TEST_CASE("reaction-force arrows, joint axes and body frames show when switched on",
+          "[gui][selection]") {
+  Window win;
+  REQUIRE(win.w.openFile(sample("stewart_platform")));
+  win.w.controller()->runFor(0.2);
+  auto* gl = win.w.viewport()->findChild<QOpenGLWidget*>();
+  REQUIRE(gl);
+  settle(300);
+  const QImage plain = gl->grabFramebuffer();
+  for (const char* name :
+       {"Reaction-Force Arro&ws", "Joint &Axes", "Body F&rames"}) {
+    INFO(name);
+    QAction* overlay = nullptr;
+    for (QAction* a : win.w.findChildren<QAction*>())
+      if (a->text() == name) overlay = a;
+    REQUIRE(overlay);
+    overlay->setChecked(true);
+    settle(300);
+    const QImage shown = gl->grabFramebuffer();
+    if (const QString dir = qEnvironmentVariable("ARTICULA_TEST_SHOTS"); !dir.isEmpty())
+      shown.save(QDir(dir).filePath(QString(name).remove('&') + ".png"));  // to look at
+    CHECK(changedFraction(plain, shown) > 3e-4);  // the joint axes are small arrows
+    overlay->setChecked(false);
+    settle(300);
+    CHECK(changedFraction(plain, gl->grabFramebuffer()) < 0.001);
+  }
+}
+
 TEST_CASE("the window shows the mechanism and exports CSV", "[gui][export]") {
   Window win;
   REQUIRE(win.w.openFile(sample("jansen_leg")));
