@@ -42,8 +42,8 @@ class Autosave : public QObject {
   int interval() const { return interval_ms_; }
 
   QString recoveryFile() const { return project_; }  // empty until the first autosave
-  bool saveNow();   // writes the recovery file if the document has unsaved changes
-  void discard();   // removes this session's recovery file
+  bool saveNow();  // writes the recovery file if the document has unsaved changes
+  void discard();  // removes this session's recovery file
 
   // Recovery files of crashed sessions (their locks are free), newest first.
   static std::vector<Orphan> orphans();

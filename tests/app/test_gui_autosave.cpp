@@ -65,8 +65,8 @@ TEST_CASE("autosave survives SIGKILL and the next start offers the work back", "
   child.start(QCoreApplication::applicationFilePath(), {"--autosave-child", file});
   REQUIRE(child.waitForStarted(10000));
   QString out;
-  REQUIRE(waitFor([&] { return (out += child.readAllStandardOutput()).contains("autosaved"); },
-                  30000));
+  REQUIRE(
+      waitFor([&] { return (out += child.readAllStandardOutput()).contains("autosaved"); }, 30000));
   child.kill();  // SIGKILL: nothing in the child runs after this
   REQUIRE(child.waitForFinished(10000));
   CHECK(child.exitStatus() == QProcess::CrashExit);
@@ -129,7 +129,7 @@ TEST_CASE("autosave waits for the first change, and a clean close leaves nothing
     own = a->recoveryFile();
     CHECK(load_project(own.toStdString()).spec.name == "edited");
     settle(500);
-    CHECK(saves == 1);  // no edits since: no rewrite
+    CHECK(saves == 1);                      // no edits since: no rewrite
     win.w.document()->undoStack()->undo();  // back to the saved state: nothing to recover
     CHECK_FALSE(QFile::exists(own));
     win.w.document()->undoStack()->redo();

@@ -44,7 +44,6 @@ using namespace articula;
 using namespace articula::gui_test;
 using State = SimulationController::State;
 
-
 TEST_CASE("the window opens every sample", "[gui][samples]") {
   Window win;
   const QStringList files = QDir(kSamples).entryList({"*.json"}, QDir::Files, QDir::Name);
@@ -254,7 +253,8 @@ TEST_CASE("selection follows between the model tree and the document", "[gui][se
   CHECK(win.w.document()->selection() == Selection{2, -1});
 }
 
-TEST_CASE("the trace of a selected joint follows it, and reset starts it anew", "[gui][selection]") {
+TEST_CASE("the trace of a selected joint follows it, and reset starts it anew",
+          "[gui][selection]") {
   Window win;
   REQUIRE(win.w.openFile(sample("fourbar")));
   REQUIRE(win.w.viewport()->has3D());
@@ -288,8 +288,7 @@ TEST_CASE("reaction-force arrows, joint axes and body frames show when switched 
   REQUIRE(gl);
   settle(300);
   const QImage plain = gl->grabFramebuffer();
-  for (const char* name :
-       {"Reaction-Force Arro&ws", "Joint &Axes", "Body F&rames"}) {
+  for (const char* name : {"Reaction-Force Arro&ws", "Joint &Axes", "Body F&rames"}) {
     INFO(name);
     QAction* overlay = nullptr;
     for (QAction* a : win.w.findChildren<QAction*>())
@@ -410,8 +409,8 @@ TEST_CASE("play after scrubbing back continues from the scrubbed instant", "[gui
     if (k >= original.size()) return;
     const Snapshot& o = original[k];
     REQUIRE(o.t == Approx(s.t).margin(1e-12));
-    worst = std::max({worst, (s.q - o.q).cwiseAbs().maxCoeff(),
-                      (s.qd - o.qd).cwiseAbs().maxCoeff(), std::abs(s.work - o.work)});
+    worst = std::max({worst, (s.q - o.q).cwiseAbs().maxCoeff(), (s.qd - o.qd).cwiseAbs().maxCoeff(),
+                      std::abs(s.work - o.work)});
     ++compared;
   });
   CHECK(compared == n);
