@@ -210,8 +210,8 @@ void MechanismScene::extend_trace(const std::vector<Snapshot>& records) {
 
 void MechanismScene::set_trace_joint(int joint) {
   if (joint < 0 || 2 * joint + 1 >= static_cast<int>(anchors_.size())) return;
-  const JointAnchor& a = anchors_[2 * joint + 1].body != 0 ? anchors_[2 * joint + 1]
-                                                           : anchors_[2 * joint];
+  const JointAnchor& a =
+      anchors_[2 * joint + 1].body != 0 ? anchors_[2 * joint + 1] : anchors_[2 * joint];
   trace_->clear();
   trace_body_ = a.body != 0 ? a.body : -1;  // a joint between ground and ground does not move
   trace_point_ = a.frame.getTrans();

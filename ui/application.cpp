@@ -1,5 +1,7 @@
 #include "ui/application.hpp"
 
+#include <sys/resource.h>
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -10,7 +12,6 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
-#include <sys/resource.h>
 
 #include "ui/autosave.hpp"
 #include "ui/main_window.hpp"
@@ -130,7 +131,8 @@ int measure(MainWindow& w, const Options& o) {
 #endif
   std::sort(render.begin(), render.end());
   const auto quantile = [&](double q) {
-    return render.empty() ? 0.0 : render[std::min(render.size() - 1, std::size_t(q * render.size()))];
+    return render.empty() ? 0.0
+                          : render[std::min(render.size() - 1, std::size_t(q * render.size()))];
   };
   const ResponsivenessProbe::Stats s = probe.stats();
   std::printf(

@@ -62,7 +62,7 @@ Autosave::Autosave(Document* document, QObject* parent)
   connect(document_, &Document::modifiedChanged, this, &Autosave::onCleanChanged);
   // A different project was opened (or a new one started): its predecessor's recovery is moot.
   connect(document_, &Document::documentChanged, this, [this] {
-    if (!document_->isModified()) discard();
+    if (document_ && !document_->isModified()) discard();
   });
 }
 
@@ -87,7 +87,7 @@ void Autosave::setInterval(int ms) {
 }
 
 void Autosave::onEdited() {
-  if (!document_->isModified()) return;  // undone back to the saved state
+  if (!document_ || !document_->isModified()) return;  // undone back to the saved state
   edited_ = true;
   if (!timer_->isActive()) timer_->start(interval_ms_);  // a minute after the first change
 }
@@ -117,7 +117,7 @@ bool Autosave::lock() {
 
 bool Autosave::saveNow() {
   edited_ = false;
-  if (!document_->isModified() || !lock()) return false;
+  if (!document_ || !document_->isModified() || !lock()) return false;
   QJsonObject meta{{"original_path", document_->path()},
                    {"name", document_->displayName()},
                    {"saved", QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
@@ -191,6 +191,7 @@ bool Autosave::offerRecovery(QWidget* parent, std::function<Choice(const Orphan&
                                               : Choice::Later;
     };
   }
+  if (!document_) return false;
   for (const Orphan& o : orphans()) {
     switch (ask(o)) {
       case Choice::Recover:

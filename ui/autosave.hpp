@@ -8,6 +8,7 @@
 // be taken belongs to a crashed session and is offered back.
 #include <QDateTime>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <functional>
 #include <vector>
@@ -41,8 +42,8 @@ class Autosave : public QObject {
   int interval() const { return interval_ms_; }
 
   QString recoveryFile() const { return project_; }  // empty until the first autosave
-  bool saveNow();   // writes the recovery file if the document has unsaved changes
-  void discard();   // removes this session's recovery file
+  bool saveNow();  // writes the recovery file if the document has unsaved changes
+  void discard();  // removes this session's recovery file
 
   // Recovery files of crashed sessions (their locks are free), newest first.
   static std::vector<Orphan> orphans();
@@ -60,7 +61,7 @@ class Autosave : public QObject {
   bool lock();
   static void remove(const QString& project);
 
-  Document* document_;
+  QPointer<Document> document_;  // null once the document is being destroyed (its stack clears)
   QTimer* timer_;
   int interval_ms_;
   bool edited_ = false;  // edits since the last autosave

@@ -80,7 +80,8 @@ bool Document::recover(const QString& recovery_file, const QString& original_pat
   } catch (const std::exception& e) {
     warnings << tr("the recovered mechanism cannot be simulated: %1").arg(e.what());
   }
-  const QString path = original_path.isEmpty() ? QString() : QFileInfo(original_path).absoluteFilePath();
+  const QString path =
+      original_path.isEmpty() ? QString() : QFileInfo(original_path).absoluteFilePath();
   replace(std::move(loaded.spec), std::move(mech), path, warnings);
   undo_->resetClean();  // unsaved work: the saved state is no longer reachable by undo
   return true;

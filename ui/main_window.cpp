@@ -57,7 +57,8 @@ MainWindow::MainWindow(QWidget* parent)
           &ViewportPanel::showSnapshot);
   // A trace shows the recorded run: reset (or resuming from a scrubbed instant) starts it anew.
   connect(controller_, &SimulationController::historyReset, viewport_, &ViewportPanel::clearTrace);
-  connect(controller_, &SimulationController::snapshotsAdded, viewport_, &ViewportPanel::extendTrace);
+  connect(controller_, &SimulationController::snapshotsAdded, viewport_,
+          &ViewportPanel::extendTrace);
   connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openFile);
   toolbar_ = new SimulationToolBar(controller_, this);
   addToolBar(toolbar_);
@@ -225,15 +226,16 @@ void MainWindow::createViewMenu() {
   }
   QAction* trace = view->addAction(tr("&Trace Selected Point"), this, [this] {
     if (!viewport_->traceSelection(document_->selection()))
-      return statusBar()->showMessage(
-          tr("Select a joint, or click a point on a body, to trace it"), 5000);
+      return statusBar()->showMessage(tr("Select a joint, or click a point on a body, to trace it"),
+                                      5000);
     std::vector<Snapshot> run;  // the curve of the run recorded so far, at once
     controller_->history().forEach([&](const Snapshot& s) { run.push_back(s); });
     viewport_->extendTrace(run);
   });
   trace->setShortcut(Qt::Key_T);
   trace->setEnabled(viewport_->has3D());
-  view->addAction(tr("C&lear Trace"), viewport_, &ViewportPanel::clearTrace)->setEnabled(viewport_->has3D());
+  view->addAction(tr("C&lear Trace"), viewport_, &ViewportPanel::clearTrace)
+      ->setEnabled(viewport_->has3D());
   view->addSeparator();
   for (QDockWidget* d :
        {static_cast<QDockWidget*>(tree_), static_cast<QDockWidget*>(properties_),

@@ -93,6 +93,7 @@ void ViewportPanel::setMechanism(const Mechanism* m) {
 #ifdef ARTICULA_HAVE_RENDER
   viewport_->setScene(nullptr);
   scene_.reset();
+  has_shown_ = false;
   if (!m) return;
   scene_ = std::make_unique<MechanismScene>(*m);
   scene_->set_forces_visible(overlays_.forces);
@@ -109,6 +110,8 @@ void ViewportPanel::showSnapshot(const Snapshot& s) {
 #ifdef ARTICULA_HAVE_RENDER
   if (!scene_) return;
   scene_->update(s);
+  shown_ = s;  // overlays switched on while paused are drawn from it
+  has_shown_ = true;
   viewport_->update();
 #endif
 }
@@ -145,6 +148,7 @@ void ViewportPanel::setOverlays(const Overlays& o) {
   scene_->set_joint_axes_visible(o.axes);
   scene_->set_body_frames_visible(o.frames);
   scene_->set_grid_visible(o.grid);
+  if (has_shown_) scene_->update(shown_);  // force arrows follow snapshots: place them now
   viewport_->update();
 #endif
 }

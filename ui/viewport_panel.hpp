@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/sim/snapshot.hpp"
 #include "ui/document.hpp"
 
 namespace articula {
@@ -64,6 +65,8 @@ class ViewportPanel : public QWidget {
   std::unique_ptr<MechanismScene> scene_;
   bool ortho_ = false;
   Overlays overlays_;
+  Snapshot shown_;  // the snapshot on display
+  bool has_shown_ = false;
   static int samples_;
 };
 

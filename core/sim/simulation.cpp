@@ -96,8 +96,7 @@ void Simulation::set_drive_expression(int user_joint, const std::string& express
   throw std::invalid_argument("joint " + std::to_string(user_joint) + " has no drive");
 }
 
-void Simulation::restore(double t, const VecX& q, const VecX& qd, double work,
-                         double dissipated) {
+void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, double dissipated) {
   if (q.size() != q_.size() || qd.size() != qd_.size() || !q.allFinite() || !qd.allFinite())
     throw SetupError("cannot restore a state of another model or a non-finite state");
   t_ = last_t_ = t;

@@ -22,10 +22,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/doc/sketch_edits.hpp"
 #include "core/io/project.hpp"
 #include "core/sim/mechanism.hpp"
 #include "core/sim/runner.hpp"
+#include "tests/app/gui_support.hpp"
 #include "ui/application.hpp"
 #include "ui/autosave.hpp"
 #include "ui/diagnostics_dock.hpp"
@@ -41,95 +41,8 @@
 #include "ui/viewport_panel.hpp"
 
 using namespace articula;
+using namespace articula::gui_test;
 using State = SimulationController::State;
-
-namespace {
-
-const QString kSamples = QStringLiteral(ARTICULA_SOURCE_DIR "/samples");
-const QString kApp = QStringLiteral(ARTICULA_BINARY_DIR "/app/articula");
-
-QString sample(const char* name) {
-  return kSamples + "/" + name + ".json";
-}
-
-// Runs the event loop until pred() holds or timeout_ms passes.
-template <class Pred>
-bool waitFor(Pred pred, int timeout_ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!pred()) {
-    if (t.elapsed() > timeout_ms) return false;
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(2);
-  }
-  return true;
-}
-
-void settle(int ms) {
-  waitFor([] { return false; }, ms);
-}
-
-struct Window {
-  MainWindow w;
-  Window() {
-    w.setInteractive(false);
-    w.resize(1280, 800);
-    w.show();
-    REQUIRE(waitFor([&] { return w.isVisible(); }, 5000));
-  }
-};
-
-struct LumaStats {
-  double mean = 0, stddev = 0;
-};
-
-LumaStats luma(const QImage& image, const QRect& area = {}) {
-  const QImage img = image.convertToFormat(QImage::Format_RGB32);
-  const QRect r = area.isNull() ? img.rect() : area.intersected(img.rect());
-  double sum = 0, sum2 = 0;
-  const double n = static_cast<double>(r.width()) * r.height();
-  for (int y = r.top(); y <= r.bottom(); ++y)
-    for (int x = r.left(); x <= r.right(); ++x) {
-      const QRgb p = img.pixel(x, y);
-      const double l = 0.299 * qRed(p) + 0.587 * qGreen(p) + 0.114 * qBlue(p);
-      sum += l;
-      sum2 += l * l;
-    }
-  LumaStats s;
-  s.mean = sum / n;
-  s.stddev = std::sqrt(std::max(0.0, sum2 / n - s.mean * s.mean));
-  return s;
-}
-
-// Fraction of pixels whose luminance differs by more than 24 levels.
-double changedFraction(const QImage& a, const QImage& b) {
-  REQUIRE(a.size() == b.size());
-  const QImage x = a.convertToFormat(QImage::Format_RGB32);
-  const QImage y = b.convertToFormat(QImage::Format_RGB32);
-  long changed = 0;
-  for (int j = 0; j < x.height(); ++j)
-    for (int i = 0; i < x.width(); ++i)
-      changed += std::abs(qGray(x.pixel(i, j)) - qGray(y.pixel(i, j))) > 24;
-  return static_cast<double>(changed) / (x.width() * x.height());
-}
-
-struct Run {
-  int status = -1;
-  QString output;
-};
-
-Run runApp(const QStringList& args) {
-  QProcess p;
-  p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start(kApp, args);
-  Run r;
-  if (!p.waitForFinished(120000)) return r;
-  r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-  r.output = QString::fromUtf8(p.readAll());
-  return r;
-}
-
-}  // namespace
 
 TEST_CASE("the window opens every sample", "[gui][samples]") {
   Window win;
@@ -340,7 +253,8 @@ TEST_CASE("selection follows between the model tree and the document", "[gui][se
   CHECK(win.w.document()->selection() == Selection{2, -1});
 }
 
-TEST_CASE("the trace of a selected joint follows it, and reset starts it anew", "[gui][selection]") {
+TEST_CASE("the trace of a selected joint follows it, and reset starts it anew",
+          "[gui][selection]") {
   Window win;
   REQUIRE(win.w.openFile(sample("fourbar")));
   REQUIRE(win.w.viewport()->has3D());
@@ -363,6 +277,33 @@ TEST_CASE("the trace of a selected joint follows it, and reset starts it anew", 
   settle(100);
   CHECK(win.w.viewport()->traceSize() <= 1);
   CHECK(win.w.viewport()->isTracing());
+}
+
+TEST_CASE("reaction-force arrows, joint axes and body frames show when switched on",
+          "[gui][selection]") {
+  Window win;
+  REQUIRE(win.w.openFile(sample("stewart_platform")));
+  win.w.controller()->runFor(0.2);
+  auto* gl = win.w.viewport()->findChild<QOpenGLWidget*>();
+  REQUIRE(gl);
+  settle(300);
+  const QImage plain = gl->grabFramebuffer();
+  for (const char* name : {"Reaction-Force Arro&ws", "Joint &Axes", "Body F&rames"}) {
+    INFO(name);
+    QAction* overlay = nullptr;
+    for (QAction* a : win.w.findChildren<QAction*>())
+      if (a->text() == name) overlay = a;
+    REQUIRE(overlay);
+    overlay->setChecked(true);
+    settle(300);
+    const QImage shown = gl->grabFramebuffer();
+    if (const QString dir = qEnvironmentVariable("ARTICULA_TEST_SHOTS"); !dir.isEmpty())
+      shown.save(QDir(dir).filePath(QString(name).remove('&') + ".png"));  // to look at
+    CHECK(changedFraction(plain, shown) > 3e-4);  // the joint axes are small arrows
+    overlay->setChecked(false);
+    settle(300);
+    CHECK(changedFraction(plain, gl->grabFramebuffer()) < 0.001);
+  }
 }
 
 TEST_CASE("the window shows the mechanism and exports CSV", "[gui][export]") {
@@ -468,8 +409,8 @@ TEST_CASE("play after scrubbing back continues from the scrubbed instant", "[gui
     if (k >= original.size()) return;
     const Snapshot& o = original[k];
     REQUIRE(o.t == Approx(s.t).margin(1e-12));
-    worst = std::max({worst, (s.q - o.q).cwiseAbs().maxCoeff(),
-                      (s.qd - o.qd).cwiseAbs().maxCoeff(), std::abs(s.work - o.work)});
+    worst = std::max({worst, (s.q - o.q).cwiseAbs().maxCoeff(), (s.qd - o.qd).cwiseAbs().maxCoeff(),
+                      std::abs(s.work - o.work)});
     ++compared;
   });
   CHECK(compared == n);
@@ -501,122 +442,6 @@ TEST_CASE("the screenshot command writes a non-blank image that changes with tim
   CHECK(missing.output.contains("none.json"));
   const Run usage = runApp({"--screenshot", t0, "--size", "big", sample("fourbar")});
   CHECK(usage.status == 1);
-}
-
-namespace {
-
-// Renames the mechanism through the document's own undoable edit (as the properties dock does).
-bool renameMechanism(Document* doc, const std::string& name) {
-  MechanismHeader header = doc->editable().header();
-  header.name = name;
-  return doc->push(set_header(doc->editable(), header), EditKind::MechanismProperties);
-}
-
-// The session that crashes: opens `file`, edits it, reports each autosave, runs until killed.
-int autosaveChild(const QString& file) {
-  MainWindow w;
-  w.setInteractive(false);
-  w.show();
-  if (!w.openFile(file)) return 2;
-  QObject::connect(w.autosave(), &Autosave::autosaved, [](const QString& path) {
-    std::printf("autosaved %s\n", qPrintable(path));
-    std::fflush(stdout);
-  });
-  if (!renameMechanism(w.document(), "four-bar, edited before the crash")) return 3;
-  return QApplication::exec();
-}
-
-}  // namespace
-
-TEST_CASE("autosave survives SIGKILL and the next start offers the work back", "[gui][autosave]") {
-  QTemporaryDir dir;
-  REQUIRE(dir.isValid());
-  const QString file = dir.filePath("fourbar.json");
-  REQUIRE(QFile::copy(sample("fourbar"), file));
-  const QByteArray old_data_home = qgetenv("XDG_DATA_HOME");
-  qputenv("XDG_DATA_HOME", QFile::encodeName(dir.filePath("data")));  // both sessions use it
-  QProcess child;
-  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.insert("ARTICULA_AUTOSAVE_MS", "300");
-  child.setProcessEnvironment(env);
-  child.start(QCoreApplication::applicationFilePath(), {"--autosave-child", file});
-  REQUIRE(child.waitForStarted(10000));
-  QString out;
-  REQUIRE(waitFor([&] { return (out += child.readAllStandardOutput()).contains("autosaved"); },
-                  30000));
-  child.kill();  // SIGKILL: nothing in the child runs after this
-  REQUIRE(child.waitForFinished(10000));
-  CHECK(child.exitStatus() == QProcess::CrashExit);
-
-  const std::vector<Autosave::Orphan> orphans = Autosave::orphans();
-  REQUIRE(orphans.size() == 1);
-  CHECK(orphans[0].original_path == QFileInfo(file).absoluteFilePath());
-  Window win;
-  REQUIRE(win.w.openFile(sample("pendulum")));  // whatever the new session opened first
-  int asked = 0;
-  const bool recovered = win.w.autosave()->offerRecovery(&win.w, [&](const Autosave::Orphan& o) {
-    ++asked;
-    CHECK(o.name == "fourbar.json");
-    return Autosave::Choice::Recover;
-  });
-  CHECK(asked == 1);
-  REQUIRE(recovered);
-  Document* doc = win.w.document();
-  CHECK(doc->spec().name == "four-bar, edited before the crash");
-  CHECK(doc->path() == QFileInfo(file).absoluteFilePath());
-  CHECK(doc->isModified());
-  REQUIRE(doc->mechanism());
-  CHECK(doc->spec().joints.size() == load_project(file.toStdString()).spec.joints.size());
-  CHECK(win.w.windowTitle().startsWith("fourbar.json"));
-  // The crashed session's files are gone; this session protects the work with its own file,
-  // which is not an orphan while this session lives, and which saving removes.
-  const QString own = win.w.autosave()->recoveryFile();
-  REQUIRE_FALSE(own.isEmpty());
-  CHECK(QFile::exists(own));
-  CHECK(Autosave::orphans().empty());
-  CHECK_FALSE(QFile::exists(orphans[0].project));
-  REQUIRE(win.w.save());
-  CHECK_FALSE(QFile::exists(own));
-  CHECK(load_project(file.toStdString()).spec.name == "four-bar, edited before the crash");
-  if (old_data_home.isNull())
-    qunsetenv("XDG_DATA_HOME");
-  else
-    qputenv("XDG_DATA_HOME", old_data_home);
-}
-
-TEST_CASE("autosave waits for the first change, and a clean close leaves nothing behind",
-          "[gui][autosave]") {
-  QTemporaryDir dir;
-  REQUIRE(dir.isValid());
-  qputenv("XDG_DATA_HOME", QFile::encodeName(dir.filePath("data")));
-  QString own;
-  {
-    Window win;
-    REQUIRE(win.w.openFile(sample("slider_crank")));
-    Autosave* a = win.w.autosave();
-    a->setInterval(200);
-    settle(400);
-    CHECK(a->recoveryFile().isEmpty());  // nothing to protect yet
-    int saves = 0;
-    QObject::connect(a, &Autosave::autosaved, [&] { ++saves; });
-    REQUIRE(renameMechanism(win.w.document(), "edited"));
-    REQUIRE(waitFor([&] { return saves >= 1; }, 5000));
-    own = a->recoveryFile();
-    CHECK(load_project(own.toStdString()).spec.name == "edited");
-    settle(500);
-    CHECK(saves == 1);  // no edits since: no rewrite
-    win.w.document()->undoStack()->undo();  // back to the saved state: nothing to recover
-    CHECK_FALSE(QFile::exists(own));
-    win.w.document()->undoStack()->redo();
-    REQUIRE(waitFor([&] { return saves >= 2; }, 5000));
-    own = a->recoveryFile();
-    CHECK(QFile::exists(own));
-    win.w.setUnsavedChangesPrompt([] { return QMessageBox::Discard; });
-    win.w.close();
-  }
-  CHECK_FALSE(QFile::exists(own));  // the window is gone: a clean end
-  CHECK(Autosave::orphans().empty());
-  qunsetenv("XDG_DATA_HOME");
 }
 
 int main(int argc, char* argv[]) {

@@ -124,17 +124,17 @@ class Monkey {
   void wheel() {
     auto [w, p] = target();
     const int delta = (pick(2) ? 1 : -1) * 120 * (1 + pick(3));
-    QWheelEvent e(QPointF(p), QPointF(w->mapToGlobal(p)), QPoint(), QPoint(0, delta),
-                  Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QWheelEvent e(QPointF(p), QPointF(w->mapToGlobal(p)), QPoint(), QPoint(0, delta), Qt::NoButton,
+                  Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(w, &e);
     ++counts_["wheel"];
   }
   void key() {
-    static const int keys[] = {Qt::Key_Space, Qt::Key_Period, Qt::Key_Home,  Qt::Key_F,
-                               Qt::Key_2,     Qt::Key_Escape, Qt::Key_Left,  Qt::Key_Right,
-                               Qt::Key_Up,    Qt::Key_Down,   Qt::Key_Tab,   Qt::Key_Return,
+    static const int keys[] = {Qt::Key_Space,  Qt::Key_Period, Qt::Key_Home, Qt::Key_F,
+                               Qt::Key_2,      Qt::Key_Escape, Qt::Key_Left, Qt::Key_Right,
+                               Qt::Key_Up,     Qt::Key_Down,   Qt::Key_Tab,  Qt::Key_Return,
                                Qt::Key_Delete, Qt::Key_PageUp, Qt::Key_End,  Qt::Key_A,
-                               Qt::Key_Z,     Qt::Key_Minus,  Qt::Key_Plus,  Qt::Key_0};
+                               Qt::Key_Z,      Qt::Key_Minus,  Qt::Key_Plus, Qt::Key_0};
     const int k = keys[pick(sizeof(keys) / sizeof(keys[0]))];
     const Qt::KeyboardModifiers mods = pick(5) == 0 ? Qt::ControlModifier : Qt::NoModifier;
     QWidget* w = QApplication::focusWidget() ? QApplication::focusWidget() : top();
@@ -270,8 +270,8 @@ TEST_CASE("monkey: random input for a minute, then the document saves and reload
     std::printf("monkey: %s %d\n", kind.c_str(), n);
     total += n;
   }
-  std::printf("monkey: %d acts in %.0f s (seed %u), %d dialogs/popups dismissed\n", total,
-              seconds, seed, watchdog.dismissed());
+  std::printf("monkey: %d acts in %.0f s (seed %u), %d dialogs/popups dismissed\n", total, seconds,
+              seed, watchdog.dismissed());
   CHECK(total > 5 * seconds);  // it really did something (about 20 acts a second here)
   CHECK(g_critical == 0);
 

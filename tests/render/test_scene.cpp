@@ -2,11 +2,11 @@
 // model body, every joint frame where forward kinematics puts it, sizes that follow the
 // mechanism, picking by ray casting (no GL context needed).
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <osg/Geode>
 #include <osg/Geometry>
 #include <osgUtil/IntersectionVisitor>
 #include <osgUtil/LineSegmentIntersector>
-#include <cstdio>
 #include <string>
 
 #include "core/algorithms/kinematics.hpp"
@@ -181,7 +181,8 @@ long visible_vertices(const MechanismScene& scene) {
 TEST_CASE("scene: a vertex budget that a software rasteriser draws at 30 fps", "[render]") {
   // Under Mesa llvmpipe (Xvfb, CI) a frame costs about the number of small triangles drawn; at
   // the former tessellation the Stewart platform sent ~108k vertices and drew 23 fps.
-  for (const auto& [file, budget] : {std::pair{"fourbar.json", 6000L}, {"jansen_leg.json", 16000L},
+  for (const auto& [file, budget] : {std::pair{"fourbar.json", 6000L},
+                                     {"jansen_leg.json", 16000L},
                                      {"stewart_platform.json", 22000L}}) {
     INFO(file);
     const Mechanism mech = load_sample(file);

@@ -11,7 +11,9 @@
 using namespace articula;
 
 namespace {
-Mechanism sample(const char* file) { return prepare(load_project(test::sample_path(file)).spec); }
+Mechanism sample(const char* file) {
+  return prepare(load_project(test::sample_path(file)).spec);
+}
 
 // Runs `steps` steps of h from the current state; returns the snapshot at the end.
 Snapshot run(Simulation& sim, Data& data, int steps, double h, Integrator integrator) {
