@@ -78,7 +78,7 @@ struct Sketcher {
   void record() { states.push_back(w.document()->spec()); }
   void shot(const QString& what) {
     if (prefix.isEmpty()) return;
-    QCoreApplication::processEvents();
+    waitFor([] { return false; }, 150);  // pending layout and paint events
     const QString path = QStringLiteral("/tmp/articula_sketch_%1_%2_%3.png").arg(prefix).arg(++shots, 2, 10, QChar('0')).arg(what);
     CHECK(w.grab().save(path));
   }
