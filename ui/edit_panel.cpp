@@ -106,6 +106,8 @@ void EditPanel::rebuild() {
   connect(apply, &QPushButton::clicked, this, &EditPanel::apply);
   v->addWidget(apply);
   layout()->addWidget(body_);
+  layout()->activate();  // the dock's scroll area sizes to the new form right away
+  updateGeometry();
 }
 
 QLineEdit* EditPanel::addLine(const QString& label, const QString& value, const QString& tip) {

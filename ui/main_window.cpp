@@ -124,6 +124,7 @@ void MainWindow::createSketch() {
   tabifyDockWidget(tree_, sketch_status_);  // status and properties both in sight while sketching
   sketch_status_->raise();
   properties_->raise();
+  resizeDocks({properties_}, {320}, Qt::Horizontal);
   connect(controller_, &SimulationController::frameChanged, sketch_, &SketchEditor::showSnapshot);
   connect(sketch_, &SketchEditor::editingStarted, controller_, &SimulationController::reset);
   connect(sketch_, &SketchEditor::hintChanged, this,

@@ -59,6 +59,7 @@ PropertiesDock::PropertiesDock(Document* document, SimulationController* control
   scroll->setWidget(box);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setMinimumWidth(300);  // the editor's fields stay readable
   setWidget(scroll);
   connect(document_, &Document::documentChanged, this, &PropertiesDock::rebuild);
   connect(document_, &Document::selectionChanged, this, &PropertiesDock::rebuild);

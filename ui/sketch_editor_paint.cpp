@@ -79,12 +79,17 @@ void SketchEditor::drawBodies(QPainter& p) const {
       const auto& r = j.extra["sketch"]["rail"];
       end = bodyToWorld(g, Vec3(r[0].get<double>(), r[1].get<double>(), r[2].get<double>()));
     }
-    const Vec3 start = at - 0.25 * (end - at);
+    // The rail as drawn, extended to wherever the block has slid (plus a margin).
+    const Vec3 block = bodyToWorld(spec.body_index(j.child), j.child_frame.position);
+    const Vec3 u_axis = (end - at).normalized();
+    const double lo = std::min(-0.25 * (end - at).norm(), (block - at).dot(u_axis) - 0.03);
+    const double hi = std::max(1.25 * (end - at).norm(), (block - at).dot(u_axis) + 0.03);
+    const Vec3 start = at + lo * u_axis;
     p.setPen(QPen(g < 0 ? kGround : kLink.lighter(140), 3));
-    p.drawLine(toScreen(start), toScreen(end + 0.25 * (end - at)));
+    p.drawLine(toScreen(start), toScreen(at + hi * u_axis));
     if (g < 0)
-      for (double u = 0; u <= 1.5; u += 0.1) {  // hatching under a ground rail
-        const QPointF q = toScreen(start + u * (end - at));
+      for (double u = 0; u <= hi - lo; u += 0.01) {  // hatching under a ground rail
+        const QPointF q = toScreen(start + u * u_axis);
         p.setPen(QPen(kGround, 1));
         p.drawLine(q, q + QPointF(-6, 8));
       }

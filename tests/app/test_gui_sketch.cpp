@@ -78,7 +78,7 @@ struct Sketcher {
   void record() { states.push_back(w.document()->spec()); }
   void shot(const QString& what) {
     if (prefix.isEmpty()) return;
-    QCoreApplication::processEvents();
+    waitFor([] { return false; }, 150);  // pending layout and paint events
     const QString path = QStringLiteral("/tmp/articula_sketch_%1_%2_%3.png").arg(prefix).arg(++shots, 2, 10, QChar('0')).arg(what);
     CHECK(w.grab().save(path));
   }
@@ -228,6 +228,7 @@ TEST_CASE("draw a slider-crank; undo to empty and redo to the end", "[gui][sketc
   REQUIRE(m);
   QTest::mousePress(s.e, Qt::LeftButton, {}, s.at(0.03, 0.04));
   for (int k = 1; k <= 10; ++k) QTest::mouseMove(s.e, s.at(0.03 - 0.006 * k, 0.04 + 0.001 * k));
+  s.shot("dragging");  // the crank end follows the pointer, the slider follows along its rail
   QTest::mouseRelease(s.e, Qt::LeftButton, {}, s.at(-0.03, 0.05));
   const Mechanism* d = s.w.document()->mechanism().get();
   REQUIRE(d);
