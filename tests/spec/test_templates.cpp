@@ -81,8 +81,7 @@ Outcome exercise(const MechanismSpec& spec) {
   CHECK(o.initial_loop_error <= 1e-12);
   CHECK(o.finite);
   CHECK(o.worst_loop <= 1e-9);
-  for (const BodySpec& b : spec.bodies)
-    CHECK(inertia_problem(b.mass, b.inertia_matrix()).empty());
+  for (const BodySpec& b : spec.bodies) CHECK(inertia_problem(b.mass, b.inertia_matrix()).empty());
   return o;
 }
 
@@ -98,7 +97,8 @@ std::string error_parameter(F make) {
 
 // Standard DH link transform, written out as a homogeneous matrix.
 Eigen::Matrix4d dh_matrix(double a, double alpha, double d, double theta) {
-  const double ct = std::cos(theta), st = std::sin(theta), ca = std::cos(alpha), sa = std::sin(alpha);
+  const double ct = std::cos(theta), st = std::sin(theta), ca = std::cos(alpha),
+               sa = std::sin(alpha);
   Eigen::Matrix4d A;
   A << ct, -st * ca, st * sa, a * ct,  //
       st, ct * ca, -ct * sa, a * st,   //
@@ -109,7 +109,8 @@ Eigen::Matrix4d dh_matrix(double a, double alpha, double d, double theta) {
 
 VecX tree_q(const Mechanism& m, const std::vector<double>& joint_q) {
   VecX q = VecX::Zero(m.model().nq);
-  for (std::size_t j = 0; j < joint_q.size(); ++j) q(m.compiled.q_index(static_cast<int>(j))) = joint_q[j];
+  for (std::size_t j = 0; j < joint_q.size(); ++j)
+    q(m.compiled.q_index(static_cast<int>(j))) = joint_q[j];
   return q;
 }
 }  // namespace
@@ -139,17 +140,36 @@ TEST_CASE("Stewart-Gough template: 6 DOF, assembles, simulates", "[templates]") 
     CHECK(exercise(make_stewart(p)).mobility == 6);
   }
   SECTION("bad parameters name the field") {
-    CHECK(error_parameter([&] { p.top_radius = -1; make_stewart(p); }) == "top_radius");
+    CHECK(error_parameter([&] {
+            p.top_radius = -1;
+            make_stewart(p);
+          }) == "top_radius");
     p = {};
-    CHECK(error_parameter([&] { p.legs = 2; make_stewart(p); }) == "legs");
+    CHECK(error_parameter([&] {
+            p.legs = 2;
+            make_stewart(p);
+          }) == "legs");
     p = {};
-    CHECK(error_parameter([&] { p.base_spacing = 2.5; make_stewart(p); }) == "base_spacing");
+    CHECK(error_parameter([&] {
+            p.base_spacing = 2.5;
+            make_stewart(p);
+          }) == "base_spacing");
     p = {};
-    CHECK(error_parameter([&] { p.legs = 8; p.drive_legs = true; make_stewart(p); }) == "drive_legs");
+    CHECK(error_parameter([&] {
+            p.legs = 8;
+            p.drive_legs = true;
+            make_stewart(p);
+          }) == "drive_legs");
     p = {};
-    CHECK(error_parameter([&] { p.rod_diameter = 0.05; make_stewart(p); }) == "rod_diameter");
+    CHECK(error_parameter([&] {
+            p.rod_diameter = 0.05;
+            make_stewart(p);
+          }) == "rod_diameter");
     p = {};
-    CHECK(error_parameter([&] { p.leg_material.density = 0; make_stewart(p); }) == "leg_material");
+    CHECK(error_parameter([&] {
+            p.leg_material.density = 0;
+            make_stewart(p);
+          }) == "leg_material");
   }
 }
 
@@ -170,17 +190,28 @@ TEST_CASE("RSSR template: crank + idle coupler spin; RSUR: 1 DOF", "[templates]"
     CHECK(o.redundant == 0);
   }
   SECTION("bad parameters name the field") {
-    CHECK(error_parameter([&] { p.coupler = 0.01; make_rssr(p); }) == "coupler");
+    CHECK(error_parameter([&] {
+            p.coupler = 0.01;
+            make_rssr(p);
+          }) == "coupler");
     p = {};
-    CHECK(error_parameter([&] { p.branch = 0; make_rssr(p); }) == "branch");
+    CHECK(error_parameter([&] {
+            p.branch = 0;
+            make_rssr(p);
+          }) == "branch");
     p = {};
     // Crank longer than the rocker reach allows for part of the turn.
-    CHECK(error_parameter([&] { p.crank = 0.12; p.coupler = 0.2; p.drive_crank = true; make_rssr(p); }) ==
-          "drive_crank");
+    CHECK(error_parameter([&] {
+            p.crank = 0.12;
+            p.coupler = 0.2;
+            p.drive_crank = true;
+            make_rssr(p);
+          }) == "drive_crank");
   }
 }
 
-TEST_CASE("Bennett template: 1 DOF with 3 redundant rows; the condition is enforced", "[templates]") {
+TEST_CASE("Bennett template: 1 DOF with 3 redundant rows; the condition is enforced",
+          "[templates]") {
   BennettParams p;
   SECTION("sample geometry, driven") {
     p.drive = true;
@@ -205,7 +236,10 @@ TEST_CASE("Bennett template: 1 DOF with 3 redundant rows; the condition is enfor
     p.b = p.a;
     CHECK(error_parameter([&] { make_bennett(p); }) == "beta");
     p = {};
-    CHECK(error_parameter([&] { p.alpha = 0; make_bennett(p); }) == "alpha");
+    CHECK(error_parameter([&] {
+            p.alpha = 0;
+            make_bennett(p);
+          }) == "alpha");
   }
 }
 
@@ -231,7 +265,10 @@ TEST_CASE("Delta template (3-RUU): 3 DOF, the platform only translates", "[templ
     CHECK_CLOSE(later[plat].linear(), start[plat].linear(), 1e-8);  // pure translation
   }
   SECTION("unreachable height") {
-    CHECK(error_parameter([&] { p.height = 2.0; make_delta(p); }) == "height");
+    CHECK(error_parameter([&] {
+            p.height = 2.0;
+            make_delta(p);
+          }) == "height");
   }
 }
 
@@ -278,7 +315,8 @@ TEST_CASE("DH arm template: the Puma 560 table reproduces samples/puma560.json",
   // Sketched poses agree (both at Corke's qn).
   for (std::size_t i = 0; i < tpl.bodies.size(); ++i) {
     CHECK_CLOSE(tpl.bodies[i].pose->position, ref.bodies[i].pose->position, 1e-12);
-    CHECK(std::abs(std::abs(tpl.bodies[i].pose->orientation.dot(ref.bodies[i].pose->orientation)) - 1) < 1e-12);
+    CHECK(std::abs(std::abs(tpl.bodies[i].pose->orientation.dot(ref.bodies[i].pose->orientation)) -
+                   1) < 1e-12);
   }
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> U(-kPi, kPi);
