@@ -308,18 +308,23 @@ void TemplateDialog::revalidate() {
   try {
     MechanismSpec spec = build();
     const Mechanism m = prepare(spec);  // the same checks as opening a file
-    text = tr("%1 bodies, %2 joints, %3 loops; %4 degrees of freedom, %5 driven; assembled "
-              "(residual %6).")
-               .arg(spec.bodies.size())
-               .arg(spec.joints.size())
-               .arg(m.compiled.loops.size())
-               .arg(m.mobility.mobility)
+    auto count = [](std::size_t n, const QString& one, const QString& many) {
+      return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+    };
+    text = tr("%1, %2, %3; %4, %5 driven; assembled (residual %6).")
+               .arg(count(spec.bodies.size(), tr("body"), tr("bodies")),
+                    count(spec.joints.size(), tr("joint"), tr("joints")),
+                    count(m.compiled.loops.size(), tr("loop"), tr("loops")),
+                    count(m.mobility.mobility, tr("degree of freedom"), tr("degrees of freedom")))
                .arg(m.drives.size())
                .arg(m.assembly.residual, 0, 'g', 2);
     spec_ = std::move(spec);
   } catch (const TemplateError& e) {
     if (!f->setError(e.parameter, e.what())) dh_table_->setError(e.parameter, e.what());
-    text = QString::fromStdString(e.what());
+    // "Top joint radius — top_radius: must be ...": the label the user sees, and the field name.
+    const QString label = f->label(QString::fromStdString(e.parameter));
+    text = label.isEmpty() ? QString::fromStdString(e.what())
+                           : QStringLiteral("%1 — %2").arg(label, QString::fromStdString(e.what()));
   } catch (const std::exception& e) {
     text = tr("Cannot build this mechanism: %1").arg(e.what());
   }

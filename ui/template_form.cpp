@@ -164,6 +164,14 @@ QWidget* ParamForm::field(const QString& key) const {
   return fields_.value(key, nullptr);
 }
 
+QString ParamForm::label(const QString& key) const {
+  QWidget* w = field(key);
+  if (!w) return {};
+  if (const auto* box = qobject_cast<const QCheckBox*>(w)) return box->text();
+  const auto* l = qobject_cast<const QLabel*>(layout_->labelForField(w));
+  return l ? l->text() : QString();
+}
+
 double ParamForm::value(const QString& key) const {
   const auto* box = qobject_cast<const QDoubleSpinBox*>(field(key));
   if (!box) return 0.0;

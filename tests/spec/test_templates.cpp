@@ -4,6 +4,7 @@
 // without NaN and with loop error <= 1e-9. The DH arm matches a DH product of homogeneous
 // matrices written out here (1e-12), and the Puma 560 table reproduces samples/puma560.json.
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <random>
 
@@ -327,4 +328,31 @@ TEST_CASE("DH arm template: the Puma 560 table reproduces samples/puma560.json",
     for (int i = 0; i < 6; ++i) CHECK_CLOSE(pa[i].matrix(), pb[i].matrix(), 1e-12);
   }
   CHECK(exercise(tpl).mobility == 6);
+}
+
+TEST_CASE("Templates round-trip through a file on disk", "[templates]") {
+  const std::string path = std::string(ARTICULA_BINARY_DIR) + "/template_roundtrip.json";
+  StewartParams stewart;
+  stewart.drive_legs = true;
+  RssrParams rssr;
+  rssr.drive_crank = true;
+  BennettParams bennett;
+  bennett.drive = true;
+  DeltaParams delta;
+  delta.drive_arms = true;
+  DhArmParams arm = DhArmParams::puma560();
+  arm.drive_joints = true;
+  for (const MechanismSpec& spec : {make_stewart(stewart), make_rssr(rssr), make_bennett(bennett),
+                                    make_delta(delta), make_dh_arm(arm)}) {
+    INFO(spec.name);
+    save_project(spec, path);
+    const LoadResult back = load_project(path);
+    CHECK(back.warnings.empty());
+    CHECK(back.spec == spec);
+    // Every motion drive starts at its joint's q0 (so nothing jumps at t = 0).
+    const Mechanism m = prepare(back.spec);
+    for (const DriveBinding& d : m.drives)
+      CHECK(std::abs(d.value(0.0) - back.spec.joints[d.user_joint].q0->at(0)) <= 1e-15);
+  }
+  std::remove(path.c_str());
 }
