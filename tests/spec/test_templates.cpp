@@ -356,3 +356,83 @@ TEST_CASE("Templates round-trip through a file on disk", "[templates]") {
   }
   std::remove(path.c_str());
 }
+
+TEST_CASE("Random parameters are refused by name or give a mechanism that assembles",
+          "[templates]") {
+  std::mt19937 rng(3);
+  auto r = [&](double lo, double hi) {
+    return std::uniform_real_distribution<double>(lo, hi)(rng);
+  };
+  auto coin = [&](double p) { return r(0, 1) < p; };
+  int built = 0, refused = 0;
+  auto attempt = [&](auto make) {
+    try {
+      const MechanismSpec spec = make();
+      CHECK(parse_project(to_text(spec)).spec == spec);  // the loader accepts every inertia
+      const Mechanism m = prepare(spec);
+      CHECK(m.assembly.residual <= 1e-12);
+      ++built;
+    } catch (const TemplateError& e) {
+      CHECK(!e.parameter.empty());
+      ++refused;
+    }  // anything else escapes and fails the test
+  };
+  for (int i = 0; i < 100; ++i) {
+    attempt([&] {
+      StewartParams p;
+      p.base_radius = r(-0.1, 1);
+      p.top_radius = r(-0.1, 1);
+      p.legs = static_cast<int>(r(2, 13));
+      p.height = r(-0.1, 1);
+      p.base_spacing = r(0, 2);
+      p.top_spacing = r(0, 2);
+      p.offset = Vec3(r(-.2, .2), r(-.2, .2), r(-.2, .2));
+      p.rotation = Vec3(r(-1, 1), r(-1, 1), r(-1, 1));
+      p.drive_legs = coin(0.5);
+      return make_stewart(p);
+    });
+    attempt([&] {
+      RssrParams p;
+      p.crank = r(-0.01, 0.2);
+      p.rocker = r(0, 0.3);
+      p.coupler = r(0, 0.4);
+      p.output_axis = Vec3(r(-.2, .2), r(-.2, .2), r(-.2, .2));
+      p.crank_angle = r(-7, 7);
+      p.branch = coin(0.5) ? 1 : -1;
+      p.universal_at_rocker = coin(0.5);
+      p.drive_crank = coin(0.5);
+      return make_rssr(p);
+    });
+    attempt([&] {
+      BennettParams p;
+      p.a = r(-0.1, 1);
+      p.alpha = r(-0.5, 3.5);
+      p.beta = r(-0.5, 3.5);
+      p.b = coin(0.8) ? p.a * std::sin(p.beta) / std::sin(p.alpha) : r(0, 1);
+      p.theta1 = r(-7, 7);
+      p.drive = coin(0.5);
+      return make_bennett(p);
+    });
+    attempt([&] {
+      DeltaParams p;
+      p.base_radius = r(0, 0.5);
+      p.platform_radius = r(0, 0.3);
+      p.upper_arm = r(0, 0.6);
+      p.forearm = r(0, 1);
+      p.height = r(0, 1);
+      p.drive_arms = coin(0.5);
+      return make_delta(p);
+    });
+    attempt([&] {
+      DhArmParams p;
+      const int n = static_cast<int>(r(0, 8));
+      for (int k = 0; k < n; ++k)
+        p.rows.push_back({r(-1, 1), r(-4, 4), r(-1, 1), r(-4, 4), coin(0.3), r(-0.5, 5), r(-3, 3)});
+      p.link_radius = r(-0.01, 0.1);
+      return make_dh_arm(p);
+    });
+  }
+  INFO(built << " built, " << refused << " refused");
+  CHECK(built > 100);
+  CHECK(refused > 100);
+}
