@@ -3,6 +3,7 @@
 // mass properties from core/spec/link_inertia, joints with frames, sketched poses that close every
 // loop exactly, q0 matching the poses, optional drives, a simulation block). Parameters are SI
 // (m, kg, rad, s). Invalid parameters throw TemplateError naming the parameter.
+#include <numbers>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -30,8 +31,8 @@ struct StewartParams {
   double top_radius = 0.20;   // circle of the spherical joints
   int legs = 6;               // 3 ... 12
   double height = 0.45;       // top joint plane above the base joint plane, at home
-  double base_spacing = 20.0 * 3.14159265358979323846 / 180.0;  // angle between a pair's joints
-  double top_spacing = 20.0 * 3.14159265358979323846 / 180.0;
+  double base_spacing = 20.0 * std::numbers::pi / 180.0;  // angle between a pair's joints
+  double top_spacing = 20.0 * std::numbers::pi / 180.0;
   Vec3 offset = Vec3::Zero();    // initial platform position relative to home
   Vec3 rotation = Vec3::Zero();  // initial roll, pitch, yaw (about x, y, z)
   double base_thickness = 0.025, top_thickness = 0.02;
@@ -57,7 +58,7 @@ struct RssrParams {
   BarSection section = BarSection::round(0.012);
   Material material = Material::steel();
   bool drive_crank = false;  // crank_angle + crank_speed·t; needs a crank that turns fully
-  double crank_speed = 3.14159265358979323846;
+  double crank_speed = std::numbers::pi;
 };
 MechanismSpec make_rssr(const RssrParams& p);
 
@@ -66,12 +67,12 @@ MechanismSpec make_rssr(const RssrParams& p);
 // Joint angles: tan(θ1/2) tan(θ2/2) = sin((β+α)/2) / sin((β−α)/2), θ3 = −θ1, θ4 = −θ2.
 struct BennettParams {
   double a = 0.2, b = 0.34641016151377546;
-  double alpha = 3.14159265358979323846 / 6.0, beta = 3.14159265358979323846 / 3.0;
+  double alpha = std::numbers::pi / 6.0, beta = std::numbers::pi / 3.0;
   double theta1 = 1.0;  // initial angle of joint 1
   BarSection section = BarSection::rectangular(0.02, 0.02);
   Material material = Material::aluminium();
   bool drive = false;  // joint 1 at theta1 + speed·t
-  double speed = 3.14159265358979323846;
+  double speed = std::numbers::pi;
 };
 MechanismSpec make_bennett(const BennettParams& p);
 
