@@ -87,13 +87,17 @@ TemplateDialog::TemplateDialog(QWidget* parent)
   list_->setCurrentRow(Stewart);
 }
 
-void TemplateDialog::selectTemplate(Template t) { list_->setCurrentRow(t); }
+void TemplateDialog::selectTemplate(Template t) {
+  list_->setCurrentRow(t);
+}
 
 TemplateDialog::Template TemplateDialog::currentTemplate() const {
   return static_cast<Template>(std::max(0, list_->currentRow()));
 }
 
-QString TemplateDialog::message() const { return message_->text(); }
+QString TemplateDialog::message() const {
+  return message_->text();
+}
 
 void TemplateDialog::buildStewartForm() {
   const StewartParams d;
@@ -136,7 +140,8 @@ void TemplateDialog::buildRssrForm() {
   f->addSection("section", tr("Bar section"), d.section);
   f->addMaterial("material", tr("Material"), d.material);
   f->addCheck("drive_crank", tr("Drive the crank at constant speed"), d.drive_crank);
-  f->addNumber("crank_speed", tr("Crank speed"), d.crank_speed * 180 / M_PI, -7200, 7200, " °/s", 2);
+  f->addNumber("crank_speed", tr("Crank speed"), d.crank_speed * 180 / M_PI, -7200, 7200, " °/s",
+               2);
   stack_->addWidget(scrolled(f));
 }
 
@@ -183,7 +188,8 @@ void TemplateDialog::buildDeltaForm() {
   f->addSection("forearm_section", tr("Forearm section"), d.forearm_section);
   f->addLength("platform_thickness", tr("Platform thickness"), d.platform_thickness);
   f->addMaterial("material", tr("Material"), d.material);
-  f->addCheck("drive_arms", tr("Drive the arms: q0 + A (sin(2π f t + 2π k/3) − sin(2π k/3))"), d.drive_arms);
+  f->addCheck("drive_arms", tr("Drive the arms: q0 + A (sin(2π f t + 2π k/3) − sin(2π k/3))"),
+              d.drive_arms);
   f->addAngle("drive_amplitude", tr("Amplitude A"), d.drive_amplitude, 0, 90);
   f->addNumber("drive_frequency", tr("Frequency f"), d.drive_frequency, 0, 100, " Hz", 3);
   stack_->addWidget(scrolled(f));
@@ -200,7 +206,8 @@ void TemplateDialog::buildDhForm() {
   f->addVector("base_position", tr("Base frame {0} at"), d.base_position);
   f->addLength("link_radius", tr("Link radius (for inertia)"), d.link_radius);
   f->addCheck("drive_joints", tr("Drive the joints: q0 + A sin(2π f t)"), d.drive_joints);
-  f->addAngle("drive_amplitude", tr("Amplitude A (prismatic: A/4 in m per rad)"), d.drive_amplitude, 0, 180);
+  f->addAngle("drive_amplitude", tr("Amplitude A (prismatic: A/4 in m per rad)"), d.drive_amplitude,
+              0, 180);
   f->addNumber("drive_frequency", tr("Frequency f"), d.drive_frequency, 0, 100, " Hz", 3);
   v->addWidget(dh_table_, 1);
   v->addWidget(f);
@@ -253,7 +260,8 @@ MechanismSpec TemplateDialog::build() const {
       p.alpha = f.value("alpha");
       p.beta = f.value("beta");
       // The spin box shows 10 decimals; derive b exactly when it follows the condition.
-      p.b = f.checked("b_from_condition") ? p.a * std::sin(p.beta) / std::sin(p.alpha) : f.value("b");
+      p.b =
+          f.checked("b_from_condition") ? p.a * std::sin(p.beta) / std::sin(p.alpha) : f.value("b");
       p.theta1 = f.value("theta1");
       p.section = f.section("section");
       p.material = f.material("material");
@@ -300,18 +308,23 @@ void TemplateDialog::revalidate() {
   try {
     MechanismSpec spec = build();
     const Mechanism m = prepare(spec);  // the same checks as opening a file
-    text = tr("%1 bodies, %2 joints, %3 loops; %4 degrees of freedom, %5 driven; assembled "
-              "(residual %6).")
-               .arg(spec.bodies.size())
-               .arg(spec.joints.size())
-               .arg(m.compiled.loops.size())
-               .arg(m.mobility.mobility)
+    auto count = [](std::size_t n, const QString& one, const QString& many) {
+      return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+    };
+    text = tr("%1, %2, %3; %4, %5 driven; assembled (residual %6).")
+               .arg(count(spec.bodies.size(), tr("body"), tr("bodies")),
+                    count(spec.joints.size(), tr("joint"), tr("joints")),
+                    count(m.compiled.loops.size(), tr("loop"), tr("loops")),
+                    count(m.mobility.mobility, tr("degree of freedom"), tr("degrees of freedom")))
                .arg(m.drives.size())
                .arg(m.assembly.residual, 0, 'g', 2);
     spec_ = std::move(spec);
   } catch (const TemplateError& e) {
     if (!f->setError(e.parameter, e.what())) dh_table_->setError(e.parameter, e.what());
-    text = QString::fromStdString(e.what());
+    // "Top joint radius — top_radius: must be ...": the label the user sees, and the field name.
+    const QString label = f->label(QString::fromStdString(e.parameter));
+    text = label.isEmpty() ? QString::fromStdString(e.what())
+                           : QStringLiteral("%1 — %2").arg(label, QString::fromStdString(e.what()));
   } catch (const std::exception& e) {
     text = tr("Cannot build this mechanism: %1").arg(e.what());
   }

@@ -93,7 +93,8 @@ QCheckBox* ParamForm::addCheck(const QString& key, const QString& label, bool ch
   return box;
 }
 
-QComboBox* ParamForm::addChoice(const QString& key, const QString& label, const QStringList& items) {
+QComboBox* ParamForm::addChoice(const QString& key, const QString& label,
+                                const QStringList& items) {
   auto* box = new QComboBox(this);
   box->addItems(items);
   connect(box, &QComboBox::currentIndexChanged, this, &ParamForm::changed);
@@ -148,7 +149,8 @@ void ParamForm::addSection(const QString& key, const QString& label, const BarSe
   const bool round = s.shape == BarSection::Shape::Round;
   combo->setCurrentIndex(round ? 0 : 1);
   QDoubleSpinBox* first = spin(round ? s.diameter : s.width, 0, 1, QStringLiteral(" m"), 4);
-  QDoubleSpinBox* second = spin(round ? s.inner_diameter : s.thickness, 0, 1, QStringLiteral(" m"), 4);
+  QDoubleSpinBox* second =
+      spin(round ? s.inner_diameter : s.thickness, 0, 1, QStringLiteral(" m"), 4);
   first->setSingleStep(0.001);
   second->setSingleStep(0.001);
   connect(combo, &QComboBox::currentIndexChanged, this, &ParamForm::changed);
@@ -158,7 +160,17 @@ void ParamForm::addSection(const QString& key, const QString& label, const BarSe
   add(key, label, row);
 }
 
-QWidget* ParamForm::field(const QString& key) const { return fields_.value(key, nullptr); }
+QWidget* ParamForm::field(const QString& key) const {
+  return fields_.value(key, nullptr);
+}
+
+QString ParamForm::label(const QString& key) const {
+  QWidget* w = field(key);
+  if (!w) return {};
+  if (const auto* box = qobject_cast<const QCheckBox*>(w)) return box->text();
+  const auto* l = qobject_cast<const QLabel*>(layout_->labelForField(w));
+  return l ? l->text() : QString();
+}
 
 double ParamForm::value(const QString& key) const {
   const auto* box = qobject_cast<const QDoubleSpinBox*>(field(key));
@@ -231,9 +243,10 @@ namespace {
 enum Column { kA, kAlpha, kD, kTheta, kType, kMass, kQ0, kColumns };
 }
 
-DhTableEditor::DhTableEditor(QWidget* parent) : QWidget(parent), table_(new QTableWidget(0, kColumns, this)) {
-  table_->setHorizontalHeaderLabels({tr("a [m]"), tr("α [°]"), tr("d [m]"), tr("θ [°]"), tr("joint"),
-                                     tr("mass [kg]"), tr("q0 [° or m]")});
+DhTableEditor::DhTableEditor(QWidget* parent)
+    : QWidget(parent), table_(new QTableWidget(0, kColumns, this)) {
+  table_->setHorizontalHeaderLabels({tr("a [m]"), tr("α [°]"), tr("d [m]"), tr("θ [°]"),
+                                     tr("joint"), tr("mass [kg]"), tr("q0 [° or m]")});
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   table_->setMinimumHeight(200);
   connect(table_, &QTableWidget::itemChanged, this, [this] { emit changed(); });
@@ -271,7 +284,9 @@ void DhTableEditor::appendRow(const DhRow& row) {
   const QSignalBlocker block(table_);
   const int r = table_->rowCount();
   table_->insertRow(r);
-  auto cell = [&](int c, double v) { table_->setItem(r, c, new QTableWidgetItem(QString::number(v, 'g', 10))); };
+  auto cell = [&](int c, double v) {
+    table_->setItem(r, c, new QTableWidgetItem(QString::number(v, 'g', 10)));
+  };
   cell(kA, row.a);
   cell(kAlpha, row.alpha / kDeg);
   cell(kD, row.d);
@@ -290,7 +305,9 @@ void DhTableEditor::setRows(const std::vector<DhRow>& rows) {
   for (const DhRow& r : rows) appendRow(r);
 }
 
-int DhTableEditor::rowCount() const { return table_->rowCount(); }
+int DhTableEditor::rowCount() const {
+  return table_->rowCount();
+}
 
 std::vector<DhRow> DhTableEditor::rows() const {
   static const char* kField[] = {"a", "alpha", "d", "theta", "prismatic", "mass", "q0"};

@@ -48,6 +48,7 @@ class ParamForm : public QWidget {
   Material material(const QString& key) const;
   BarSection section(const QString& key) const;
   QWidget* field(const QString& key) const;  // the widget that takes a parameter's value
+  QString label(const QString& key) const;   // its label as shown ("" if none)
 
   // Marks the field of `parameter` invalid (red, with the reason as tooltip); false if unknown.
   bool setError(const std::string& parameter, const QString& reason);

@@ -22,10 +22,14 @@ void require_density(const Material& material) {
 
 // Inertia of a body whose second moment about its centre of mass is S = ∫ρ x xᵀ dV:
 // I = tr(S) 1 - S.
-Mat3 inertia_from_second_moment(const Mat3& S) { return S.trace() * Mat3::Identity() - S; }
+Mat3 inertia_from_second_moment(const Mat3& S) {
+  return S.trace() * Mat3::Identity() - S;
+}
 
 // Principal moments `d` along the axes R (columns) rotated into body axes.
-Mat3 rotate_principal(const Mat3& R, const Vec3& d) { return R * d.asDiagonal() * R.transpose(); }
+Mat3 rotate_principal(const Mat3& R, const Vec3& d) {
+  return R * d.asDiagonal() * R.transpose();
+}
 
 // A unit vector perpendicular to u (u unit), preferring `hint`'s perpendicular part.
 Vec3 perpendicular(const Vec3& u, const Vec3& hint) {
@@ -80,8 +84,9 @@ MassProperties bar(const Vec3& a, const Vec3& b, const BarSection& section,
     if (!(section.inner_diameter >= 0.0 && section.inner_diameter < section.diameter))
       throw std::invalid_argument("inner diameter: must be at least 0 and less than the diameter");
     R.col(2) = perpendicular(R.col(0), normal);
-    const double r2 = (section.diameter * section.diameter +
-                       section.inner_diameter * section.inner_diameter) / 4.0;  // ro² + ri²
+    const double r2 =
+        (section.diameter * section.diameter + section.inner_diameter * section.inner_diameter) /
+        4.0;  // ro² + ri²
     axial = r2 / 2.0;
     transverse_w = transverse_t = (3.0 * r2 + L * L) / 12.0;
   }
@@ -109,9 +114,13 @@ MassProperties plate(const Vec3& a, const Vec3& b, const Vec3& c, double thickne
   p.com = g;
   // ∫ x xᵀ dA over a triangle, about its centroid: (A/12) Σ vᵢ vᵢᵀ with vᵢ = vertex - centroid.
   Mat3 C = Mat3::Zero();
-  for (const Vec3& v : {a - g, b - g, c - g}) C += v * v.transpose();
+  for (const Vec3* vertex : {&a, &b, &c}) {
+    const Vec3 v = *vertex - g;
+    C += v * v.transpose();
+  }
   C *= area / 12.0;
-  const Mat3 S = material.density * thickness * C + p.mass * thickness * thickness / 12.0 * n * n.transpose();
+  const Mat3 S =
+      material.density * thickness * C + p.mass * thickness * thickness / 12.0 * n * n.transpose();
   p.inertia = inertia_from_second_moment(S);
   return p;
 }

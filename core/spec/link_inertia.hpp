@@ -41,7 +41,7 @@ struct MassProperties {
 struct BarSection {
   enum class Shape { Rectangular, Round };
   Shape shape = Shape::Rectangular;
-  double width = 0.02, thickness = 0.02;        // rectangular (m)
+  double width = 0.02, thickness = 0.02;         // rectangular (m)
   double diameter = 0.02, inner_diameter = 0.0;  // round (m)
 
   static BarSection rectangular(double width, double thickness) {
@@ -58,8 +58,8 @@ struct BarSection {
 
 // A straight bar from a to b (body coordinates), length |b - a|. `normal` orients a rectangular
 // section (its component perpendicular to the bar is used; it must not be parallel to the bar).
-MassProperties bar(const Vec3& a, const Vec3& b, const BarSection& section, const Material& material,
-                   const Vec3& normal = Vec3::UnitZ());
+MassProperties bar(const Vec3& a, const Vec3& b, const BarSection& section,
+                   const Material& material, const Vec3& normal = Vec3::UnitZ());
 
 // A ternary link through three points: a triangular plate of the given thickness (along the
 // triangle's normal).
@@ -85,7 +85,8 @@ MassProperties point_mass(const Vec3& position, double mass);
 // The union of parts (parallel-axis theorem: I_O = I_C + m (|c|² 1 - c cᵀ)).
 MassProperties combine(const std::vector<MassProperties>& parts);
 
-// Inertia about a parallel axis through `point`: I_point = I_C + m (|d|² 1 - d dᵀ), d = com - point.
+// Inertia about a parallel axis through `point`: I_point = I_C + m (|d|² 1 - d dᵀ), d = com -
+// point.
 Mat3 inertia_about(const MassProperties& p, const Vec3& point);
 
 }  // namespace articula

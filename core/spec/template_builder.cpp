@@ -1,7 +1,7 @@
 #include "core/spec/template_builder.hpp"
 
-#include <cmath>
 #include <charconv>
+#include <cmath>
 
 namespace articula::detail {
 
@@ -34,9 +34,13 @@ PoseSpec to_pose(const Iso& X) {
 
 namespace {
 // ^{frame}X_{outer} of a frame at pose X in the outer frame.
-Transform plucker(const Iso& X) { return Transform::from_pose(X.linear(), X.translation()); }
+Transform plucker(const Iso& X) {
+  return Transform::from_pose(X.linear(), X.translation());
+}
 
-Iso from_pose_spec(const PoseSpec& p) { return make_iso(p.position, p.orientation.toRotationMatrix()); }
+Iso from_pose_spec(const PoseSpec& p) {
+  return make_iso(p.position, p.orientation.toRotationMatrix());
+}
 
 // Shortest text that reads back as the same double.
 std::string number(double v) {
@@ -69,11 +73,13 @@ BodySpec& SpecBuilder::body(const std::string& name, const Iso& world, const Mas
   return spec_.bodies.back();
 }
 
-const Iso& SpecBuilder::world(const std::string& body) const { return world_.at(body); }
+const Iso& SpecBuilder::world(const std::string& body) const {
+  return world_.at(body);
+}
 
-JointSpec& SpecBuilder::joint(const std::string& name, const Joint& type,
-                              const std::string& parent, const std::string& child,
-                              const Iso& parent_frame, const Iso& child_frame) {
+JointSpec& SpecBuilder::joint(const std::string& name, const Joint& type, const std::string& parent,
+                              const std::string& child, const Iso& parent_frame,
+                              const Iso& child_frame) {
   JointSpec j;
   j.name = name;
   j.joint = type;
@@ -108,7 +114,8 @@ double SpecBuilder::closure_error() const {
     const Transform X = plucker(Fp.inverse() * Fc);
     const std::vector<double> q = j.q0.value_or(std::vector<double>{});
     const Transform XJ = joint_transform(j.joint, q.data());
-    worst = std::max({worst, (X.E - XJ.E).cwiseAbs().maxCoeff(), (X.r - XJ.r).cwiseAbs().maxCoeff()});
+    worst =
+        std::max({worst, (X.E - XJ.E).cwiseAbs().maxCoeff(), (X.r - XJ.r).cwiseAbs().maxCoeff()});
   }
   return worst;
 }
@@ -148,7 +155,8 @@ void check_positive(double value, const char* parameter) {
 void check_section(const BarSection& s, const char* parameter) {
   const std::string p(parameter);
   if (s.shape == BarSection::Shape::Rectangular) {
-    if (!(s.width > 0.0) || !(s.thickness > 0.0) || !std::isfinite(s.width) || !std::isfinite(s.thickness))
+    if (!(s.width > 0.0) || !(s.thickness > 0.0) || !std::isfinite(s.width) ||
+        !std::isfinite(s.thickness))
       throw TemplateError(p, "width and thickness must be positive");
   } else if (!(s.diameter > 0.0) || !std::isfinite(s.diameter) || !(s.inner_diameter >= 0.0) ||
              !(s.inner_diameter < s.diameter)) {

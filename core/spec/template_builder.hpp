@@ -41,7 +41,8 @@ class SpecBuilder {
   std::map<std::string, Iso> world_;
 };
 
-// A motion drive "c + A*sin(2*pi*f*t + phase)" with c = q0 - A sin(phase): the value at t = 0 is q0.
+// A motion drive "c + A*sin(2*pi*f*t + phase)" with c = q0 - A sin(phase): the value at t = 0 is
+// q0.
 DriveSpec sine_drive(double q0, double amplitude, double frequency, double phase = 0.0);
 DriveSpec ramp_drive(double q0, double speed);
 

@@ -39,13 +39,15 @@ void validate(const StewartParams& p) {
   check_positive(p.cylinder_diameter, "cylinder_diameter");
   check_positive(p.rod_diameter, "rod_diameter");
   if (!(p.rod_diameter < 0.8 * p.cylinder_diameter))
-    throw TemplateError("rod_diameter", "must be less than the cylinder bore (0.8 x cylinder_diameter)");
+    throw TemplateError("rod_diameter",
+                        "must be less than the cylinder bore (0.8 x cylinder_diameter)");
   check_material(p.base_material, "base_material");
   check_material(p.top_material, "top_material");
   check_material(p.leg_material, "leg_material");
   if (p.drive_legs) {
     if (p.legs > 6)
-      throw TemplateError("drive_legs", "more than 6 motion-driven legs over-constrain the platform");
+      throw TemplateError("drive_legs",
+                          "more than 6 motion-driven legs over-constrain the platform");
     if (!(p.drive_amplitude >= 0.0) || !std::isfinite(p.drive_amplitude))
       throw TemplateError("drive_amplitude", "must be zero or positive");
     check_positive(p.drive_frequency, "drive_frequency");
@@ -73,7 +75,9 @@ void stewart_angles(const StewartParams& p, std::vector<double>& base, std::vect
   }
 }
 
-Vec3 on_circle(double r, double angle) { return {r * std::cos(angle), r * std::sin(angle), 0.0}; }
+Vec3 on_circle(double r, double angle) {
+  return {r * std::cos(angle), r * std::sin(angle), 0.0};
+}
 
 }  // namespace
 
@@ -97,7 +101,8 @@ MechanismSpec make_stewart(const StewartParams& p) {
   double home_min = 1e300;
   for (int i = 0; i < p.legs; ++i)
     home_min = std::min(home_min, (on_circle(p.top_radius, top_angle[i]) + Vec3(0, 0, p.height) -
-                                   on_circle(p.base_radius, base_angle[i])).norm());
+                                   on_circle(p.base_radius, base_angle[i]))
+                                      .norm());
   const double tube = 0.6 * home_min;
   const double D = p.cylinder_diameter;
   for (int i = 0; i < p.legs; ++i) {
@@ -108,7 +113,8 @@ MechanismSpec make_stewart(const StewartParams& p) {
     const double L = d.norm();
     if (!(L > 0.05 * home_min) || d.z() <= 0.0)
       throw TemplateError("offset", "leg " + n + " collapses or points below the base");
-    const Mat3 R_leg = frame_xz(d, Vec3::UnitZ().cross(d)) * rot(Vec3::UnitY(), kPi / 2);  // z along d
+    const Mat3 R_leg =
+        frame_xz(d, Vec3::UnitZ().cross(d)) * rot(Vec3::UnitY(), kPi / 2);  // z along d
     b.body("cylinder" + n, make_iso(B, R_leg),
            cylinder(Vec3::Zero(), Vec3(0, 0, tube), D / 2, p.leg_material, 0.4 * D));
     b.body("rod" + n, make_iso(S, R_leg),
@@ -158,8 +164,9 @@ double delta_arm_angle(const DeltaParams& p, const Vec3& B, const Vec3& Q, const
   const double A = D.dot(u), C = -D.z(), K = (La * La + D.squaredNorm() - Lf * Lf) / (2 * La);
   const double rho = std::hypot(A, C);
   if (!(std::abs(K) < rho * (1 - 1e-9)))
-    throw TemplateError("height", "the platform cannot be reached at this height with these "
-                                  "arm lengths (or the arms are stretched straight)");
+    throw TemplateError("height",
+                        "the platform cannot be reached at this height with these "
+                        "arm lengths (or the arms are stretched straight)");
   const double psi = std::atan2(C, A), delta = std::acos(K / rho);
   const double t1 = psi + delta, t2 = psi - delta;
   return std::cos(t1) >= std::cos(t2) ? t1 : t2;

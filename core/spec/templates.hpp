@@ -3,6 +3,7 @@
 // mass properties from core/spec/link_inertia, joints with frames, sketched poses that close every
 // loop exactly, q0 matching the poses, optional drives, a simulation block). Parameters are SI
 // (m, kg, rad, s). Invalid parameters throw TemplateError naming the parameter.
+#include <numbers>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,19 +27,19 @@ struct TemplateError : std::invalid_argument {
 // leg count spreads the joints evenly. Six legs are the classic fully actuated platform; with fewer
 // the driven platform keeps free motions, with more its leg drives would over-constrain it.
 struct StewartParams {
-  double base_radius = 0.30;                   // circle of the universal joints
-  double top_radius = 0.20;                    // circle of the spherical joints
-  int legs = 6;                                // 3 ... 12
-  double height = 0.45;                        // top joint plane above the base joint plane, at home
-  double base_spacing = 20.0 * 3.14159265358979323846 / 180.0;  // angle between a pair's joints
-  double top_spacing = 20.0 * 3.14159265358979323846 / 180.0;
-  Vec3 offset = Vec3::Zero();                  // initial platform position relative to home
-  Vec3 rotation = Vec3::Zero();                // initial roll, pitch, yaw (about x, y, z)
+  double base_radius = 0.30;  // circle of the universal joints
+  double top_radius = 0.20;   // circle of the spherical joints
+  int legs = 6;               // 3 ... 12
+  double height = 0.45;       // top joint plane above the base joint plane, at home
+  double base_spacing = 20.0 * std::numbers::pi / 180.0;  // angle between a pair's joints
+  double top_spacing = 20.0 * std::numbers::pi / 180.0;
+  Vec3 offset = Vec3::Zero();    // initial platform position relative to home
+  Vec3 rotation = Vec3::Zero();  // initial roll, pitch, yaw (about x, y, z)
   double base_thickness = 0.025, top_thickness = 0.02;
   double cylinder_diameter = 0.05, rod_diameter = 0.024;
   Material base_material = Material::steel(), top_material = Material::aluminium(),
            leg_material = Material::steel();
-  bool drive_legs = false;      // legs follow L0 + amplitude·sin(2π frequency t); needs legs <= 6
+  bool drive_legs = false;  // legs follow L0 + amplitude·sin(2π frequency t); needs legs <= 6
   double drive_amplitude = 0.03, drive_frequency = 0.5;
 };
 MechanismSpec make_stewart(const StewartParams& p);
@@ -51,13 +52,13 @@ MechanismSpec make_stewart(const StewartParams& p);
 struct RssrParams {
   double crank = 0.05, rocker = 0.08, coupler = 0.18;
   Vec3 output_axis{0.08, 0.0, 0.15};
-  double crank_angle = 0.0;     // initial crank angle
-  int branch = 1;               // +1 or -1: which of the two assemblies
+  double crank_angle = 0.0;  // initial crank angle
+  int branch = 1;            // +1 or -1: which of the two assemblies
   bool universal_at_rocker = false;
   BarSection section = BarSection::round(0.012);
   Material material = Material::steel();
-  bool drive_crank = false;     // crank_angle + crank_speed·t; needs a crank that turns fully
-  double crank_speed = 3.14159265358979323846;
+  bool drive_crank = false;  // crank_angle + crank_speed·t; needs a crank that turns fully
+  double crank_speed = std::numbers::pi;
 };
 MechanismSpec make_rssr(const RssrParams& p);
 
@@ -66,12 +67,12 @@ MechanismSpec make_rssr(const RssrParams& p);
 // Joint angles: tan(θ1/2) tan(θ2/2) = sin((β+α)/2) / sin((β−α)/2), θ3 = −θ1, θ4 = −θ2.
 struct BennettParams {
   double a = 0.2, b = 0.34641016151377546;
-  double alpha = 3.14159265358979323846 / 6.0, beta = 3.14159265358979323846 / 3.0;
-  double theta1 = 1.0;          // initial angle of joint 1
+  double alpha = std::numbers::pi / 6.0, beta = std::numbers::pi / 3.0;
+  double theta1 = 1.0;  // initial angle of joint 1
   BarSection section = BarSection::rectangular(0.02, 0.02);
   Material material = Material::aluminium();
-  bool drive = false;           // joint 1 at theta1 + speed·t
-  double speed = 3.14159265358979323846;
+  bool drive = false;  // joint 1 at theta1 + speed·t
+  double speed = std::numbers::pi;
 };
 MechanismSpec make_bennett(const BennettParams& p);
 
@@ -82,11 +83,12 @@ MechanismSpec make_bennett(const BennettParams& p);
 struct DeltaParams {
   double base_radius = 0.20, platform_radius = 0.06;
   double upper_arm = 0.25, forearm = 0.50;
-  double height = 0.40;         // platform joint plane below the base joint plane
-  BarSection arm_section = BarSection::round(0.03, 0.024), forearm_section = BarSection::round(0.016, 0.012);
+  double height = 0.40;  // platform joint plane below the base joint plane
+  BarSection arm_section = BarSection::round(0.03, 0.024),
+             forearm_section = BarSection::round(0.016, 0.012);
   Material material = Material::aluminium();
   double platform_thickness = 0.015;
-  bool drive_arms = false;      // q0 + amplitude·(sin(2π frequency t + 2π k/3) − sin(2π k/3))
+  bool drive_arms = false;  // q0 + amplitude·(sin(2π frequency t + 2π k/3) − sin(2π k/3))
   double drive_amplitude = 0.15, drive_frequency = 0.5;
 };
 MechanismSpec make_delta(const DeltaParams& p);
@@ -97,14 +99,14 @@ MechanismSpec make_delta(const DeltaParams& p);
 struct DhRow {
   double a = 0.0, alpha = 0.0, d = 0.0, theta = 0.0;
   bool prismatic = false;
-  double mass = 1.0;            // the link is a rod of `link_radius` from joint i to {i}
+  double mass = 1.0;  // the link is a rod of `link_radius` from joint i to {i}
   double q0 = 0.0;
 };
 struct DhArmParams {
-  std::vector<DhRow> rows;      // 1 ... 12
+  std::vector<DhRow> rows;  // 1 ... 12
   Vec3 base_position = Vec3::Zero();
   double link_radius = 0.03;
-  bool drive_joints = false;    // q0 + amplitude·sin(2π frequency t)
+  bool drive_joints = false;  // q0 + amplitude·sin(2π frequency t)
   double drive_amplitude = 0.3, drive_frequency = 0.5;
   static DhArmParams puma560();  // Corke's mdl_puma560 kinematics on a 0.66 m pedestal
 };

@@ -22,8 +22,8 @@ void validate(const DhArmParams& p) {
   if (p.rows.empty() || p.rows.size() > 12) throw TemplateError("rows", "give 1 to 12 rows");
   for (std::size_t i = 0; i < p.rows.size(); ++i) {
     const DhRow& r = p.rows[i];
-    for (auto [v, f] : {std::pair{r.a, "a"}, {r.alpha, "alpha"}, {r.d, "d"}, {r.theta, "theta"},
-                        {r.q0, "q0"}})
+    for (auto [v, f] :
+         {std::pair{r.a, "a"}, {r.alpha, "alpha"}, {r.d, "d"}, {r.theta, "theta"}, {r.q0, "q0"}})
       if (!std::isfinite(v)) throw TemplateError(row_field(i, f), "must be finite");
     if (!(r.mass > 0.0) || !std::isfinite(r.mass))
       throw TemplateError(row_field(i, "mass"), "must be a positive finite number");
@@ -37,9 +37,15 @@ void validate(const DhArmParams& p) {
   }
 }
 
-Iso dh_rz(double angle) { return make_iso(Vec3::Zero(), rot(Vec3::UnitZ(), angle)); }
-Iso tz(double d) { return make_iso(Vec3(0, 0, d)); }
-Iso tx_rx(double a, double alpha) { return make_iso(Vec3(a, 0, 0), rot(Vec3::UnitX(), alpha)); }
+Iso dh_rz(double angle) {
+  return make_iso(Vec3::Zero(), rot(Vec3::UnitZ(), angle));
+}
+Iso tz(double d) {
+  return make_iso(Vec3(0, 0, d));
+}
+Iso tx_rx(double a, double alpha) {
+  return make_iso(Vec3(a, 0, 0), rot(Vec3::UnitX(), alpha));
+}
 
 // A rod of the link's mass from `start` to the frame origin (a ball when they nearly coincide).
 MassProperties link_mass(const Vec3& start, double mass, double radius) {
@@ -68,7 +74,8 @@ MechanismSpec make_dh_arm(const DhArmParams& p) {
     const Iso joint_in_parent = r.prismatic ? dh_rz(r.theta) * tz(r.d) : dh_rz(r.theta);
     const Iso rest = r.prismatic ? tx_rx(r.a, r.alpha) : tz(r.d) * tx_rx(r.a, r.alpha);
     const Iso XJ = r.prismatic ? tz(r.q0) : dh_rz(r.q0);
-    const Iso parent_frame = (parent == "ground" ? make_iso(p.base_position) : Iso::Identity()) * joint_in_parent;
+    const Iso parent_frame =
+        (parent == "ground" ? make_iso(p.base_position) : Iso::Identity()) * joint_in_parent;
     W = W * joint_in_parent * XJ * rest;
     const Iso child_frame = rest.inverse();
     b.body("link" + k, W, link_mass(child_frame.translation(), r.mass, p.link_radius));
@@ -83,20 +90,18 @@ MechanismSpec make_dh_arm(const DhArmParams& p) {
   }
   if (const double err = b.closure_error(); err > 1e-9)
     throw std::logic_error("DH template: frames inconsistent (" + std::to_string(err) + ")");
-  return b.finish(3.0, "Serial arm from a standard Denavit-Hartenberg table (" +
-                           std::to_string(n) + " joints), link frames {i} as in the table.");
+  return b.finish(3.0, "Serial arm from a standard Denavit-Hartenberg table (" + std::to_string(n) +
+                           " joints), link frames {i} as in the table.");
 }
 
 DhArmParams DhArmParams::puma560() {
   DhArmParams p;
   const double h = kPi / 2;
   // a, alpha, d, theta, prismatic, mass, q0 (Corke mdl_puma560; qn with q3 = -pi)
-  p.rows = {{0.0, h, 0.0, 0.0, false, 20.0, 0.0},
-            {0.4318, 0.0, 0.0, 0.0, false, 17.4, kPi / 4},
-            {0.0203, -h, 0.15005, 0.0, false, 4.8, -kPi},
-            {0.0, h, 0.4318, 0.0, false, 0.82, 0.0},
-            {0.0, -h, 0.0, 0.0, false, 0.34, kPi / 4},
-            {0.0, 0.0, 0.0, 0.0, false, 0.09, 0.0}};
+  p.rows = {
+      {0.0, h, 0.0, 0.0, false, 20.0, 0.0},         {0.4318, 0.0, 0.0, 0.0, false, 17.4, kPi / 4},
+      {0.0203, -h, 0.15005, 0.0, false, 4.8, -kPi}, {0.0, h, 0.4318, 0.0, false, 0.82, 0.0},
+      {0.0, -h, 0.0, 0.0, false, 0.34, kPi / 4},    {0.0, 0.0, 0.0, 0.0, false, 0.09, 0.0}};
   p.base_position = Vec3(0, 0, 0.66);
   return p;
 }

@@ -42,8 +42,9 @@ void validate(const RssrParams& p) {
   check_section(p.section, "section");
   check_material(p.material, "material");
   if (!solve_rocker(p, p.crank_angle).ok)
-    throw TemplateError("coupler", "the coupler cannot join crank and rocker at the initial crank "
-                                   "angle (too short or too long)");
+    throw TemplateError("coupler",
+                        "the coupler cannot join crank and rocker at the initial crank "
+                        "angle (too short or too long)");
   if (p.drive_crank) {
     if (!std::isfinite(p.crank_speed) || p.crank_speed == 0.0)
       throw TemplateError("crank_speed", "must be a non-zero finite number");
@@ -53,7 +54,8 @@ void validate(const RssrParams& p) {
         char text[160];
         std::snprintf(text, sizeof text,
                       "the crank cannot turn fully with these lengths (no assembly at %.1f deg); "
-                      "change the lengths or leave the crank undriven", th * 180 / kPi);
+                      "change the lengths or leave the crank undriven",
+                      th * 180 / kPi);
         throw TemplateError("drive_crank", text);
       }
     }
@@ -76,7 +78,9 @@ MechanismSpec make_rssr(const RssrParams& p) {
   // Body frames: x along the link; crank z = its axis (world z), rocker z = its axis (world x).
   b.body("crank", make_iso(Vec3::Zero(), rot(Vec3::UnitZ(), th)),
          bar(Vec3::Zero(), Vec3(p.crank, 0, 0), p.section, p.material));
-  b.body("coupler", make_iso(A, frame_xz(c, Vec3::UnitZ().cross(c).norm() > 1e-9 ? Vec3::UnitZ() : Vec3::UnitX())),
+  b.body("coupler",
+         make_iso(
+             A, frame_xz(c, Vec3::UnitZ().cross(c).norm() > 1e-9 ? Vec3::UnitZ() : Vec3::UnitX())),
          bar(Vec3::Zero(), Vec3(c.norm(), 0, 0), p.section, p.material));
   b.body("rocker", make_iso(p.output_axis, frame_xz(e, Vec3::UnitX())),
          bar(Vec3::Zero(), Vec3(p.rocker, 0, 0), p.section, p.material));
@@ -85,7 +89,8 @@ MechanismSpec make_rssr(const RssrParams& p) {
   if (p.drive_crank) input.drive = ramp_drive(th, p.crank_speed);
   b.joint("rocker_pivot", Joint::revolute(), "ground", "rocker",
           make_iso(p.output_axis, frame_xz(Vec3::UnitZ(), Vec3::UnitX())), Iso::Identity());
-  b.joint_at("crank_ball", Joint::spherical(), "crank", "coupler", make_iso(A, b.world("coupler").linear()));
+  b.joint_at("crank_ball", Joint::spherical(), "crank", "coupler",
+             make_iso(A, b.world("coupler").linear()));
   if (p.universal_at_rocker)  // both axes perpendicular to the coupler: its spin is blocked
     b.joint_at("rocker_cross", Joint::universal(), "rocker", "coupler",
                make_iso(B, frame_xz(c, Vec3::UnitX())));
@@ -107,14 +112,16 @@ namespace {
 void validate(const BennettParams& p) {
   check_positive(p.a, "a");
   check_positive(p.b, "b");
-  if (!(p.alpha > 0.0 && p.alpha < kPi)) throw TemplateError("alpha", "must be between 0 and 180 deg");
+  if (!(p.alpha > 0.0 && p.alpha < kPi))
+    throw TemplateError("alpha", "must be between 0 and 180 deg");
   if (!(p.beta > 0.0 && p.beta < kPi)) throw TemplateError("beta", "must be between 0 and 180 deg");
   const double b_needed = p.a * std::sin(p.beta) / std::sin(p.alpha);
   if (std::abs(p.b - b_needed) > 1e-9 * std::max(p.a, p.b)) {
     char text[200];
     std::snprintf(text, sizeof text,
                   "violates the Bennett condition a/sin(alpha) = b/sin(beta): with these a, alpha "
-                  "and beta, b must be %.12g m", b_needed);
+                  "and beta, b must be %.12g m",
+                  b_needed);
     throw TemplateError("b", text);
   }
   if (std::abs(std::sin((p.beta - p.alpha) / 2)) < 1e-6)
@@ -150,7 +157,8 @@ MechanismSpec make_bennett(const BennettParams& p) {
   sb.body("link1", W1, bar(Vec3::Zero(), Vec3(a, 0, 0), s, p.material));
   sb.body("link2", W2, bar(Vec3::Zero(), Vec3(b, 0, 0), s, p.material));
   sb.body("link3", W3, bar(Vec3::Zero(), Vec3(a, 0, 0), s, p.material));
-  JointSpec& j1 = sb.joint("J1", Joint::revolute(), "ground", "link1", link_step(b, be), Iso::Identity());
+  JointSpec& j1 =
+      sb.joint("J1", Joint::revolute(), "ground", "link1", link_step(b, be), Iso::Identity());
   if (p.drive) j1.drive = ramp_drive(t1, p.speed);
   sb.joint("J2", Joint::revolute(), "link1", "link2", link_step(a, al), Iso::Identity());
   sb.joint("J3", Joint::revolute(), "link2", "link3", link_step(b, be), Iso::Identity());

@@ -48,7 +48,8 @@ bool waitFor(Pred pred, int timeout_ms) {
 
 QString screenshotPath(const char* name) {
   const QByteArray dir = qgetenv("ARTICULA_SCREENSHOT_DIR");
-  return (dir.isEmpty() ? QStringLiteral(ARTICULA_BINARY_DIR) : QString::fromLocal8Bit(dir)) + "/" + name;
+  return (dir.isEmpty() ? QStringLiteral(ARTICULA_BINARY_DIR) : QString::fromLocal8Bit(dir)) + "/" +
+         name;
 }
 
 // The value column of the diagnostics row named `name`.
@@ -75,6 +76,9 @@ TEST_CASE("the template dialog validates in place", "[gui][templates]") {
     INFO("template " << t << ": " << d.message().toStdString());
     CHECK(d.isValid());  // every default is a working mechanism
     CHECK(okButton(&d)->isEnabled());
+    waitFor([] { return false; }, 100);
+    d.grab().save(screenshotPath(qPrintable(QStringLiteral("template_dialog_%1.png").arg(t))),
+                  "PNG");
   }
   d.selectTemplate(TemplateDialog::Stewart);
   ParamForm* f = d.form(TemplateDialog::Stewart);
@@ -82,9 +86,11 @@ TEST_CASE("the template dialog validates in place", "[gui][templates]") {
   top->setValue(0.0);
   CHECK_FALSE(d.isValid());
   CHECK_FALSE(okButton(&d)->isEnabled());
-  CHECK(d.message().startsWith("top_radius:"));
+  CHECK(d.message() == "Top joint radius — top_radius: must be a positive finite number");
   CHECK_FALSE(top->styleSheet().isEmpty());  // marked in place
   CHECK(top->toolTip().contains("positive"));
+  waitFor([] { return false; }, 200);
+  d.grab().save(screenshotPath("template_dialog_invalid.png"), "PNG");
   top->setValue(0.2);
   CHECK(d.isValid());
   CHECK(top->styleSheet().isEmpty());

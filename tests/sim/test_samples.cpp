@@ -29,6 +29,7 @@ const Expected kSamples[] = {
     {"bennett.json", 1, 3, 1},           {"rssr.json", 2, 0, 1},
     {"stewart_platform.json", 6, 0, 5},  {"rrr3_planar.json", 3, 6, 2},
     {"puma560.json", 6, 0, 0},           {"excavator.json", 1, 3, 1},
+    {"delta_robot.json", 3, 0, 2},       {"rsur.json", 1, 0, 1},
 };
 
 std::string sample_path(const char* file) {

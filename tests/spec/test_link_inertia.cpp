@@ -23,7 +23,9 @@ Mat3 rodrigues(const Vec3& axis, double angle) {
   return Mat3::Identity() + std::sin(angle) * K + (1 - std::cos(angle)) * K * K;
 }
 
-Mat3 diag(double a, double b, double c) { return Vec3(a, b, c).asDiagonal(); }
+Mat3 diag(double a, double b, double c) {
+  return Vec3(a, b, c).asDiagonal();
+}
 
 void check_physical(const MassProperties& p) {
   INFO("inertia\n" << p.inertia);
@@ -61,7 +63,8 @@ TEST_CASE("Block: closed form, axis-aligned and rotated", "[link_inertia]") {
 TEST_CASE("Bar: rectangular bar equals the box along its axis", "[link_inertia]") {
   const double L = 0.4, w = 0.03, t = 0.01;
   // Along x with normal z: box (L, w, t).
-  const MassProperties p = bar(Vec3(0, 0, 0), Vec3(L, 0, 0), BarSection::rectangular(w, t), Material::aluminium());
+  const MassProperties p =
+      bar(Vec3(0, 0, 0), Vec3(L, 0, 0), BarSection::rectangular(w, t), Material::aluminium());
   const MassProperties box = block(Vec3(L, w, t), Material::aluminium(), Vec3(L / 2, 0, 0));
   CHECK(std::abs(p.mass - box.mass) <= kTol * box.mass);
   CHECK_CLOSE(p.com, box.com, kTol);
@@ -70,8 +73,8 @@ TEST_CASE("Bar: rectangular bar equals the box along its axis", "[link_inertia]"
   // normal's perpendicular part.
   const Mat3 R = rodrigues(Vec3(-0.3, 0.5, 0.8), 1.1);
   const Vec3 a(0.1, -0.2, 0.05), dir = R.col(0);
-  const MassProperties q =
-      bar(a, a + L * dir, BarSection::rectangular(w, t), Material::aluminium(), R.col(2) + 0.7 * dir);
+  const MassProperties q = bar(a, a + L * dir, BarSection::rectangular(w, t), Material::aluminium(),
+                               R.col(2) + 0.7 * dir);
   CHECK_CLOSE(q.com, a + 0.5 * L * dir, kTol);
   CHECK_CLOSE(q.inertia, R * box.inertia * R.transpose(), kTol * box.inertia.norm());
   check_physical(q);
@@ -79,13 +82,15 @@ TEST_CASE("Bar: rectangular bar equals the box along its axis", "[link_inertia]"
 
 TEST_CASE("Bar: round sections, thin-rod limit, tube", "[link_inertia]") {
   const double L = 1.2, r = 0.01, rho = 7850;
-  const MassProperties p = bar(Vec3::Zero(), Vec3(0, 0, L), BarSection::round(2 * r), Material::steel());
+  const MassProperties p =
+      bar(Vec3::Zero(), Vec3(0, 0, L), BarSection::round(2 * r), Material::steel());
   const double m = rho * kPi * r * r * L;
   CHECK(std::abs(p.mass - m) <= kTol * m);
   const Mat3 I = diag(m * (3 * r * r + L * L) / 12, m * (3 * r * r + L * L) / 12, m * r * r / 2);
   CHECK_CLOSE(p.inertia, I, kTol * I.norm());
   // Thin rod: the transverse moment tends to mL²/12; with r = 1e-7 the 3r² term is 2e-14 of L².
-  const MassProperties thin = bar(Vec3::Zero(), Vec3(L, 0, 0), BarSection::round(2e-7), Material::steel());
+  const MassProperties thin =
+      bar(Vec3::Zero(), Vec3(L, 0, 0), BarSection::round(2e-7), Material::steel());
   const double ml2 = thin.mass * L * L / 12;
   CHECK(std::abs(thin.inertia(1, 1) - ml2) <= kTol * ml2);
   CHECK(std::abs(thin.inertia(2, 2) - ml2) <= kTol * ml2);
@@ -95,7 +100,8 @@ TEST_CASE("Bar: round sections, thin-rod limit, tube", "[link_inertia]") {
   const double mt = rho * kPi * (ro * ro - ri * ri) * L;
   CHECK(std::abs(tube.mass - mt) <= kTol * mt);
   CHECK(std::abs(tube.inertia(1, 1) - mt * (ro * ro + ri * ri) / 2) <= kTol * mt * ro * ro);
-  CHECK(std::abs(tube.inertia(0, 0) - mt * (3 * (ro * ro + ri * ri) + L * L) / 12) <= kTol * mt * L * L);
+  CHECK(std::abs(tube.inertia(0, 0) - mt * (3 * (ro * ro + ri * ri) + L * L) / 12) <=
+        kTol * mt * L * L);
   check_physical(tube);
 }
 
@@ -124,7 +130,8 @@ TEST_CASE("Parallel axis: two spheres, and a rod about its end", "[link_inertia]
   CHECK_CLOSE(both.inertia, I, kTol * I.norm());
   // A thin rod about its end: mL²/3 = mL²/12 + m(L/2)².
   const double L = 0.8;
-  const MassProperties rod = bar(Vec3::Zero(), Vec3(L, 0, 0), BarSection::round(2e-7), Material::steel());
+  const MassProperties rod =
+      bar(Vec3::Zero(), Vec3(L, 0, 0), BarSection::round(2e-7), Material::steel());
   const Mat3 end = inertia_about(rod, Vec3::Zero());
   CHECK(std::abs(end(1, 1) - rod.mass * L * L / 3) <= kTol * rod.mass * L * L);
   // Combining a body with itself split in two halves gives the whole (box cut along x).
@@ -149,11 +156,12 @@ TEST_CASE("Plate: a rectangle as two triangles equals the block; equilateral clo
   CHECK_CLOSE(two.inertia, box.inertia, kTol * box.inertia.norm());
   // Equilateral triangle of side s in x-y: Izz = m s²/12, Ixx = Iyy = m s²/24 + m t²/12.
   const double s = 0.25;
-  const MassProperties eq = plate(Vec3(0, 0, 0), Vec3(s, 0, 0), Vec3(s / 2, s * std::sqrt(3.0) / 2, 0), t,
-                                  Material::aluminium());
+  const MassProperties eq = plate(Vec3(0, 0, 0), Vec3(s, 0, 0),
+                                  Vec3(s / 2, s * std::sqrt(3.0) / 2, 0), t, Material::aluminium());
   const double m = 2700 * std::sqrt(3.0) / 4 * s * s * t;
   CHECK(std::abs(eq.mass - m) <= kTol * m);
-  const Mat3 I = diag(m * s * s / 24 + m * t * t / 12, m * s * s / 24 + m * t * t / 12, m * s * s / 12);
+  const Mat3 I =
+      diag(m * s * s / 24 + m * t * t / 12, m * s * s / 24 + m * t * t / 12, m * s * s / 12);
   CHECK_CLOSE(eq.inertia, I, kTol * I.norm());
   check_physical(eq);
 }
@@ -173,8 +181,10 @@ TEST_CASE("Triangle of bars: mass, and the sum of its three bars", "[link_inerti
     R.col(0) = (v - u) / L;
     R.col(2) = Vec3::UnitZ();
     R.col(1) = R.col(2).cross(R.col(0));
-    const Mat3 Ic = R * diag(m * (0.02 * 0.02 + 0.01 * 0.01) / 12, m * (L * L + 0.01 * 0.01) / 12,
-                             m * (L * L + 0.02 * 0.02) / 12) * R.transpose();
+    const Mat3 Ic = R *
+                    diag(m * (0.02 * 0.02 + 0.01 * 0.01) / 12, m * (L * L + 0.01 * 0.01) / 12,
+                         m * (L * L + 0.02 * 0.02) / 12) *
+                    R.transpose();
     const Vec3 d = 0.5 * (u + v) - p.com;
     I += Ic + m * (d.dot(d) * Mat3::Identity() - d * d.transpose());
   }
@@ -211,16 +221,23 @@ TEST_CASE("Bad geometry is refused with the parameter named", "[link_inertia]") 
   };
   CHECK_THAT(message([&] { bar(Vec3::Zero(), Vec3::Zero(), BarSection::round(0.01), steel); }),
              Catch::Contains("bar length"));
-  CHECK_THAT(message([&] { bar(Vec3::Zero(), Vec3::UnitX(), BarSection::round(0.01), Material::custom(-1)); }),
+  CHECK_THAT(message([&] {
+               bar(Vec3::Zero(), Vec3::UnitX(), BarSection::round(0.01), Material::custom(-1));
+             }),
              Catch::Contains("density"));
-  CHECK_THAT(message([&] { bar(Vec3::Zero(), Vec3::UnitZ(), BarSection::rectangular(0.01, 0.01), steel, Vec3::UnitZ()); }),
+  CHECK_THAT(message([&] {
+               bar(Vec3::Zero(), Vec3::UnitZ(), BarSection::rectangular(0.01, 0.01), steel,
+                   Vec3::UnitZ());
+             }),
              Catch::Contains("normal"));
-  CHECK_THAT(message([&] { bar(Vec3::Zero(), Vec3::UnitX(), BarSection::round(0.01, 0.02), steel); }),
-             Catch::Contains("inner diameter"));
+  CHECK_THAT(
+      message([&] { bar(Vec3::Zero(), Vec3::UnitX(), BarSection::round(0.01, 0.02), steel); }),
+      Catch::Contains("inner diameter"));
   CHECK_THAT(message([&] { plate(Vec3::Zero(), Vec3::UnitX(), 2 * Vec3::UnitX(), 0.01, steel); }),
              Catch::Contains("collinear"));
   CHECK_THAT(message([&] { plate(Vec3::Zero(), Vec3::UnitX(), Vec3::UnitY(), 0.0, steel); }),
              Catch::Contains("thickness"));
   CHECK_THAT(message([&] { block(Vec3(1, -1, 1), steel); }), Catch::Contains("size y"));
-  CHECK_THAT(message([&] { sphere(Vec3::Zero(), std::nan(""), steel); }), Catch::Contains("radius"));
+  CHECK_THAT(message([&] { sphere(Vec3::Zero(), std::nan(""), steel); }),
+             Catch::Contains("radius"));
 }

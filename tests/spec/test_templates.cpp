@@ -4,6 +4,7 @@
 // without NaN and with loop error <= 1e-9. The DH arm matches a DH product of homogeneous
 // matrices written out here (1e-12), and the Puma 560 table reproduces samples/puma560.json.
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <random>
 
@@ -81,8 +82,7 @@ Outcome exercise(const MechanismSpec& spec) {
   CHECK(o.initial_loop_error <= 1e-12);
   CHECK(o.finite);
   CHECK(o.worst_loop <= 1e-9);
-  for (const BodySpec& b : spec.bodies)
-    CHECK(inertia_problem(b.mass, b.inertia_matrix()).empty());
+  for (const BodySpec& b : spec.bodies) CHECK(inertia_problem(b.mass, b.inertia_matrix()).empty());
   return o;
 }
 
@@ -98,7 +98,8 @@ std::string error_parameter(F make) {
 
 // Standard DH link transform, written out as a homogeneous matrix.
 Eigen::Matrix4d dh_matrix(double a, double alpha, double d, double theta) {
-  const double ct = std::cos(theta), st = std::sin(theta), ca = std::cos(alpha), sa = std::sin(alpha);
+  const double ct = std::cos(theta), st = std::sin(theta), ca = std::cos(alpha),
+               sa = std::sin(alpha);
   Eigen::Matrix4d A;
   A << ct, -st * ca, st * sa, a * ct,  //
       st, ct * ca, -ct * sa, a * st,   //
@@ -109,7 +110,8 @@ Eigen::Matrix4d dh_matrix(double a, double alpha, double d, double theta) {
 
 VecX tree_q(const Mechanism& m, const std::vector<double>& joint_q) {
   VecX q = VecX::Zero(m.model().nq);
-  for (std::size_t j = 0; j < joint_q.size(); ++j) q(m.compiled.q_index(static_cast<int>(j))) = joint_q[j];
+  for (std::size_t j = 0; j < joint_q.size(); ++j)
+    q(m.compiled.q_index(static_cast<int>(j))) = joint_q[j];
   return q;
 }
 }  // namespace
@@ -139,17 +141,36 @@ TEST_CASE("Stewart-Gough template: 6 DOF, assembles, simulates", "[templates]") 
     CHECK(exercise(make_stewart(p)).mobility == 6);
   }
   SECTION("bad parameters name the field") {
-    CHECK(error_parameter([&] { p.top_radius = -1; make_stewart(p); }) == "top_radius");
+    CHECK(error_parameter([&] {
+            p.top_radius = -1;
+            make_stewart(p);
+          }) == "top_radius");
     p = {};
-    CHECK(error_parameter([&] { p.legs = 2; make_stewart(p); }) == "legs");
+    CHECK(error_parameter([&] {
+            p.legs = 2;
+            make_stewart(p);
+          }) == "legs");
     p = {};
-    CHECK(error_parameter([&] { p.base_spacing = 2.5; make_stewart(p); }) == "base_spacing");
+    CHECK(error_parameter([&] {
+            p.base_spacing = 2.5;
+            make_stewart(p);
+          }) == "base_spacing");
     p = {};
-    CHECK(error_parameter([&] { p.legs = 8; p.drive_legs = true; make_stewart(p); }) == "drive_legs");
+    CHECK(error_parameter([&] {
+            p.legs = 8;
+            p.drive_legs = true;
+            make_stewart(p);
+          }) == "drive_legs");
     p = {};
-    CHECK(error_parameter([&] { p.rod_diameter = 0.05; make_stewart(p); }) == "rod_diameter");
+    CHECK(error_parameter([&] {
+            p.rod_diameter = 0.05;
+            make_stewart(p);
+          }) == "rod_diameter");
     p = {};
-    CHECK(error_parameter([&] { p.leg_material.density = 0; make_stewart(p); }) == "leg_material");
+    CHECK(error_parameter([&] {
+            p.leg_material.density = 0;
+            make_stewart(p);
+          }) == "leg_material");
   }
 }
 
@@ -170,17 +191,28 @@ TEST_CASE("RSSR template: crank + idle coupler spin; RSUR: 1 DOF", "[templates]"
     CHECK(o.redundant == 0);
   }
   SECTION("bad parameters name the field") {
-    CHECK(error_parameter([&] { p.coupler = 0.01; make_rssr(p); }) == "coupler");
+    CHECK(error_parameter([&] {
+            p.coupler = 0.01;
+            make_rssr(p);
+          }) == "coupler");
     p = {};
-    CHECK(error_parameter([&] { p.branch = 0; make_rssr(p); }) == "branch");
+    CHECK(error_parameter([&] {
+            p.branch = 0;
+            make_rssr(p);
+          }) == "branch");
     p = {};
     // Crank longer than the rocker reach allows for part of the turn.
-    CHECK(error_parameter([&] { p.crank = 0.12; p.coupler = 0.2; p.drive_crank = true; make_rssr(p); }) ==
-          "drive_crank");
+    CHECK(error_parameter([&] {
+            p.crank = 0.12;
+            p.coupler = 0.2;
+            p.drive_crank = true;
+            make_rssr(p);
+          }) == "drive_crank");
   }
 }
 
-TEST_CASE("Bennett template: 1 DOF with 3 redundant rows; the condition is enforced", "[templates]") {
+TEST_CASE("Bennett template: 1 DOF with 3 redundant rows; the condition is enforced",
+          "[templates]") {
   BennettParams p;
   SECTION("sample geometry, driven") {
     p.drive = true;
@@ -205,7 +237,10 @@ TEST_CASE("Bennett template: 1 DOF with 3 redundant rows; the condition is enfor
     p.b = p.a;
     CHECK(error_parameter([&] { make_bennett(p); }) == "beta");
     p = {};
-    CHECK(error_parameter([&] { p.alpha = 0; make_bennett(p); }) == "alpha");
+    CHECK(error_parameter([&] {
+            p.alpha = 0;
+            make_bennett(p);
+          }) == "alpha");
   }
 }
 
@@ -231,7 +266,10 @@ TEST_CASE("Delta template (3-RUU): 3 DOF, the platform only translates", "[templ
     CHECK_CLOSE(later[plat].linear(), start[plat].linear(), 1e-8);  // pure translation
   }
   SECTION("unreachable height") {
-    CHECK(error_parameter([&] { p.height = 2.0; make_delta(p); }) == "height");
+    CHECK(error_parameter([&] {
+            p.height = 2.0;
+            make_delta(p);
+          }) == "height");
   }
 }
 
@@ -278,7 +316,8 @@ TEST_CASE("DH arm template: the Puma 560 table reproduces samples/puma560.json",
   // Sketched poses agree (both at Corke's qn).
   for (std::size_t i = 0; i < tpl.bodies.size(); ++i) {
     CHECK_CLOSE(tpl.bodies[i].pose->position, ref.bodies[i].pose->position, 1e-12);
-    CHECK(std::abs(std::abs(tpl.bodies[i].pose->orientation.dot(ref.bodies[i].pose->orientation)) - 1) < 1e-12);
+    CHECK(std::abs(std::abs(tpl.bodies[i].pose->orientation.dot(ref.bodies[i].pose->orientation)) -
+                   1) < 1e-12);
   }
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> U(-kPi, kPi);
@@ -289,4 +328,111 @@ TEST_CASE("DH arm template: the Puma 560 table reproduces samples/puma560.json",
     for (int i = 0; i < 6; ++i) CHECK_CLOSE(pa[i].matrix(), pb[i].matrix(), 1e-12);
   }
   CHECK(exercise(tpl).mobility == 6);
+}
+
+TEST_CASE("Templates round-trip through a file on disk", "[templates]") {
+  const std::string path = std::string(ARTICULA_BINARY_DIR) + "/template_roundtrip.json";
+  StewartParams stewart;
+  stewart.drive_legs = true;
+  RssrParams rssr;
+  rssr.drive_crank = true;
+  BennettParams bennett;
+  bennett.drive = true;
+  DeltaParams delta;
+  delta.drive_arms = true;
+  DhArmParams arm = DhArmParams::puma560();
+  arm.drive_joints = true;
+  for (const MechanismSpec& spec : {make_stewart(stewart), make_rssr(rssr), make_bennett(bennett),
+                                    make_delta(delta), make_dh_arm(arm)}) {
+    INFO(spec.name);
+    save_project(spec, path);
+    const LoadResult back = load_project(path);
+    CHECK(back.warnings.empty());
+    CHECK(back.spec == spec);
+    // Every motion drive starts at its joint's q0 (so nothing jumps at t = 0).
+    const Mechanism m = prepare(back.spec);
+    for (const DriveBinding& d : m.drives)
+      CHECK(std::abs(d.value(0.0) - back.spec.joints[d.user_joint].q0->at(0)) <= 1e-15);
+  }
+  std::remove(path.c_str());
+}
+
+TEST_CASE("Random parameters are refused by name or give a mechanism that assembles",
+          "[templates]") {
+  std::mt19937 rng(3);
+  auto r = [&](double lo, double hi) {
+    return std::uniform_real_distribution<double>(lo, hi)(rng);
+  };
+  auto coin = [&](double p) { return r(0, 1) < p; };
+  int built = 0, refused = 0;
+  auto attempt = [&](auto make) {
+    try {
+      const MechanismSpec spec = make();
+      CHECK(parse_project(to_text(spec)).spec == spec);  // the loader accepts every inertia
+      const Mechanism m = prepare(spec);
+      CHECK(m.assembly.residual <= 1e-12);
+      ++built;
+    } catch (const TemplateError& e) {
+      CHECK(!e.parameter.empty());
+      ++refused;
+    }  // anything else escapes and fails the test
+  };
+  for (int i = 0; i < 100; ++i) {
+    attempt([&] {
+      StewartParams p;
+      p.base_radius = r(-0.1, 1);
+      p.top_radius = r(-0.1, 1);
+      p.legs = static_cast<int>(r(2, 13));
+      p.height = r(-0.1, 1);
+      p.base_spacing = r(0, 2);
+      p.top_spacing = r(0, 2);
+      p.offset = Vec3(r(-.2, .2), r(-.2, .2), r(-.2, .2));
+      p.rotation = Vec3(r(-1, 1), r(-1, 1), r(-1, 1));
+      p.drive_legs = coin(0.5);
+      return make_stewart(p);
+    });
+    attempt([&] {
+      RssrParams p;
+      p.crank = r(-0.01, 0.2);
+      p.rocker = r(0, 0.3);
+      p.coupler = r(0, 0.4);
+      p.output_axis = Vec3(r(-.2, .2), r(-.2, .2), r(-.2, .2));
+      p.crank_angle = r(-7, 7);
+      p.branch = coin(0.5) ? 1 : -1;
+      p.universal_at_rocker = coin(0.5);
+      p.drive_crank = coin(0.5);
+      return make_rssr(p);
+    });
+    attempt([&] {
+      BennettParams p;
+      p.a = r(-0.1, 1);
+      p.alpha = r(-0.5, 3.5);
+      p.beta = r(-0.5, 3.5);
+      p.b = coin(0.8) ? p.a * std::sin(p.beta) / std::sin(p.alpha) : r(0, 1);
+      p.theta1 = r(-7, 7);
+      p.drive = coin(0.5);
+      return make_bennett(p);
+    });
+    attempt([&] {
+      DeltaParams p;
+      p.base_radius = r(0, 0.5);
+      p.platform_radius = r(0, 0.3);
+      p.upper_arm = r(0, 0.6);
+      p.forearm = r(0, 1);
+      p.height = r(0, 1);
+      p.drive_arms = coin(0.5);
+      return make_delta(p);
+    });
+    attempt([&] {
+      DhArmParams p;
+      const int n = static_cast<int>(r(0, 8));
+      for (int k = 0; k < n; ++k)
+        p.rows.push_back({r(-1, 1), r(-4, 4), r(-1, 1), r(-4, 4), coin(0.3), r(-0.5, 5), r(-3, 3)});
+      p.link_radius = r(-0.01, 0.1);
+      return make_dh_arm(p);
+    });
+  }
+  INFO(built << " built, " << refused << " refused");
+  CHECK(built > 100);
+  CHECK(refused > 100);
 }
