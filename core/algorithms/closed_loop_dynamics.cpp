@@ -10,8 +10,9 @@ bool closed_loop_forward_dynamics(const Model& model, Data& data, const std::vec
                                   const VecX& q, const VecX& qd, const VecX& tau, double alpha,
                                   double beta, ClosedLoopWork& w, const ExternalForces* f_ext) {
   loop_constraints(model, data, loops, q, qd, alpha, beta, w.delta, w.K, w.k);
-  crba(model, data, q);
-  nonlinear_effects(model, data, q, qd, f_ext);
+  (void)q;
+  crba_from_kinematics(model, data);  // loop_constraints ran the kinematics at (q, q̇)
+  nonlinear_effects_from_kinematics(model, data, f_ext);
   if (!ltdl_factor(model, data)) return false;
   constrained_forward_dynamics(model, data, w.K, w.k, tau, w.cd);
   return true;

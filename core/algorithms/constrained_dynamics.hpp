@@ -5,6 +5,7 @@
 // q̈ = q̈0 + Y μ. Dependent (redundant) rows are allowed: G Y is factored with a rank-revealing
 // pivoted L D L^T, so q̈ and G^T μ are unique; μ itself is the minimum-norm solution when asked.
 #include <Eigen/QR>
+#include <vector>
 
 #include "core/algorithms/pivoted_ldlt.hpp"
 #include "core/model/data.hpp"
@@ -18,6 +19,11 @@ struct ConstrainedDynamicsWork {
   VecX mu;    // multipliers: G^T μ is the constraint generalized force (m)
   VecX rhs;   // g - G q̈0                          (m)
   PivotedLdlt ldlt;  // per-step solve: no allocation once sized
+  // Rows of G that are not structurally zero (a planar loop's out-of-plane rows are), and the
+  // compacted G, g and μ the per-step solve works on.
+  std::vector<int> rows;
+  MatX Gc;
+  VecX gc, muc;
   // With redundant rows μ is not unique; minimum_norm picks the minimum-norm μ (complete
   // orthogonal decomposition, which allocates), e.g. for reporting joint forces.
   bool minimum_norm = false;

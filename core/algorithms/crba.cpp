@@ -8,8 +8,12 @@ const MatX& crba(const Model& model, Data& data, const VecX& q) {  // RBDA Table
     if (is_axial_revolute(model.joints[i])) jcalc_axial_revolute(q[model.q_index[i]], 0.0, data.jc[i]);
     else jcalc(model.joints[i], q.data() + model.q_index[i], kZero, data.jc[i]);  // S depends on q
     data.Xup[i] = compose_joint(model.joints[i], data.jc[i].XJ, model.X_tree[i]);
-    data.IC[i] = model.inertia[i];
   }
+  return crba_from_kinematics(model, data);
+}
+
+const MatX& crba_from_kinematics(const Model& model, Data& data) {
+  for (int i = 1; i <= model.nb; ++i) data.IC[i] = model.inertia[i];
   for (int i = model.nb; i >= 1; --i) {
     const int p = model.parent[i];
     if (p > 0) data.IC[p] += transpose_apply(data.Xup[i], data.IC[i]);

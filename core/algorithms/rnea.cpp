@@ -56,6 +56,18 @@ const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& qd, 
   return data.tau;
 }
 
+const VecX& nonlinear_effects_from_kinematics(const Model& model, Data& data, const ExternalForces* f_ext) {
+  data.a[0] = -model.a_grav;
+  for (int i = 1; i <= model.nb; ++i) {
+    data.a[i] = data.Xup[i].apply(data.a[model.parent[i]]) + data.c[i];  // q̈ = 0
+    const RigidBodyInertia& I = model.inertia[i];
+    data.f[i] = I * data.a[i] + cross_force(data.v[i], I * data.v[i]);
+    if (f_ext) data.f[i] -= data.X0[i].apply_force((*f_ext)[i]);
+  }
+  rnea_backward(model, data, data.C);
+  return data.C;
+}
+
 const VecX& nonlinear_effects(const Model& model, Data& data, const VecX& q, const VecX& qd,
                               const ExternalForces* f_ext) {
   rnea_forward(model, data, q, qd, nullptr, f_ext);

@@ -305,8 +305,9 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
     const TimeJet j = drives_[ld.drive].eval(last_t_);
     g_(nk + nd + r) = j.d2 - ld.bias - 2 * a * (ld.qd - j.d1) - a * a * loop_drive_error(ld, last_t_);
   }
-  crba(model_, data_, q);
-  nonlinear_effects(model_, data_, q, v, external_forces_ ? &f_applied_ : nullptr);
+  // loop_constraints ran the kinematics at (q, v): H and C reuse it
+  crba_from_kinematics(model_, data_);
+  nonlinear_effects_from_kinematics(model_, data_, external_forces_ ? &f_applied_ : nullptr);
   if (!ltdl_factor(model_, data_))
     throw SetupError("the mass matrix is singular: a body without mass at the end of a chain?");
   constrained_forward_dynamics(model_, data_, G_, g_, tau_in_, cd_);
