@@ -48,7 +48,13 @@ struct Case {
   const BenchMechanism* bm;
   const BenchInput* in;
   bool tree() const { return bm->loops().empty(); }
-  bool simulate() const { return bm->name.rfind("ladder", 0) != 0; }
+  // One simulated second: the 7-DoF arm and the sample mechanisms. The long chains and the tree
+  // of light 0.1 m rods at random speeds are too stiff for explicit Euler at 1 ms.
+  bool simulate() const {
+    for (const char* name : {"chain7", "fourbar", "slidercrank", "stewart"})
+      if (bm->name == name) return true;
+    return false;
+  }
 };
 
 using OpFn = void (*)(benchmark::State&, const Case&);
@@ -76,16 +82,21 @@ void run_forward(benchmark::State& s, const Case& c) {
 // loop_error is the largest loop-closure error at the end.
 void run_sim(benchmark::State& s, const Case& c, Integrator integrator) {
   double err = 0;
-  for (auto _ : s) {
-    s.PauseTiming();
-    Simulation sim(*c.bm->mech);
-    s.ResumeTiming();
-    for (int k = 0; k < 1000; ++k) sim.step(1e-3, integrator);
-    keep(sim.q());
-    s.PauseTiming();
-    sim.evaluate();
-    err = sim.loop_error();
-    s.ResumeTiming();
+  try {
+    for (auto _ : s) {
+      s.PauseTiming();
+      Simulation sim(*c.bm->mech);
+      s.ResumeTiming();
+      for (int k = 0; k < 1000; ++k) sim.step(1e-3, integrator);
+      keep(sim.q());
+      s.PauseTiming();
+      sim.evaluate();
+      err = sim.loop_error();
+      s.ResumeTiming();
+    }
+  } catch (const std::exception& e) {  // a diverging simulation is reported, not timed
+    s.SkipWithError(e.what());
+    return;
   }
   s.counters["loop_error"] = err;
 }

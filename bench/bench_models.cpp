@@ -3,6 +3,8 @@
 #include <numbers>
 #include <random>
 
+#include "core/algorithms/crba.hpp"
+#include "core/algorithms/rnea.hpp"
 #include "core/io/project.hpp"
 #include "core/model/configuration.hpp"
 
@@ -227,9 +229,6 @@ BenchInput make_input(const Model& model, unsigned seed) {
 }
 
 }  // namespace articula::bench
-
-#include "core/algorithms/crba.hpp"
-#include "core/algorithms/rnea.hpp"
 
 namespace articula::bench {
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/peer_model.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/mechanism.hpp"
 
@@ -56,10 +57,7 @@ BenchInput make_input(const Model& model, unsigned seed = 7);
 // loops), qdd and tau random as above.
 BenchInput make_mechanism_input(const BenchMechanism& bm, unsigned seed = 7);
 
-}  // namespace articula::bench
-
-#include "bench/peer_model.hpp"
-namespace articula::bench {
 // The plain-data form for the peer engines, with Articula's H and inverse dynamics at `in`.
 PeerModel peer_model(const BenchMechanism& bm, const BenchInput& in);
+
 }  // namespace articula::bench
