@@ -10,8 +10,8 @@ namespace articula {
 // inertias then accumulate inward by plain addition, without the X^T I^A X of each body, which
 // was most of the cost. Per body: the motion subspace S0 = ^0X_i S_i and the inertia
 // I0 = X^T I X once. v_J and c_J become S0 q̇ and v0 × S0 q̇ (+ ^0X_i c_J).
-// Data use: F holds S0, c / IA / pA / U hold base-coordinate values; v and a are returned in body
-// coordinates as the other algorithms leave them.
+// Data use: F holds S0; v, a, c, IA, pA, U are left in base coordinates (no caller reads them
+// after aba(); converting v and a back cost a tenth of the algorithm). Xup, X0, jc are as usual.
 namespace {
 // X^T I X for X = ^iX_0: the body inertia in base coordinates (RBDA Eq. 2.66), with the origin
 // shift in closed form: skew(a) skew(b) = b a^T - (a.b) 1 turns the three skew products of
@@ -56,8 +56,11 @@ void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd, 
     }
     data.v[i] = data.v[p] + vJ0;
     const RigidBodyInertia I0 = to_base(X0, model.inertia[i]);
-    data.IA[i].setZero();
-    add_to(data.IA[i], I0);
+    Mat6& IA = data.IA[i];  // [Ibar h×; h×^T m 1] written directly
+    IA.topLeftCorner<3, 3>() = I0.Ibar;
+    IA.topRightCorner<3, 3>() = skew(I0.h);
+    IA.bottomLeftCorner<3, 3>() = -IA.topRightCorner<3, 3>();
+    IA.bottomRightCorner<3, 3>() = I0.m * Mat3::Identity();
     data.pA[i] = cross_force(data.v[i], I0 * data.v[i]);
     if (f_ext) data.pA[i] -= (*f_ext)[i];  // given in base coordinates
   }
@@ -115,11 +118,6 @@ void world_pass3(const Model& model, Data& data) {
       data.a[i].noalias() += data.F[i] * qdd;
     }
   }
-  for (int i = model.nb; i >= 1; --i) {  // back to body coordinates (after the children used them)
-    data.v[i] = data.X0[i].apply(data.v[i]);
-    data.a[i] = data.X0[i].apply(data.a[i]);
-  }
-  data.a[0] = -model.a_grav;
 }
 }  // namespace
 
