@@ -1,6 +1,8 @@
-// articula-bench: time per call of Articula's dynamics algorithms, one benchmark per
-// (operation, model), named articula/<op>/<model>. Accepts every Google Benchmark flag, e.g.
-// --benchmark_format=json, --benchmark_filter=articula/aba/.*, --benchmark_min_time=0.2.
+// articula-bench: time per call of Articula's dynamics algorithms and, when MuJoCo and Simbody
+// are installed, of the same operations on the same models in those engines. Benchmarks are
+// named <engine>/<operation>/<model> (engine articula, mujoco or simbody). Accepts every Google
+// Benchmark flag, e.g. --benchmark_format=json, --benchmark_filter=articula/aba/.*,
+// --benchmark_repetitions=5. scripts/bench-report turns a run into the README's table and plot.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -11,13 +13,20 @@
 
 #include "bench/bench_models.hpp"
 #include "core/algorithms/aba.hpp"
+#include "core/algorithms/closed_loop_dynamics.hpp"
 #include "core/algorithms/crba.hpp"
 #include "core/algorithms/hybrid_dynamics.hpp"
+#include "core/algorithms/loop_constraints.hpp"
+#include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/ltdl.hpp"
 #include "core/algorithms/rnea.hpp"
+#include "core/sim/simulation.hpp"
 
 namespace articula::bench {
 namespace {
+
+// The Baumgarte gains of a default simulation (SimulationOptions::stabilization_time).
+constexpr double kBaumgarte = 1.0 / 0.05;
 
 // Keeps a result alive so the call that produced it cannot be elided.
 void keep(const VecX& x) {
@@ -35,55 +44,115 @@ VecX crba_rhs(const Model& m, const BenchInput& in) {
   return in.tau - nonlinear_effects(m, d, in.q, in.qd);
 }
 
-using OpFn = void (*)(benchmark::State&, const Model&, const BenchInput&);
+struct Case {
+  const BenchMechanism* bm;
+  const BenchInput* in;
+  bool tree() const { return bm->loops().empty(); }
+  // One simulated second: the 7-DoF arm and the sample mechanisms. The long chains and the tree
+  // of light 0.1 m rods at random speeds are too stiff for explicit Euler at 1 ms.
+  bool simulate() const {
+    for (const char* name : {"chain7", "fourbar", "slidercrank", "stewart"})
+      if (bm->name == name) return true;
+    return false;
+  }
+};
+
+using OpFn = void (*)(benchmark::State&, const Case&);
 struct Op {
   const char* name;
+  bool trees_only, simulation;
   OpFn run;
 };
 
+void run_forward(benchmark::State& s, const Case& c) {
+  const Model& m = c.bm->model();
+  Data d(m);
+  if (c.tree()) {
+    for (auto _ : s) keep(aba(m, d, c.in->q, c.in->qd, c.in->tau));
+    return;
+  }
+  ClosedLoopWork w;
+  for (auto _ : s) {
+    closed_loop_forward_dynamics(m, d, c.bm->loops(), c.in->q, c.in->qd, c.in->tau, kBaumgarte, kBaumgarte, w);
+    keep(d.qdd);
+  }
+}
+
+// One simulated second at 1 ms from the benchmark mechanism's assembled state; the counter
+// loop_error is the largest loop-closure error at the end.
+void run_sim(benchmark::State& s, const Case& c, Integrator integrator) {
+  double err = 0;
+  try {
+    for (auto _ : s) {
+      s.PauseTiming();
+      Simulation sim(*c.bm->mech);
+      s.ResumeTiming();
+      for (int k = 0; k < 1000; ++k) sim.step(1e-3, integrator);
+      keep(sim.q());
+      s.PauseTiming();
+      sim.evaluate();
+      err = sim.loop_error();
+      s.ResumeTiming();
+    }
+  } catch (const std::exception& e) {  // a diverging simulation is reported, not timed
+    s.SkipWithError(e.what());
+    return;
+  }
+  s.counters["loop_error"] = err;
+}
+
 const Op kOps[] = {
-    {"rnea",
-     [](benchmark::State& s, const Model& m, const BenchInput& in) {
-       Data d(m);
-       for (auto _ : s) keep(rnea(m, d, in.q, in.qd, in.qdd));
+    {"rnea", true, false,
+     [](benchmark::State& s, const Case& c) {
+       Data d(c.bm->model());
+       for (auto _ : s) keep(rnea(c.bm->model(), d, c.in->q, c.in->qd, c.in->qdd));
      }},
-    {"crba",
-     [](benchmark::State& s, const Model& m, const BenchInput& in) {
-       Data d(m);
-       for (auto _ : s) keep(crba(m, d, in.q));
+    {"inverse", true, false,  // trees: inverse dynamics is the RNEA
+     [](benchmark::State& s, const Case& c) {
+       Data d(c.bm->model());
+       for (auto _ : s) keep(rnea(c.bm->model(), d, c.in->q, c.in->qd, c.in->qdd));
      }},
-    {"crba_ltdl",
-     [](benchmark::State& s, const Model& m, const BenchInput& in) {
+    {"crba", true, false,
+     [](benchmark::State& s, const Case& c) {
+       Data d(c.bm->model());
+       for (auto _ : s) keep(crba(c.bm->model(), d, c.in->q));
+     }},
+    {"crba_ltdl", true, false,
+     [](benchmark::State& s, const Case& c) {
+       const Model& m = c.bm->model();
        Data d(m);
-       const VecX rhs = crba_rhs(m, in);
+       const VecX rhs = crba_rhs(m, *c.in);
        VecX x = rhs;
        for (auto _ : s) {
-         crba(m, d, in.q);
+         crba(m, d, c.in->q);
          ltdl_factor(m, d);
          x = rhs;  // same size: no allocation
          ltdl_solve(m, d, x);
          keep(x);
        }
      }},
-    {"aba",
-     [](benchmark::State& s, const Model& m, const BenchInput& in) {
-       Data d(m);
-       for (auto _ : s) keep(aba(m, d, in.q, in.qd, in.tau));
+    {"aba", true, false,
+     [](benchmark::State& s, const Case& c) {
+       Data d(c.bm->model());
+       for (auto _ : s) keep(aba(c.bm->model(), d, c.in->q, c.in->qd, c.in->tau));
      }},
-    {"hybrid",
-     [](benchmark::State& s, const Model& m, const BenchInput& in) {
-       Data d(m);
+    {"hybrid", true, false,
+     [](benchmark::State& s, const Case& c) {
+       Data d(c.bm->model());
        for (auto _ : s) {
-         hybrid_dynamics(m, d, in.q, in.qd, in.qdd, in.tau, in.fd);
+         hybrid_dynamics(c.bm->model(), d, c.in->q, c.in->qd, c.in->qdd, c.in->tau, c.in->fd);
          keep(d.qdd);
          keep(d.tau);
        }
      }},
+    {"forward", false, false, run_forward},
+    {"sim1s_rk4", false, true, [](benchmark::State& s, const Case& c) { run_sim(s, c, Integrator::RK4); }},
+    {"sim1s_euler", false, true, [](benchmark::State& s, const Case& c) { run_sim(s, c, Integrator::Euler); }},
 };
 
 // Cross-checks the benchmarked operations on the benchmark inputs (relative errors): a wrong
 // model or a broken algorithm should not produce a timing table.
-double max_error(const Model& m, const BenchInput& in) {
+double tree_error(const Model& m, const BenchInput& in) {
   Data d(m), e(m);
   auto rel = [](const VecX& a, const VecX& b) { return (a - b).norm() / std::max(1.0, b.norm()); };
   double err = 0;
@@ -104,6 +173,20 @@ double max_error(const Model& m, const BenchInput& in) {
   return err;
 }
 
+// Closed loops: the loops are closed at the benchmark state, K q̈ = k holds and
+// H q̈ + C - τ = K^T μ (the constraint forces do no work on admissible motions).
+double loop_error(const BenchMechanism& bm, const BenchInput& in) {
+  const Model& m = bm.model();
+  Data d(m);
+  ClosedLoopWork w;
+  if (!closed_loop_forward_dynamics(m, d, bm.loops(), in.q, in.qd, in.tau, kBaumgarte, kBaumgarte, w)) return 1.0;
+  const VecX qdd = d.qdd;
+  double err = w.delta.cwiseAbs().maxCoeff();
+  err = std::max(err, (w.K * qdd - w.k).cwiseAbs().maxCoeff() / std::max(1.0, w.k.cwiseAbs().maxCoeff()));
+  const VecX residual = d.H * qdd + d.C - in.tau - w.K.transpose() * w.cd.mu;
+  return std::max(err, residual.cwiseAbs().maxCoeff() / std::max(1.0, in.tau.cwiseAbs().maxCoeff()));
+}
+
 }  // namespace
 }  // namespace articula::bench
 
@@ -112,25 +195,41 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
 
-  const std::vector<NamedModel> models = benchmark_models();
-  std::vector<BenchInput> inputs;
-  for (const NamedModel& nm : models) {
-    inputs.push_back(make_input(nm.model));
-    const double err = max_error(nm.model, inputs.back());
+  static std::vector<BenchMechanism> models;
+  static std::vector<BenchInput> inputs;
+  try {
+    models = benchmark_mechanisms(ARTICULA_SOURCE_DIR "/samples");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "articula-bench: cannot build the benchmark models: %s\n", e.what());
+    return 1;
+  }
+  std::vector<PeerModel> peers;
+  for (const BenchMechanism& bm : models) {
+    inputs.push_back(make_mechanism_input(bm));
+    const double err = bm.loops().empty() ? tree_error(bm.model(), inputs.back()) : loop_error(bm, inputs.back());
     if (!(err < 1e-8)) {
-      std::fprintf(stderr, "articula-bench: %s fails its consistency check (error %g)\n",
-                   nm.name.c_str(), err);
+      std::fprintf(stderr, "articula-bench: %s fails its consistency check (error %g)\n", bm.name.c_str(), err);
       return 1;
     }
   }
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    peers.push_back(peer_model(models[k], inputs[k]));
+    peers.back().simulate = Case{&models[k], &inputs[k]}.simulate();
+  }
   for (const Op& op : kOps)
     for (std::size_t k = 0; k < models.size(); ++k) {
+      const Case c{&models[k], &inputs[k]};
+      if ((op.trees_only && !c.tree()) || (op.simulation && !c.simulate())) continue;
       const std::string name = std::string("articula/") + op.name + "/" + models[k].name;
-      const articula::Model* m = &models[k].model;
-      const BenchInput* in = &inputs[k];
-      benchmark::RegisterBenchmark(name.c_str(),
-                                   [run = op.run, m, in](benchmark::State& s) { run(s, *m, *in); });
+      benchmark::RegisterBenchmark(name.c_str(), [run = op.run, c](benchmark::State& s) { run(s, c); });
     }
+  static std::vector<PeerModel> peer_models = std::move(peers);
+#ifdef ARTICULA_BENCH_MUJOCO
+  if (!register_mujoco(peer_models)) return 1;
+#endif
+#ifdef ARTICULA_BENCH_SIMBODY
+  if (!register_simbody(peer_models)) return 1;
+#endif
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -3,6 +3,9 @@
 #include <numbers>
 #include <random>
 
+#include "core/algorithms/crba.hpp"
+#include "core/algorithms/rnea.hpp"
+#include "core/io/project.hpp"
 #include "core/model/configuration.hpp"
 
 namespace articula::bench {
@@ -102,6 +105,111 @@ std::vector<NamedModel> benchmark_models() {
   return models;
 }
 
+MechanismSpec spec_from_tree(const Model& model, const std::string& name) {
+  MechanismSpec spec;
+  spec.name = name;
+  spec.gravity = model.gravity();
+  auto body_name = [&](int i) { return i == 0 ? std::string("ground") : model.body_names[i]; };
+  for (int i = 1; i <= model.nb; ++i) {
+    const RigidBodyInertia& I = model.inertia[i];
+    BodySpec b;
+    b.name = model.body_names[i];
+    b.mass = I.m;
+    b.com = I.com();
+    const Mat3 Ic = I.inertia_about_com();
+    b.inertia = {Ic(0, 0), Ic(1, 1), Ic(2, 2), Ic(0, 1), Ic(0, 2), Ic(1, 2)};
+    spec.bodies.push_back(b);
+    JointSpec j;
+    j.name = model.joint_names[i];
+    j.joint = model.joints[i];
+    j.parent = body_name(model.parent[i]);
+    j.child = b.name;
+    j.parent_frame.position = model.X_tree[i].translation();
+    j.parent_frame.orientation = Quat(model.X_tree[i].rotation());
+    spec.joints.push_back(j);
+  }
+  return spec;
+}
+
+MechanismSpec make_ladder_spec(int k) {
+  constexpr double L = 0.2, h = 0.15;  // rail link length, rung length
+  MechanismSpec spec;
+  spec.name = "ladder" + std::to_string(k);
+  spec.gravity = Vec3(0, -9.81, 0);
+  auto rod = [&](const std::string& name, double length, const Vec3& at, double angle) {
+    BodySpec b;
+    b.name = name;
+    b.mass = 0.34 * length / kLinkLength;
+    b.com = Vec3(length / 2, 0, 0);
+    const double r = 0.02, axial = b.mass * r * r / 2, tr = b.mass * (3 * r * r + length * length) / 12;
+    b.inertia = {axial, tr, tr, 0, 0, 0};
+    b.pose = PoseSpec{};
+    b.pose->position = at;
+    b.pose->orientation = Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
+    spec.bodies.push_back(b);
+  };
+  auto hinge = [&](const std::string& name, const std::string& parent, const Vec3& at_parent,
+                   const std::string& child, const Vec3& at_child) {
+    JointSpec j;
+    j.name = name;
+    j.joint = Joint::revolute();
+    j.parent = parent;
+    j.child = child;
+    j.parent_frame.position = at_parent;
+    j.child_frame.position = at_child;
+    spec.joints.push_back(j);
+  };
+  for (int i = 1; i <= k; ++i) {
+    const std::string s = std::to_string(i), prev = std::to_string(i - 1);
+    const double x = (i - 1) * L;
+    rod("top" + s, L, Vec3(x, h, 0), 0.0);
+    rod("bottom" + s, L, Vec3(x, 0, 0), 0.0);
+    hinge("t" + s, i == 1 ? "ground" : "top" + prev, i == 1 ? Vec3(0, h, 0) : Vec3(L, 0, 0), "top" + s, Vec3::Zero());
+    hinge("b" + s, i == 1 ? "ground" : "bottom" + prev, i == 1 ? Vec3::Zero() : Vec3(L, 0, 0), "bottom" + s, Vec3::Zero());
+  }
+  // Rungs: from each top-rail tip down to the bottom-rail tip (the cells are parallelograms,
+  // far from their change point, where rails and rungs line up).
+  for (int i = 1; i <= k; ++i) {
+    const std::string s = std::to_string(i);
+    const double x = i * L;
+    rod("rung" + s, h, Vec3(x, h, 0), -kPi / 2);
+    hinge("r" + s, "top" + s, Vec3(L, 0, 0), "rung" + s, Vec3::Zero());
+    hinge("c" + s, "rung" + s, Vec3(h, 0, 0), "bottom" + s, Vec3(L, 0, 0));
+  }
+  return spec;
+}
+
+namespace {
+MechanismSpec passive(MechanismSpec spec) {
+  for (JointSpec& j : spec.joints) j.drive.reset();
+  return spec;
+}
+BenchMechanism bench_mechanism(const std::string& name, int size, const MechanismSpec& spec) {
+  return {name, size, std::make_unique<Mechanism>(prepare(passive(spec)))};
+}
+}  // namespace
+
+std::vector<BenchMechanism> benchmark_mechanisms(const std::string& samples_dir) {
+  std::vector<BenchMechanism> out;
+  for (NamedModel& nm : benchmark_models())
+    out.push_back(bench_mechanism(nm.name, nm.model.nb, spec_from_tree(nm.model, nm.name)));
+  const std::pair<const char*, const char*> samples[] = {
+      {"fourbar", "fourbar.json"}, {"slidercrank", "slider_crank.json"}, {"stewart", "stewart_platform.json"}};
+  for (const auto& [name, file] : samples) {
+    const MechanismSpec spec = load_project(samples_dir + "/" + file).spec;
+    out.push_back(bench_mechanism(name, 1, spec));
+  }
+  for (int k : {5, 20, 80}) out.push_back(bench_mechanism("ladder" + std::to_string(k), k, make_ladder_spec(k)));
+  return out;
+}
+
+BenchInput make_mechanism_input(const BenchMechanism& bm, unsigned seed) {
+  BenchInput in = make_input(bm.model(), seed);
+  in.q = bm.mech->q0;
+  in.qd = bm.mech->qd0;
+  return in;
+}
+
 BenchInput make_input(const Model& model, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
@@ -118,6 +226,77 @@ BenchInput make_input(const Model& model, unsigned seed) {
   in.fd.assign(model.nb + 1, false);
   for (int i = 1; i <= model.nb; i += 2) in.fd[i] = true;
   return in;
+}
+
+}  // namespace articula::bench
+
+namespace articula::bench {
+
+namespace {
+PeerPose peer_pose(const Transform& X) {  // X = ^{frame} X_{outer}
+  PeerPose p;
+  const Mat3 R = X.rotation();
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) p.R[3 * r + c] = R(r, c);
+  for (int k = 0; k < 3; ++k) p.p[k] = X.translation()[k];
+  return p;
+}
+PeerJoint peer_joint(const Joint& j, const std::string& where) {
+  switch (j.type) {
+    case JointType::Revolute: return PeerJoint::Revolute;
+    case JointType::Prismatic: return PeerJoint::Prismatic;
+    case JointType::Universal: return PeerJoint::Universal;
+    case JointType::Spherical: return PeerJoint::Spherical;
+    case JointType::Fixed: return PeerJoint::Fixed;
+    default: break;
+  }
+  throw std::invalid_argument(where + ": joint type " + std::string(joint_type_name(j.type)) +
+                              " has no peer-engine translation");
+}
+std::vector<double> copy(const VecX& x) { return {x.data(), x.data() + x.size()}; }
+}  // namespace
+
+PeerModel peer_model(const BenchMechanism& bm, const BenchInput& in) {
+  const Model& m = bm.model();
+  PeerModel pm;
+  pm.name = bm.name;
+  pm.size = bm.size;
+  pm.nq = m.nq;
+  pm.nv = m.nv;
+  for (int k = 0; k < 3; ++k) pm.gravity[k] = m.gravity()[k];
+  pm.bodies.resize(m.nb + 1);
+  for (int i = 1; i <= m.nb; ++i) {
+    PeerBody& b = pm.bodies[i];
+    const Joint& j = m.joints[i];
+    b.name = "b" + std::to_string(i);
+    b.parent = m.parent[i];
+    b.joint = peer_joint(j, bm.name + " body " + m.body_names[i]);
+    b.reversed = j.reversed;
+    if (j.reversed && b.joint != PeerJoint::Revolute && b.joint != PeerJoint::Prismatic)
+      throw std::invalid_argument(bm.name + ": reversed multi-DoF joint has no peer translation");
+    b.joint_frame = peer_pose(m.X_tree[i]);
+    const RigidBodyInertia& I = m.inertia[i];
+    b.mass = I.m;
+    const Vec3 c = I.com();
+    const Mat3 Ic = I.inertia_about_com();
+    for (int k = 0; k < 3; ++k) b.com[k] = c[k];
+    b.I_com = {Ic(0, 0), Ic(1, 1), Ic(2, 2), Ic(0, 1), Ic(0, 2), Ic(1, 2)};
+    b.I_origin = {I.Ibar(0, 0), I.Ibar(1, 1), I.Ibar(2, 2), I.Ibar(0, 1), I.Ibar(0, 2), I.Ibar(1, 2)};
+    b.q_index = m.q_index[i];
+    b.v_index = m.v_index[i];
+  }
+  for (const LoopJoint& l : bm.loops())
+    pm.loops.push_back({peer_joint(l.joint, bm.name + " loop " + l.name), l.predecessor, l.successor,
+                        peer_pose(l.X_P), peer_pose(l.X_S)});
+  pm.q = copy(in.q);
+  pm.qd = copy(in.qd);
+  pm.qdd = copy(in.qdd);
+  pm.tau = copy(in.tau);
+  Data d(m);
+  const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> H = crba(m, d, in.q);
+  pm.H.assign(H.data(), H.data() + H.size());
+  pm.tau_rnea = copy(rnea(m, d, in.q, in.qd, in.qdd));
+  return pm;
 }
 
 }  // namespace articula::bench

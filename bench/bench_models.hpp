@@ -1,10 +1,13 @@
 #pragma once
 // Benchmark models and inputs, shared by the Articula benchmarks and the peer-engine benchmarks.
 // Everything here is deterministic: the same seed gives the same model and the same state.
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "bench/peer_model.hpp"
 #include "core/model/model.hpp"
+#include "core/sim/mechanism.hpp"
 
 namespace articula::bench {
 
@@ -15,12 +18,33 @@ Model make_chain(int n, unsigned seed = 42);
 // nb revolute bodies in a binary tree: parent(i) = i / 2 (body 1 on the base).
 Model make_binary_tree(int nb, unsigned seed = 43);
 
+// The project-file form of a tree model: one body per model body (frame = joint successor
+// frame), joint frames from X_T, so prepare() compiles it back into the same model.
+MechanismSpec spec_from_tree(const Model& model, const std::string& name);
+// The ladder of RBDA Fig. 8.4 with k loops, in the x-y plane: two rails of k revolute links each
+// hinged to ground, and k rungs, each hinged to a top-rail node and closing a loop on the
+// matching bottom-rail node. 3k bodies, 4k revolute joints, mobility k.
+MechanismSpec make_ladder_spec(int k);
+
 struct NamedModel {
   std::string name;
   Model model;
 };
 // chain7 (iiwa14), chain30, chain100, tree31 in that order.
 std::vector<NamedModel> benchmark_models();
+
+// A benchmark mechanism: spanning tree plus loop joints, at an assembled state, drives removed
+// (forward dynamics of the passive mechanism under gravity).
+struct BenchMechanism {
+  std::string name;
+  int size = 0;  // links of a chain or tree, loops of a ladder (the x axis of the report's plot)
+  std::unique_ptr<Mechanism> mech;  // stable address: simulations keep a reference
+  const Model& model() const { return mech->model(); }
+  const std::vector<LoopJoint>& loops() const { return mech->compiled.loops; }
+};
+// chain7, chain30, chain100, tree31, fourbar, slidercrank, stewart, ladder5, ladder20, ladder80.
+// samples_dir holds fourbar.json, slider_crank.json and stewart_platform.json.
+std::vector<BenchMechanism> benchmark_mechanisms(const std::string& samples_dir);
 
 // Inputs of one benchmark call: q random (random_configuration), qd, qdd, tau uniform in
 // [-1, 1], and fd (NB+1 entries) with the odd-numbered joints forward-dynamics (half of them).
@@ -29,5 +53,11 @@ struct BenchInput {
   std::vector<bool> fd;
 };
 BenchInput make_input(const Model& model, unsigned seed = 7);
+// The same for a mechanism with loops: q and qd are the assembled state (consistent with the
+// loops), qdd and tau random as above.
+BenchInput make_mechanism_input(const BenchMechanism& bm, unsigned seed = 7);
+
+// The plain-data form for the peer engines, with Articula's H and inverse dynamics at `in`.
+PeerModel peer_model(const BenchMechanism& bm, const BenchInput& in);
 
 }  // namespace articula::bench

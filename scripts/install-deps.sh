@@ -9,6 +9,7 @@ packages=(
   libcli11-dev                         # articula-cli option parsing
   catch2                               # tests
   libbenchmark-dev                     # articula-bench
+  libmujoco-dev libsimbody-dev         # articula-bench: peer engines, side by side
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev   # the desktop application
   libqt6svg6                           # its toolbar icons (SVG)
   libopenscenegraph-dev                # its 3D view

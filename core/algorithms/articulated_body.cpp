@@ -8,6 +8,32 @@ namespace articula::detail {
 
 namespace {
 bool is_fd(const std::vector<bool>* fd, int i) { return fd == nullptr || (*fd)[i]; }
+
+// Pass 2 at a 1-DoF forward-dynamics joint with motion axis s (6-vector): fixed-size algebra,
+// D is a scalar. For an axial revolute joint s = e_z and U is column 2 of I^A.
+void pass2_single(Data& data, int i, double tau_i, bool axial, Mat6& Ia, Force& pa) {
+  const Mat6& IA = data.IA[i];
+  Vec6 U;
+  double D, u;
+  if (axial) {
+    U = IA.col(2);
+    D = U[2];
+    u = tau_i - data.pA[i][2];
+  } else {
+    const Vec6 s = data.jc[i].S.col(0);
+    U.noalias() = IA * s;
+    D = s.dot(U);
+    u = tau_i - s.dot(data.pA[i]);
+  }
+  data.U[i].col(0) = U;
+  data.Dinv[i](0, 0) = 1.0 / D;
+  data.u[i][0] = u;
+  Ia = IA;
+  Ia.noalias() -= (U / D) * U.transpose();  // I^a = I^A - U U^T / D
+  pa = data.pA[i];
+  pa.noalias() += Ia * data.c[i];
+  pa += U * (u / D);                         // p^a = p^A + I^a c + U u / D
+}
 }  // namespace
 
 void ab_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd,
@@ -17,10 +43,18 @@ void ab_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd,
     const int p = model.parent[i];
     const int nv = model.joints[i].nv();
     JointCalc& jc = data.jc[i];
-    jcalc(model.joints[i], q.data() + model.q_index[i], qd.data() + model.v_index[i], jc);
+    const bool axial = is_axial_revolute(model.joints[i]);
+    if (axial) jcalc_axial_revolute(q[model.q_index[i]], qd[model.v_index[i]], jc);
+    else jcalc(model.joints[i], q.data() + model.q_index[i], qd.data() + model.v_index[i], jc);
     data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
-    data.v[i] = data.Xup[i].apply(data.v[p]) + jc.vJ;
-    data.c[i] = jc.cJ + cross_motion(data.v[i], jc.vJ);
+    data.v[i] = data.Xup[i].apply(data.v[p]);
+    if (axial) {
+      data.v[i][2] += jc.vJ[2];
+      data.c[i] = cross_axial(data.v[i], jc.vJ[2]);
+    } else {
+      data.v[i] += jc.vJ;
+      data.c[i] = jc.cJ + cross_motion(data.v[i], jc.vJ);
+    }
     if (!is_fd(fd, i) && nv > 0) data.c[i].noalias() += jc.S * qdd_in->segment(model.v_index[i], nv);
     const RigidBodyInertia& I = model.inertia[i];
     data.IA[i].setZero();
@@ -37,24 +71,33 @@ void ab_pass2(const Model& model, Data& data, const VecX& tau, const std::vector
   for (int i = model.nb; i >= 1; --i) {
     const int nv = model.joints[i].nv();
     const int p = model.parent[i];
-    if (nv > 0 && is_fd(fd, i)) {
+    const bool forward = nv > 0 && is_fd(fd, i);
+    if (forward && nv == 1) {
+      Mat6 Ia;
+      Force pa;
+      pass2_single(data, i, tau[model.v_index[i]], is_axial_revolute(model.joints[i]), Ia, pa);
+      if (p == 0) continue;
+      transpose_apply_add(data.Xup[i], Ia, data.IA[p]);
+      data.pA[p] += data.Xup[i].transpose_apply(pa);
+      continue;
+    }
+    if (forward) {
       const Mat6X& S = data.jc[i].S;
       Mat6X& U = data.U[i];
       U.noalias() = data.IA[i] * S;
       const MatN D = S.transpose() * U;
-      if (nv == 1) data.Dinv[i](0, 0) = 1.0 / D(0, 0);
-      else data.Dinv[i] = D.ldlt().solve(MatN::Identity(nv, nv));
+      data.Dinv[i] = D.ldlt().solve(MatN::Identity(nv, nv));
       data.u[i] = tau.segment(model.v_index[i], nv) - S.transpose() * data.pA[i];
     }
     if (p == 0) continue;
     Mat6 Ia = data.IA[i];
     Force pa = data.pA[i] + Ia * data.c[i];
-    if (nv > 0 && is_fd(fd, i)) {  // I^a = I^A - U D^-1 U^T,  p^a = p^A + I^a c + U D^-1 u
+    if (forward) {  // I^a = I^A - U D^-1 U^T,  p^a = p^A + I^a c + U D^-1 u
       const Mat6X UDinv = data.U[i] * data.Dinv[i];
       Ia.noalias() -= UDinv * data.U[i].transpose();
       pa.noalias() += UDinv * (data.u[i] - data.U[i].transpose() * data.c[i]);
     }
-    data.IA[p] += transpose_apply(data.Xup[i], Ia);
+    transpose_apply_add(data.Xup[i], Ia, data.IA[p]);
     data.pA[p] += data.Xup[i].transpose_apply(pa);
   }
 }
@@ -68,6 +111,13 @@ void ab_pass3(const Model& model, Data& data, const std::vector<bool>* fd, const
     if (nv == 0) continue;
     const Mat6X& S = data.jc[i].S;
     if (is_fd(fd, i)) {
+      if (nv == 1) {
+        const double qdd = data.Dinv[i](0, 0) * (data.u[i][0] - data.U[i].col(0).dot(data.a[i]));
+        data.qdd[vi] = qdd;
+        if (is_axial_revolute(model.joints[i])) data.a[i][2] += qdd;
+        else data.a[i] += S.col(0) * qdd;
+        continue;
+      }
       auto qdd = data.qdd.segment(vi, nv);
       qdd.noalias() = data.Dinv[i] * (data.u[i] - data.U[i].transpose() * data.a[i]);
       data.a[i].noalias() += S * qdd;

@@ -2,9 +2,12 @@
 // Forward dynamics of a tree under equality constraints G q̈ = g (loop closures, RBDA 8.3, and
 // motion drives as rheonomic constraints), by RBDA 8.5 Method 2: the sparse L^T D L factor of H
 // gives q̈0 = H^-1 (τ - C) and Y = H^-1 G^T; the multipliers solve (G Y) μ = g - G q̈0 and
-// q̈ = q̈0 + Y μ. Dependent (redundant) rows are allowed: μ is the minimum-norm solution.
+// q̈ = q̈0 + Y μ. Dependent (redundant) rows are allowed: G Y is factored with a rank-revealing
+// pivoted L D L^T, so q̈ and G^T μ are unique; μ itself is the minimum-norm solution when asked.
 #include <Eigen/QR>
+#include <vector>
 
+#include "core/algorithms/pivoted_ldlt.hpp"
 #include "core/model/data.hpp"
 
 namespace articula {
@@ -15,6 +18,15 @@ struct ConstrainedDynamicsWork {
   VecX qdd0;  // unconstrained accelerations       (nv)
   VecX mu;    // multipliers: G^T μ is the constraint generalized force (m)
   VecX rhs;   // g - G q̈0                          (m)
+  PivotedLdlt ldlt;  // per-step solve: no allocation once sized
+  // Rows of G that are not structurally zero (a planar loop's out-of-plane rows are), and the
+  // compacted G, g and μ the per-step solve works on.
+  std::vector<int> rows;
+  MatX Gc;
+  VecX gc, muc;
+  // With redundant rows μ is not unique; minimum_norm picks the minimum-norm μ (complete
+  // orthogonal decomposition, which allocates), e.g. for reporting joint forces.
+  bool minimum_norm = false;
   Eigen::CompleteOrthogonalDecomposition<MatX> cod;
   int rank = 0;            // numerical rank of A
   double residual = 0.0;   // |G q̈ - g|_inf after the solve (nonzero when rows are inconsistent)

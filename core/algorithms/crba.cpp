@@ -5,10 +5,15 @@ namespace articula {
 const MatX& crba(const Model& model, Data& data, const VecX& q) {  // RBDA Table 6.2
   static const double kZero[6] = {0, 0, 0, 0, 0, 0};  // velocities are irrelevant here
   for (int i = 1; i <= model.nb; ++i) {
-    jcalc(model.joints[i], q.data() + model.q_index[i], kZero, data.jc[i]);  // S depends on q
+    if (is_axial_revolute(model.joints[i])) jcalc_axial_revolute(q[model.q_index[i]], 0.0, data.jc[i]);
+    else jcalc(model.joints[i], q.data() + model.q_index[i], kZero, data.jc[i]);  // S depends on q
     data.Xup[i] = compose_joint(model.joints[i], data.jc[i].XJ, model.X_tree[i]);
-    data.IC[i] = model.inertia[i];
   }
+  return crba_from_kinematics(model, data);
+}
+
+const MatX& crba_from_kinematics(const Model& model, Data& data) {
+  for (int i = 1; i <= model.nb; ++i) data.IC[i] = model.inertia[i];
   for (int i = model.nb; i >= 1; --i) {
     const int p = model.parent[i];
     if (p > 0) data.IC[p] += transpose_apply(data.Xup[i], data.IC[i]);
@@ -22,6 +27,10 @@ const MatX& crba(const Model& model, Data& data, const VecX& q) {  // RBDA Table
         f = data.Xup[j].transpose_apply(f);
         j = model.parent[j];
         const int vj = model.v_index[j];
+        if (is_axial_revolute(model.joints[j])) {
+          data.H(vi, vj) = data.H(vj, vi) = f[2];
+          continue;
+        }
         for (int k = 0; k < model.joints[j].nv(); ++k)
           data.H(vi, vj + k) = data.H(vj + k, vi) = f.dot(data.jc[j].S.col(k));
       }

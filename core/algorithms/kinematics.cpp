@@ -5,7 +5,8 @@
 namespace articula {
 
 namespace {
-void fk_pass(const Model& model, Data& data, const VecX& q, const VecX* qd, const VecX* qdd) {
+void fk_pass(const Model& model, Data& data, const VecX& q, const VecX* qd, const VecX* qdd,
+             bool bias = false) {
   static const VecX kNoVelocity = VecX::Zero(6);
   data.v[0].setZero();
   data.a[0].setZero();
@@ -13,12 +14,15 @@ void fk_pass(const Model& model, Data& data, const VecX& q, const VecX* qd, cons
     const int p = model.parent[i];
     JointCalc& jc = data.jc[i];
     const double* qdi = qd ? qd->data() + model.v_index[i] : kNoVelocity.data();
-    jcalc(model.joints[i], q.data() + model.q_index[i], qdi, jc);
+    const bool axial = is_axial_revolute(model.joints[i]);
+    if (axial) jcalc_axial_revolute(q[model.q_index[i]], *qdi, jc);
+    else jcalc(model.joints[i], q.data() + model.q_index[i], qdi, jc);
     data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
     data.X0[i] = p > 0 ? data.Xup[i] * data.X0[p] : data.Xup[i];
     if (!qd) continue;
     data.v[i] = data.Xup[i].apply(data.v[p]) + jc.vJ;
-    data.c[i] = jc.cJ + cross_motion(data.v[i], jc.vJ);
+    data.c[i] = axial ? cross_axial(data.v[i], jc.vJ[2]) : Motion(jc.cJ + cross_motion(data.v[i], jc.vJ));
+    if (bias) data.a[i] = data.Xup[i].apply(data.a[p]) + data.c[i];
     if (!qdd) continue;
     const auto qddi = qdd->segment(model.v_index[i], model.joints[i].nv());
     data.a[i] = data.Xup[i].apply(data.a[p]) + data.c[i] + jc.S * qddi;
@@ -35,6 +39,10 @@ void forward_kinematics(const Model& model, Data& data, const VecX& q, const Vec
 void forward_kinematics(const Model& model, Data& data, const VecX& q, const VecX& qd,
                         const VecX& qdd) {
   fk_pass(model, data, q, &qd, &qdd);
+}
+
+void forward_kinematics_bias(const Model& model, Data& data, const VecX& q, const VecX& qd) {
+  fk_pass(model, data, q, &qd, nullptr, true);
 }
 
 Vec3 point_position(const Data& data, int i, const Vec3& p_body) {

@@ -9,6 +9,8 @@ void forward_kinematics(const Model& model, Data& data, const VecX& q);
 void forward_kinematics(const Model& model, Data& data, const VecX& q, const VecX& qd);
 void forward_kinematics(const Model& model, Data& data, const VecX& q, const VecX& qd,
                         const VecX& qdd);
+// As with qdd = 0: data.a holds the velocity-product accelerations (no gravity).
+void forward_kinematics_bias(const Model& model, Data& data, const VecX& q, const VecX& qd);
 
 // After forward_kinematics: the placement of body i in the base frame (R_0i, p_0i).
 inline Mat3 body_rotation(const Data& data, int i) { return data.X0[i].rotation(); }

@@ -102,11 +102,12 @@ void loop_bias(const Model&, const Data& data, const std::vector<LoopJoint>& loo
 void loop_constraints(const Model& model, Data& data, const std::vector<LoopJoint>& loops,
                       const VecX& q, const VecX& qd, double alpha, double beta, VecX& delta,
                       MatX& K, VecX& k) {
-  forward_kinematics(model, data, q, qd, VecX::Zero(model.nv));
+  forward_kinematics_bias(model, data, q, qd);
   loop_position_errors(model, data, loops, delta);
   loop_jacobian(model, data, loops, K);
   loop_bias(model, data, loops, k);
-  if (alpha != 0.0 || beta != 0.0) k -= 2 * alpha * (K * qd) + beta * beta * delta;  // Eq. 8.22
+  if (alpha != 0.0 || beta != 0.0)  // Eq. 8.22, row by row: no temporary vector
+    for (int r = 0; r < k.size(); ++r) k[r] -= 2 * alpha * K.row(r).dot(qd) + beta * beta * delta[r];
 }
 
 }  // namespace articula

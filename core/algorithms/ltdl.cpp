@@ -3,19 +3,33 @@
 namespace articula {
 
 bool ltdl_factor(MatX& H, const std::vector<int>& lambda) {  // RBDA Table 6.3, LTDL
+  // Works on the upper triangle U = H^T (column-major: a row of H's lower triangle is a column
+  // of U, contiguous), where runs of consecutive ancestors (unbranched chains) are updated as
+  // vector segments; the factor is mirrored into the lower triangle at the end.
   const int n = static_cast<int>(H.rows());
+  for (int c = 0; c < n; ++c)
+    for (int r = c + 1; r < n; ++r) H(c, r) = H(r, c);
   for (int k = n - 1; k >= 0; --k) {
     if (!(H(k, k) > 0.0)) return false;
     for (int i = lambda[k]; i >= 0; i = lambda[i]) {
-      const double a = H(k, i) / H(k, k);
-      for (int j = i; j >= 0; j = lambda[j]) H(i, j) -= a * H(k, j);
-      H(k, i) = a;
+      const double a = H(i, k) / H(k, k);
+      for (int j = i; j >= 0;) {  // ancestors j of i (i included), run by run
+        int j0 = j;
+        while (j0 > 0 && lambda[j0] == j0 - 1) --j0;
+        H.col(i).segment(j0, j - j0 + 1) -= a * H.col(k).segment(j0, j - j0 + 1);
+        j = lambda[j0];
+      }
+      H(i, k) = a;
     }
   }
+  for (int c = 0; c < n; ++c)
+    for (int r = c + 1; r < n; ++r) H(r, c) = H(c, r);
   return true;
 }
 
-void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, VecX& x) {  // Table 6.5
+void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, VecX& x) { ltdl_solve(LD, lambda, x.data()); }
+
+void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, double* x) {  // Table 6.5
   const int n = static_cast<int>(LD.rows());
   for (int i = n - 1; i >= 0; --i)  // x := L^-T x
     for (int j = lambda[i]; j >= 0; j = lambda[j]) x[j] -= LD(i, j) * x[i];
@@ -36,7 +50,7 @@ void sparse_multiply(const MatX& H, const std::vector<int>& lambda, const VecX& 
 }
 
 bool ltdl_factor(const Model& model, Data& data) {
-  data.LD.triangularView<Eigen::Lower>() = data.H;
+  data.LD = data.H;
   return ltdl_factor(data.LD, model.lambda_v);
 }
 

@@ -9,11 +9,13 @@
 
 namespace articula {
 
-// In situ: on return D is on the diagonal and L (unit lower triangular) below it. Only the lower
-// triangle is read. Returns false if a pivot is not positive (H not positive definite).
+// In situ: on return D is on the diagonal and L (unit lower triangular) below it (and mirrored
+// above it: the upper triangle is the factor's working copy). Only the lower triangle is read. Returns false if a pivot is not positive (H not positive definite).
 bool ltdl_factor(MatX& H, const std::vector<int>& lambda);
 // x := H^-1 x from the factor (L^-T, D^-1, L^-1 in turn).
 void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, VecX& x);
+// The same on n = LD.rows() values at x (e.g. a column of a matrix).
+void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, double* x);
 // y = H x using only the lower triangle's sparsity pattern.
 void sparse_multiply(const MatX& H, const std::vector<int>& lambda, const VecX& x, VecX& y);
 

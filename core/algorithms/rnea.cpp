@@ -13,11 +13,21 @@ void rnea_forward(const Model& model, Data& data, const VecX& q, const VecX& qd,
   for (int i = 1; i <= model.nb; ++i) {
     const int p = model.parent[i];
     JointCalc& jc = data.jc[i];
-    jcalc(model.joints[i], q.data() + model.q_index[i], qd.data() + model.v_index[i], jc);
-    data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
-    data.v[i] = data.Xup[i].apply(data.v[p]) + jc.vJ;
-    data.a[i] = data.Xup[i].apply(data.a[p]) + jc.cJ + cross_motion(data.v[i], jc.vJ);
-    if (qdd) data.a[i].noalias() += jc.S * qdd->segment(model.v_index[i], model.joints[i].nv());
+    const int vi = model.v_index[i];
+    if (is_axial_revolute(model.joints[i])) {  // S = e_z: no 6 x nv products
+      jcalc_axial_revolute(q[model.q_index[i]], qd[vi], jc);
+      data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
+      data.v[i] = data.Xup[i].apply(data.v[p]);
+      data.v[i][2] += qd[vi];
+      data.a[i] = data.Xup[i].apply(data.a[p]) + cross_axial(data.v[i], qd[vi]);
+      if (qdd) data.a[i][2] += (*qdd)[vi];
+    } else {
+      jcalc(model.joints[i], q.data() + model.q_index[i], qd.data() + vi, jc);
+      data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
+      data.v[i] = data.Xup[i].apply(data.v[p]) + jc.vJ;
+      data.a[i] = data.Xup[i].apply(data.a[p]) + jc.cJ + cross_motion(data.v[i], jc.vJ);
+      if (qdd) data.a[i].noalias() += jc.S * qdd->segment(vi, model.joints[i].nv());
+    }
     const RigidBodyInertia& I = model.inertia[i];
     data.f[i] = I * data.a[i] + cross_force(data.v[i], I * data.v[i]);
     if (f_ext) {
@@ -31,7 +41,8 @@ void rnea_forward(const Model& model, Data& data, const VecX& q, const VecX& qd,
 void rnea_backward(const Model& model, Data& data, VecX& tau) {
   for (int i = model.nb; i >= 1; --i) {
     const int nv = model.joints[i].nv();
-    if (nv > 0) tau.segment(model.v_index[i], nv).noalias() = data.jc[i].S.transpose() * data.f[i];
+    if (is_axial_revolute(model.joints[i])) tau[model.v_index[i]] = data.f[i][2];
+    else if (nv > 0) tau.segment(model.v_index[i], nv).noalias() = data.jc[i].S.transpose() * data.f[i];
     const int p = model.parent[i];
     if (p > 0) data.f[p] += data.Xup[i].transpose_apply(data.f[i]);
   }
@@ -43,6 +54,18 @@ const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& qd, 
   rnea_forward(model, data, q, qd, &qdd, f_ext);
   rnea_backward(model, data, data.tau);
   return data.tau;
+}
+
+const VecX& nonlinear_effects_from_kinematics(const Model& model, Data& data, const ExternalForces* f_ext) {
+  data.a[0] = -model.a_grav;
+  for (int i = 1; i <= model.nb; ++i) {
+    data.a[i] = data.Xup[i].apply(data.a[model.parent[i]]) + data.c[i];  // q̈ = 0
+    const RigidBodyInertia& I = model.inertia[i];
+    data.f[i] = I * data.a[i] + cross_force(data.v[i], I * data.v[i]);
+    if (f_ext) data.f[i] -= data.X0[i].apply_force((*f_ext)[i]);
+  }
+  rnea_backward(model, data, data.C);
+  return data.C;
 }
 
 const VecX& nonlinear_effects(const Model& model, Data& data, const VecX& q, const VecX& qd,

@@ -17,5 +17,8 @@ const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& qd, 
 // C(q, qd) = ID(q, qd, 0): Coriolis, centrifugal, gravity and external forces. Returns data.C.
 const VecX& nonlinear_effects(const Model& model, Data& data, const VecX& q, const VecX& qd,
                               const ExternalForces* f_ext = nullptr);
+// The same from data.Xup, X0, v and c of a forward_kinematics(q, qd) pass at this state.
+const VecX& nonlinear_effects_from_kinematics(const Model& model, Data& data,
+                                              const ExternalForces* f_ext = nullptr);
 
 }  // namespace articula

@@ -2,6 +2,7 @@
 // The joint catalogue: jcalc (RBDA Table 4.1), configuration-space operations for the quaternion
 // joints, and the loop-joint form [δ, T] (RBDA Table 8.1, Eq. 8.27). Motion is about/along the
 // joint frame's z axis (project-format-v1).
+#include <cmath>
 #include <optional>
 #include <string_view>
 
@@ -66,6 +67,28 @@ inline Transform compose_joint(const Joint& joint, const Transform& XJ, const Tr
   out.E.row(1) = c * XT.E.row(1) - s * XT.E.row(0);
   out.E.row(2) = XT.E.row(2);
   out.r = XT.r;  // rz has no translation: r = r_T + E_T^T 0
+  return out;
+}
+
+// RBDA Appendix A's special case for the most common joint, a revolute joint about z in its
+// forward polarity: S = e_z, v_J = q̇ e_z, c_J = 0, and X_J = rz(q) in closed form.
+inline bool is_axial_revolute(const Joint& joint) {
+  return joint.type == JointType::Revolute && !joint.reversed;
+}
+inline void jcalc_axial_revolute(double q, double qd, JointCalc& out) {
+  const double c = std::cos(q), s = std::sin(q);
+  out.XJ.E << c, s, 0, -s, c, 0, 0, 0, 1;
+  out.XJ.r.setZero();
+  out.S.setZero(6, 1);
+  out.S(2, 0) = 1.0;
+  out.vJ.setZero();
+  out.vJ[2] = qd;
+  out.cJ.setZero();
+}
+// v × (q̇ e_z) for a motion vector v: the velocity-product term of an axial revolute joint.
+inline Motion cross_axial(const Motion& v, double qd) {
+  Motion out;
+  out << qd * v[1], -qd * v[0], 0.0, qd * v[4], -qd * v[3], 0.0;
   return out;
 }
 

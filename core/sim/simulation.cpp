@@ -5,6 +5,7 @@
 #include <numbers>
 #include <sstream>
 
+#include "core/algorithms/aba.hpp"
 #include "core/algorithms/crba.hpp"
 #include "core/algorithms/energy.hpp"
 #include "core/algorithms/hybrid_dynamics.hpp"
@@ -16,6 +17,12 @@
 #include "core/spatial/cross.hpp"
 
 namespace articula {
+
+namespace {
+// Relative pivot tolerance of J J^T in the projection: pivots are squared singular values of J,
+// so this drops directions of J below ~3e-7 of its largest (redundant rows give ~1e-16).
+constexpr double kProjectionRankTolerance = 1e-13;
+}  // namespace
 
 Integrator integrator_from_name(const std::string& name) {
   if (name == "rk4") return Integrator::RK4;
@@ -79,7 +86,9 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   f_ = [this](double t, const VecX& q, const VecX& v, VecX& qdd) { accelerations(t, q, v, qdd); };
   impose_motion_drives(0.0, q_, qd_);
   if (!loop_drives_.empty()) project(q_, qd_);  // loop-joint drives start on their law too
+  cd_.minimum_norm = true;  // the rank check as evaluate() makes it
   accelerations(0.0, q_, qd_, qdd_);
+  cd_.minimum_norm = false;
   if (constrained_) check_drives_independent("at t = 0");
   compute_energy();
   initial_energy_ = energy_.kinetic + energy_.potential;
@@ -246,6 +255,8 @@ void Simulation::accelerations(double t, const VecX& q, const VecX& v, VecX& qdd
   applied_forces(t, q, v);
   if (constrained_) {
     constrained_accelerations(t, q, v, qdd);
+  } else if (driven_v_.empty()) {  // every joint free: plain (base-coordinate) ABA
+    qdd = aba(model_, data_, q, v, tau_in_, external_forces_ ? &f_applied_ : nullptr);
   } else {
     hybrid_dynamics(model_, data_, q, v, qdd_in_, tau_in_, fd_, external_forces_ ? &f_applied_ : nullptr);
     qdd = data_.qdd;
@@ -306,8 +317,9 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
     const TimeJet j = drives_[ld.drive].eval(last_t_);
     g_(nk + nd + r) = j.d2 - ld.bias - 2 * a * (ld.qd - j.d1) - a * a * loop_drive_error(ld, last_t_);
   }
-  crba(model_, data_, q);
-  nonlinear_effects(model_, data_, q, v, external_forces_ ? &f_applied_ : nullptr);
+  // loop_constraints ran the kinematics at (q, v): H and C reuse it
+  crba_from_kinematics(model_, data_);
+  nonlinear_effects_from_kinematics(model_, data_, external_forces_ ? &f_applied_ : nullptr);
   if (!ltdl_factor(model_, data_))
     throw SetupError("the mass matrix is singular: a body without mass at the end of a chain?");
   constrained_forward_dynamics(model_, data_, G_, g_, tau_in_, cd_);
@@ -318,13 +330,16 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
 void Simulation::project(VecX& q, VecX& qd) {
   // Gauss-Newton with minimum-norm steps on the loop errors δ(q) and the errors of motion drives
   // on loop joints; tree motion drives are held (their coordinates are exact already).
+  // The minimum-norm step J^+ e is J^T y with (J J^T) y = e: J J^T is small (constraint rows)
+  // and its pivoted L D L^T reveals redundant rows, without allocating once sized.
   const auto& loops = mech_.compiled.loops;
   const int nk = constraint_rows(loops), nl = static_cast<int>(loop_drives_.size());
-  const VecX zero = VecX::Zero(model_.nv);
-  MatX J(nk + nl, model_.nv);
-  VecX e(nk + nl);
+  MatX& J = proj_J_;
+  VecX& e = proj_e_;
+  J.resize(nk + nl, model_.nv);
+  e.resize(nk + nl);
   auto linearise = [&](const VecX& qq, bool with_errors) {
-    forward_kinematics(model_, data_, qq, qd, zero);
+    forward_kinematics_bias(model_, data_, qq, qd);
     loop_jacobian(model_, data_, loops, K_);
     J.topRows(nk) = K_;
     if (with_errors) loop_position_errors(model_, data_, loops, delta_), e.head(nk) = delta_;
@@ -334,15 +349,23 @@ void Simulation::project(VecX& q, VecX& qd) {
       e(nk + r) = loop_drive_error(loop_drives_[r], t_);
     }
   };
-  Eigen::CompleteOrthogonalDecomposition<MatX> cod;
+  auto min_norm_step = [&](VecX& rhs_y, VecX& out) {  // out = J^+ rhs
+    for (int v : driven_v_) J.col(v).setZero();
+    proj_JJt_.noalias() = J * J.transpose();
+    proj_ldlt_.factor(proj_JJt_, kProjectionRankTolerance);
+    proj_ldlt_.solve(rhs_y);
+    out.noalias() = J.transpose() * rhs_y;
+  };
   double err = 0.0;
+  bool fresh = false;  // J was linearised at the final q (and not modified since)
   for (int it = 0; it < 8; ++it) {
     linearise(q, true);
     err = e.size() ? e.cwiseAbs().maxCoeff() : 0.0;
-    if (err <= 0.01 * opt_.projection_tolerance) break;
-    for (int v : driven_v_) J.col(v).setZero();
-    cod.compute(J);
-    integrate_in_place(model_, q, VecX(-cod.solve(e)), 1.0);
+    fresh = err <= 0.01 * opt_.projection_tolerance;
+    if (fresh) break;
+    proj_y_ = e;
+    min_norm_step(proj_y_, proj_dq_);
+    integrate_in_place(model_, q, proj_dq_, -1.0);
   }
   if (!(err <= opt_.projection_tolerance)) {
     std::ostringstream os;
@@ -350,12 +373,12 @@ void Simulation::project(VecX& q, VecX& qd) {
        << "): a driven joint is past a dead point or the mechanism reached the end of its range";
     throw SetupError(os.str());
   }
-  linearise(q, false);
-  VecX rhs = -(J * qd);  // target: K q̇ = 0 and q̇_l = q̇_d on driven loop joints
-  for (int r = 0; r < nl; ++r) rhs(nk + r) += drives_[loop_drives_[r].drive].eval(t_).d1;
-  for (int v : driven_v_) J.col(v).setZero();
-  cod.compute(J);
-  qd += cod.solve(rhs);
+  if (!fresh) linearise(q, false);
+  proj_y_.noalias() = J * qd;  // target: K q̇ = 0 and q̇_l = q̇_d on driven loop joints
+  proj_y_ = -proj_y_;
+  for (int r = 0; r < nl; ++r) proj_y_(nk + r) += drives_[loop_drives_[r].drive].eval(t_).d1;
+  min_norm_step(proj_y_, proj_dq_);
+  qd += proj_dq_;
 }
 
 void Simulation::step(double h, Integrator integrator) {
@@ -443,7 +466,9 @@ void Simulation::loop_wrenches() {
 }
 
 void Simulation::evaluate() {
+  cd_.minimum_norm = true;  // reported joint forces: the minimum-norm split over redundant rows
   accelerations(t_, q_, qd_, qdd_);
+  cd_.minimum_norm = false;
   if (constrained_) {
     check_drives_independent(("at t = " + std::to_string(t_)).c_str());
     forward_kinematics(model_, data_, q_);

@@ -148,6 +148,9 @@ class Simulation {
   int accepted_ = 0, rejected_ = 0;
   std::unique_ptr<AdaptiveWorkspace> aws_;
   VecX q_try_, qd_try_;
+  MatX proj_J_, proj_JJt_;  // projection workspace (no allocation per step)
+  VecX proj_e_, proj_y_, proj_dq_;
+  PivotedLdlt proj_ldlt_;
   void finish_step();
 };
 

@@ -85,6 +85,21 @@ inline Mat6 transpose_apply(const Transform& X, const Mat6& IA) {
   return out;
 }
 
+// out += X^T IA X, without the temporary 6x6 (ABA's inward accumulation).
+inline void transpose_apply_add(const Transform& X, const Mat6& IA, Mat6& out) {
+  const Mat3& E = X.E;
+  const Mat3 I1 = E.transpose() * IA.topLeftCorner<3, 3>() * E;
+  const Mat3 H1 = E.transpose() * IA.topRightCorner<3, 3>() * E;
+  const Mat3 M1 = E.transpose() * IA.bottomRightCorner<3, 3>() * E;
+  const Mat3 rx = skew(X.r);
+  const Mat3 rxM = rx * M1;
+  const Mat3 H2 = H1 + rxM;
+  out.topLeftCorner<3, 3>() += I1 - H1 * rx + rx * H1.transpose() - rxM * rx;
+  out.topRightCorner<3, 3>() += H2;
+  out.bottomLeftCorner<3, 3>() += H2.transpose();
+  out.bottomRightCorner<3, 3>() += M1;
+}
+
 // IA += I for a rigid-body inertia, without forming its 6x6 matrix.
 inline void add_to(Mat6& IA, const RigidBodyInertia& I) {
   const Mat3 hx = skew(I.h);

@@ -1,0 +1,62 @@
+#pragma once
+// A benchmark mechanism in plain data, the input of the peer-engine benchmarks (MuJoCo, Simbody).
+// Plain arrays, no Eigen: the Simbody translation units are compiled without NDEBUG (Debian's
+// Simbody is built with assertions on) and must not share inline Eigen code with the NDEBUG ones.
+#include <array>
+#include <string>
+#include <vector>
+
+namespace articula::bench {
+
+enum class PeerJoint { Revolute, Prismatic, Universal, Spherical, Fixed };
+
+// A rigid placement: rotation matrix R (row-major, columns = the frame's axes in the outer frame)
+// and origin p in the outer frame.
+struct PeerPose {
+  std::array<double, 9> R{1, 0, 0, 0, 1, 0, 0, 0, 1};
+  std::array<double, 3> p{0, 0, 0};
+};
+
+struct PeerBody {
+  std::string name;
+  int parent = 0;       // 0 = ground
+  PeerJoint joint = PeerJoint::Fixed;
+  bool reversed = false;  // revolute/prismatic only: the joint axis is -z
+  PeerPose joint_frame;   // joint frame in the parent body frame; the body frame is the joint's
+                          // successor frame (at q = 0 it coincides with the joint frame)
+  double mass = 0;
+  std::array<double, 3> com{0, 0, 0};
+  std::array<double, 6> I_com{0, 0, 0, 0, 0, 0};     // xx yy zz xy xz yz about the COM
+  std::array<double, 6> I_origin{0, 0, 0, 0, 0, 0};  // the same about the body origin
+  int q_index = 0, v_index = 0;  // Articula coordinates of the joint
+};
+
+// A loop joint: its frame on the predecessor and on the successor, which coincide when closed.
+struct PeerLoop {
+  PeerJoint joint = PeerJoint::Revolute;
+  int predecessor = 0, successor = 0;
+  PeerPose on_predecessor, on_successor;
+};
+
+struct PeerModel {
+  std::string name;
+  int size = 0;
+  int nq = 0, nv = 0;
+  std::array<double, 3> gravity{0, 0, 0};
+  std::vector<PeerBody> bodies;  // entry 0 is ground
+  std::vector<PeerLoop> loops;
+  // State of one benchmark call (Articula coordinates) and Articula's answers there, which the
+  // peers must reproduce before they are timed.
+  std::vector<double> q, qd, qdd, tau;
+  std::vector<double> H;         // joint-space inertia matrix at q, row-major nv x nv
+  std::vector<double> tau_rnea;  // inverse dynamics at (q, qd, qdd), gravity included
+  bool simulate = false;         // sim1s benchmarks are registered for this model
+};
+
+// Registration of the peer benchmarks, names mujoco/<op>/<model> and simbody/<op>/<model>.
+// Each checks every model against Articula's numbers first; returns false (after printing the
+// mismatch) when a model does not match.
+bool register_mujoco(const std::vector<PeerModel>& models);
+bool register_simbody(const std::vector<PeerModel>& models);
+
+}  // namespace articula::bench

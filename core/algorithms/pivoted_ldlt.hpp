@@ -1,0 +1,31 @@
+#pragma once
+// L D L^T of a symmetric positive semidefinite matrix with complete (diagonal) pivoting, which
+// reveals its rank: P A P^T = L D L^T, the factorisation stopping when the largest remaining
+// pivot falls below a relative tolerance (Higham, Accuracy and Stability, 10.3). Solves consistent
+// systems A x = b even when A is singular (redundant constraints), without heap allocation once
+// sized: the per-step solve of constrained dynamics and of the loop projection.
+#include <vector>
+
+#include "core/spatial/types.hpp"
+
+namespace articula {
+
+class PivotedLdlt {
+ public:
+  // Factor the lower triangle of A. Pivots at most rel_tol times the first (largest) pivot are
+  // treated as zero. Allocates only when A's size changes.
+  void factor(const MatX& A, double rel_tol);
+  // x := a solution of A x = b (exact when b is in the range of A): the components beyond the
+  // rank, in pivot order, are zero.
+  void solve(VecX& x) const;
+  int rank() const { return rank_; }
+  int size() const { return static_cast<int>(LD_.rows()); }
+
+ private:
+  MatX LD_;               // L below the diagonal, D on it (pivoted order)
+  std::vector<int> perm_; // pivoted row k is A's row perm_[k]
+  mutable VecX y_;
+  int rank_ = 0;
+};
+
+}  // namespace articula
