@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "core/io/project.hpp"
+#include "core/sim/diagnostics.hpp"
 #include "core/sim/runner.hpp"
 
 using namespace articula;
@@ -55,6 +56,11 @@ int run_simulate(const SimulateArgs& a) {
   opt.sample = a.sample;
   opt.require_fully_driven = a.inverse;
   if (!(opt.step > 0) || !(opt.duration >= 0)) throw ProjectError("/simulation", "step must be positive and duration non-negative");
+  {  // springs too stiff for the chosen fixed step: the run will diverge, say why up front
+    Data data(mech.model());
+    for (const std::string& w : stiffness_limits(mech, data, mech.q0, opt.step, opt.integrator))
+      std::cerr << "warning: " << w << '\n';
+  }
   const bool show = !a.quiet && opt.duration / opt.step >= 20000;
   auto progress = [&](double f) {
     if (show) std::fprintf(stderr, "\rsimulating: %3d%%%s", static_cast<int>(100 * f), f >= 1 ? "\n" : "");

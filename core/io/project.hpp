@@ -29,7 +29,10 @@ LoadResult load_project(const std::string& path);
 
 nlohmann::json to_json(const MechanismSpec& spec);
 std::string to_text(const MechanismSpec& spec);  // pretty-printed, 2-space indent, trailing newline
-// Atomic: writes a temporary file next to `path`, fsyncs, renames. Throws std::runtime_error.
+// Atomic: writes a temporary file next to `path`, fsyncs, keeps the file it replaces as
+// backup_path(path), renames. Throws std::runtime_error.
 void save_project(const MechanismSpec& spec, const std::string& path);
+// Where save_project keeps the previous version: `path` + ".bak".
+std::string backup_path(const std::string& path);
 
 }  // namespace articula

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cmath>
@@ -166,13 +167,19 @@ BodySpec read_body(const json& j, const std::string& ptr, Warnings& warnings) {
   b.name = name_value(required(j, ptr, "name"), at(ptr, "name"));
   if (b.name == "ground")
     fail(at(ptr, "name"), "'ground' is the fixed world frame and must not be listed as a body");
-  b.mass = positive(required(j, ptr, "mass"), at(ptr, "mass"));
+  b.mass = nonnegative(required(j, ptr, "mass"), at(ptr, "mass"));
   b.com = vec3(required(j, ptr, "com"), at(ptr, "com"));
   const auto inertia = numbers(required(j, ptr, "inertia"), at(ptr, "inertia"), 6,
                                " [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]");
   std::copy(inertia.begin(), inertia.end(), b.inertia.begin());
-  if (const std::string why = inertia_problem(b.mass, b.inertia_matrix()); !why.empty())
+  // A massless body (an ideal link, docs/format-extensions.md) has no inertia at all; the
+  // simulation names the joints that then move nothing.
+  if (b.mass == 0.0) {
+    if (std::any_of(inertia.begin(), inertia.end(), [](double x) { return x != 0.0; }))
+      fail(at(ptr, "inertia"), "a massless body (mass 0) must have zero inertia");
+  } else if (const std::string why = inertia_problem(b.mass, b.inertia_matrix()); !why.empty()) {
     fail(at(ptr, "inertia"), "not a physically valid inertia about the centre of mass: " + why);
+  }
   if (const json* v = find(j, "pose")) b.pose = read_pose(*v, at(ptr, "pose"), warnings);
   b.extra = extra_fields(j, {"name", "mass", "com", "inertia", "pose"});
   return b;

@@ -1,6 +1,7 @@
 // Writing project files, format v1: known fields in the contract's order, then the unknown fields
 // kept from loading (sorted, as nlohmann::json stores them). Saving is atomic: temp file, fsync,
-// rename, so that a crash never leaves a half-written project behind.
+// rename, so that a crash never leaves a half-written project behind. The version it replaces is
+// kept as `<name>.bak` (a hard link to the old file, so keeping it costs no copy).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -219,7 +220,29 @@ void sync_directory(const std::filesystem::path& dir) {
   ::close(fd);
 }
 
+// Makes the current target the backup: a hard link (same inode: the old document stays exactly as
+// it was, and the rename of the new file over the target does not touch it), copied where the
+// file system has no hard links. Best effort: a save never fails because the backup could not be
+// made. A crash at any point leaves the target (old or new) and a complete backup.
+void keep_backup(const std::filesystem::path& target) {
+  const std::filesystem::path backup = backup_path(target.string());
+  std::filesystem::path tmp = backup;
+  tmp += ".tmp." + std::to_string(::getpid());
+  ::unlink(tmp.c_str());
+  if (::link(target.c_str(), tmp.c_str()) != 0) {
+    std::error_code ec;
+    if (!std::filesystem::copy_file(target, tmp, ec)) return;
+    const int fd = ::open(tmp.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) (void)::fsync(fd), ::close(fd);
+  }
+  if (::rename(tmp.c_str(), backup.c_str()) != 0) ::unlink(tmp.c_str());
+}
+
 }  // namespace
+
+std::string backup_path(const std::string& path) {
+  return path + ".bak";
+}
 
 nlohmann::json to_json(const MechanismSpec& spec) {
   return json(document(spec));
@@ -251,6 +274,7 @@ void save_project(const MechanismSpec& spec, const std::string& path) {
     const int closed = ::close(fd);
     fd = -1;
     if (closed != 0) io_failure("closing", path, errno);
+    if (::access(target.c_str(), F_OK) == 0) keep_backup(target);
     if (::rename(tmp.c_str(), target.c_str()) != 0) io_failure("renaming", path, errno);
   } catch (...) {
     if (fd >= 0) ::close(fd);

@@ -105,12 +105,18 @@ Mechanism prepare(const MechanismSpec& spec) {
   for (const DriveBinding& d : m.drives) {  // motion drives start where their law says
     if (d.kind != DriveSpec::Kind::Motion || d.q < 0) continue;
     const TimeJet j = d.eval(0.0);
+    if (!std::isfinite(j.value) || !std::isfinite(j.d1))
+      throw SetupError("the motion drive on joint '" + spec.joints[d.user_joint].name +
+                       "' is not defined at t = 0 (q = " + std::to_string(j.value) +
+                       ", velocity " + std::to_string(j.d1) + ")");
     m.q0[d.q] = j.value;
     m.qd0[d.v] = j.d1;
   }
   Data data(model);
   const auto& loops = m.compiled.loops;
-  m.assembly = assemble(model, data, loops, m.q0, m.locked_v);
+  forward_kinematics(model, data, m.q0);
+  for (int i = 1; i <= model.nb; ++i) m.position_scale = std::max(m.position_scale, data.X0[i].r.norm());
+  m.assembly = assemble(model, data, loops, m.q0, m.locked_v, m.closure_tolerance(1e-12));
   m.length_scale = characteristic_length(m.compiled);
   if (!m.assembly.converged) throw SetupError(describe_failure(m));
   project_velocity(model, data, loops, m.q0, m.qd0, m.locked_v);

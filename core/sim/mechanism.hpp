@@ -1,6 +1,7 @@
 #pragma once
 // A mechanism ready to analyse or simulate: the spec compiled (spanning tree + loop joints),
 // drives and springs bound to coordinates, loops assembled, mobility computed.
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -57,6 +58,10 @@ struct Mechanism {
   bool planar = false;         // every joint moves in the world x-y plane
   int gruebler = 0;            // Grübler-Kutzbach count (planar form when planar)
   double length_scale = 1.0;   // characteristic size, for scaling translation rows
+  // Distance of the farthest body frame from the world origin: loop errors, computed from world
+  // placements, carry round-off of about eps times this (RBDA 10.1), so tolerances grow with it.
+  double position_scale = 0.0;
+  double closure_tolerance(double tolerance) const { return std::max(tolerance, 64 * 2.2e-16 * position_scale); }
 
   const Model& model() const { return compiled.model; }
   bool has_loops() const { return !compiled.loops.empty(); }

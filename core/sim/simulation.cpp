@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/algorithms/aba.hpp"
+#include "core/algorithms/augmented_dynamics.hpp"
 #include "core/algorithms/crba.hpp"
 #include "core/algorithms/energy.hpp"
 #include "core/algorithms/hybrid_dynamics.hpp"
@@ -14,6 +15,7 @@
 #include "core/algorithms/ltdl.hpp"
 #include "core/algorithms/rnea.hpp"
 #include "core/model/configuration.hpp"
+#include "core/sim/diagnostics.hpp"
 #include "core/spatial/cross.hpp"
 
 namespace articula {
@@ -85,6 +87,7 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   f_total_.assign(model_.nb + 1, Force::Zero());
   f_ = [this](double t, const VecX& q, const VecX& v, VecX& qdd) { accelerations(t, q, v, qdd); };
   impose_motion_drives(0.0, q_, qd_);
+  check_mass_matrix(q_, "");
   if (!loop_drives_.empty()) project(q_, qd_);  // loop-joint drives start on their law too
   cd_.minimum_norm = true;  // the rank check as evaluate() makes it
   accelerations(0.0, q_, qd_, qdd_);
@@ -120,6 +123,14 @@ void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, d
 void Simulation::check_drives_independent(const char* when) {
   if (cd_.rank >= expected_rank_) return;
   std::ostringstream os;
+  if (mech_.mobility.mobility == 0) {  // a structure: nothing can be driven
+    os << "the mechanism is locked (mobility 0, " << mech_.mobility.redundant
+       << " redundant constraint(s)): it cannot move, so the motion drive(s) on joint(s)";
+    for (const DriveBinding& d : drives_)
+      if (d.kind == DriveSpec::Kind::Motion) os << " '" << mech_.spec.joints[d.user_joint].name << "'";
+    os << " cannot be imposed; remove a joint or a body to give it a degree of freedom, or remove the drive";
+    throw SetupError(os.str());
+  }
   os << "the motion drives on joint(s)";
   for (const DriveBinding& d : drives_)
     if (d.kind == DriveSpec::Kind::Motion) os << " '" << mech_.spec.joints[d.user_joint].name << "'";
@@ -133,6 +144,7 @@ void Simulation::impose_motion_drives(double t, VecX& q, VecX& qd) const {
   for (const DriveBinding& d : drives_) {
     if (d.kind != DriveSpec::Kind::Motion || d.q < 0) continue;  // loop-joint drives: projection
     const TimeJet j = d.eval(t);
+    if (!std::isfinite(j.value) || !std::isfinite(j.d1)) bad_drive(d, t, std::isfinite(j.value) ? "velocity" : "position");
     q[d.q] = j.value;
     qd[d.v] = j.d1;
   }
@@ -146,8 +158,10 @@ void Simulation::applied_forces(double t, const VecX& q, const VecX& v) {
   for (const DriveBinding& d : drives_) {
     if (d.v < 0) continue;
     const TimeJet j = d.eval(t);
-    if (d.kind == DriveSpec::Kind::Force) tau_in_[d.v] += j.value;
-    else qdd_in_[d.v] = j.d2;  // exact second derivative of the prescribed motion
+    const double x = d.kind == DriveSpec::Kind::Force ? j.value : j.d2;
+    if (!std::isfinite(x)) bad_drive(d, t, d.kind == DriveSpec::Kind::Force ? "force" : "acceleration");
+    if (d.kind == DriveSpec::Kind::Force) tau_in_[d.v] += x;
+    else qdd_in_[d.v] = x;  // exact second derivative of the prescribed motion
   }
   if (external_forces_) {
     forward_kinematics(model_, data_, q, v);
@@ -261,6 +275,7 @@ void Simulation::accelerations(double t, const VecX& q, const VecX& v, VecX& qdd
     hybrid_dynamics(model_, data_, q, v, qdd_in_, tau_in_, fd_, external_forces_ ? &f_applied_ : nullptr);
     qdd = data_.qdd;
   }
+  if (!qdd.allFinite()) bad_acceleration(t, q, v, qdd);
   if (stage_ >= 0 && stage_ < 7) record_power(v);
 }
 
@@ -320,9 +335,12 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
   // loop_constraints ran the kinematics at (q, v): H and C reuse it
   crba_from_kinematics(model_, data_);
   nonlinear_effects_from_kinematics(model_, data_, external_forces_ ? &f_applied_ : nullptr);
-  if (!ltdl_factor(model_, data_))
-    throw SetupError("the mass matrix is singular: a body without mass at the end of a chain?");
-  constrained_forward_dynamics(model_, data_, G_, g_, tau_in_, cd_);
+  if (ltdl_factor(model_, data_)) {
+    constrained_forward_dynamics(model_, data_, G_, g_, tau_in_, cd_);
+  } else if (!augmented_forward_dynamics(model_, data_, G_, g_, tau_in_, cd_)) {
+    // Massless bodies that not even the constraints move: name their joints.
+    check_mass_matrix(q, " at t = " + std::to_string(last_t_) + ", and the loops and drives do not determine their motion either");
+  }
   for (int r = 0; r < nl; ++r) loop_drives_[r].mu = cd_.mu[nk + nd + r];  // actuator force
   qdd = data_.qdd;
 }
@@ -356,21 +374,27 @@ void Simulation::project(VecX& q, VecX& qd) {
     proj_ldlt_.solve(rhs_y);
     out.noalias() = J.transpose() * rhs_y;
   };
+  const double tolerance = mech_.closure_tolerance(opt_.projection_tolerance);  // far from the origin: round-off
   double err = 0.0;
   bool fresh = false;  // J was linearised at the final q (and not modified since)
   for (int it = 0; it < 8; ++it) {
     linearise(q, true);
     err = e.size() ? e.cwiseAbs().maxCoeff() : 0.0;
-    fresh = err <= 0.01 * opt_.projection_tolerance;
+    fresh = err <= 0.01 * tolerance;
     if (fresh) break;
     proj_y_ = e;
     min_norm_step(proj_y_, proj_dq_);
     integrate_in_place(model_, q, proj_dq_, -1.0);
   }
-  if (!(err <= opt_.projection_tolerance)) {
+  if (!(err <= tolerance)) {
     std::ostringstream os;
-    os << "at t = " << t_ << " the loops cannot be kept closed (loop error " << err
-       << "): a driven joint is past a dead point or the mechanism reached the end of its range";
+    os << "at t = " << t_ << " the loops cannot be kept closed (loop error " << err << "): ";
+    bool any = false;
+    for (const DriveBinding& d : drives_)
+      if (d.kind == DriveSpec::Kind::Motion)
+        os << (any ? ", '" : "the driven joint(s) '") << mech_.spec.joints[d.user_joint].name << "'", any = true;
+    os << (any ? " drove the mechanism past a dead point or the end of its range"
+               : "the mechanism reached the end of its range");
     throw SetupError(os.str());
   }
   if (!fresh) linearise(q, false);
@@ -386,17 +410,23 @@ void Simulation::step(double h, Integrator integrator) {
     advance(t_ + h, 1e-8, 1e-10, h);
     return;
   }
+  save_state(h, integrator);
   stage_ = 0;
-  if (integrator == Integrator::RK4) {
-    rk4_step(model_, f_, t_, h, q_, qd_, ws_);
-    const double* P = stage_power_;
-    const double* D = stage_dissipation_;
-    work_ += h / 6 * (P[0] + 2 * P[1] + 2 * P[2] + P[3]);  // the same quadrature as the states
-    dissipated_ += h / 6 * (D[0] + 2 * D[1] + 2 * D[2] + D[3]);
-  } else {
-    euler_step(model_, f_, t_, h, q_, qd_, ws_);
-    work_ += h * stage_power_[0];
-    dissipated_ += h * stage_dissipation_[0];
+  try {
+    if (integrator == Integrator::RK4) {
+      rk4_step(model_, f_, t_, h, q_, qd_, ws_);
+      const double* P = stage_power_;
+      const double* D = stage_dissipation_;
+      work_ += h / 6 * (P[0] + 2 * P[1] + 2 * P[2] + P[3]);  // the same quadrature as the states
+      dissipated_ += h / 6 * (D[0] + 2 * D[1] + 2 * D[2] + D[3]);
+    } else {
+      euler_step(model_, f_, t_, h, q_, qd_, ws_);
+      work_ += h * stage_power_[0];
+      dissipated_ += h * stage_dissipation_[0];
+    }
+  } catch (...) {
+    restore_state();  // a stage failed (bad drive value, singular dynamics): keep the last state
+    throw;
   }
   stage_ = -1;
   t_ += h;
@@ -404,13 +434,14 @@ void Simulation::step(double h, Integrator integrator) {
 }
 
 void Simulation::finish_step() {
-  impose_motion_drives(t_, q_, qd_);  // driven coordinates follow their law exactly
-  if (constrained_) project(q_, qd_);
-  if (!q_.allFinite() || !qd_.allFinite()) {
-    std::ostringstream os;
-    os << "the state became non-finite at t = " << t_ << " (" << (q_.allFinite() ? "velocities" : "positions")
-       << "): reduce the step or use the adaptive integrator (rk45)";
-    throw SetupError(os.str());
+  try {
+    if (!q_.allFinite() || !qd_.allFinite()) bad_state();
+    impose_motion_drives(t_, q_, qd_);  // driven coordinates follow their law exactly
+    if (constrained_) project(q_, qd_);
+    if (!q_.allFinite() || !qd_.allFinite()) bad_state();
+  } catch (...) {
+    restore_state();  // the run stops at the last good state
+    throw;
   }
 }
 
@@ -420,7 +451,13 @@ void Simulation::advance(double t_end, double rtol, double atol, double max_step
   while (t_ < t_end - 1e-12 * std::max(1.0, std::abs(t_end))) {
     const double h = std::min({h_adaptive_, max_step, t_end - t_});
     stage_ = 0;
-    const double err = dopri5_attempt(model_, f_, t_, h, q_, qd_, rtol, atol, q_try_, qd_try_, *aws_);
+    double err = 0.0;
+    try {
+      err = dopri5_attempt(model_, f_, t_, h, q_, qd_, rtol, atol, q_try_, qd_try_, *aws_);
+    } catch (...) {
+      stage_ = -1;  // q_, qd_ untouched: the attempt works on copies
+      throw;
+    }
     stage_ = -1;
     // Standard controller: safety 0.9, growth limited to [0.2, 5].
     const double factor = err > 0 ? std::clamp(0.9 * std::pow(err, -0.2), 0.2, 5.0) : 5.0;
@@ -432,6 +469,7 @@ void Simulation::advance(double t_end, double rtol, double atol, double max_step
       continue;
     }
     ++accepted_;
+    save_state(h, Integrator::RK45);
     for (int s = 0; s < 7; ++s) {
       work_ += h * kDopri5Weights[s] * stage_power_[s];
       dissipated_ += h * kDopri5Weights[s] * stage_dissipation_[s];
@@ -480,6 +518,10 @@ void Simulation::evaluate() {
   for (int i = 0; i <= model_.nb; ++i)
     f_total_[i] = (constrained_ ? f_loop_[i] : Force::Zero()) + (external_forces_ ? f_applied_[i] : Force::Zero());
   tau_ = rnea(model_, data_, q_, qd_, qdd_, &f_total_);
+  if (!tau_.allFinite())
+    throw SetupError("at t = " + std::to_string(t_) + " the joint forces are not finite (joint '" +
+                     joint_of_velocity(mech_, static_cast<int>(std::find_if(tau_.begin(), tau_.end(),
+                         [](double x) { return !std::isfinite(x); }) - tau_.begin())) + "')");
   for (std::size_t j = 0; j < wrench_.size(); ++j) {
     const JointMapping& map = mech_.compiled.joint_map[j];
     if (map.loop) continue;

@@ -152,6 +152,19 @@ class Simulation {
   VecX proj_e_, proj_y_, proj_dq_;
   PivotedLdlt proj_ldlt_;
   void finish_step();
+  // Failures with a diagnosis (SetupError): the quantity that went bad, where, and why.
+  struct Saved {
+    VecX q, qd;
+    double t = 0, work = 0, dissipated = 0, h = 0;
+    Integrator integrator = Integrator::RK4;
+  } saved_;  // the state before the step in progress
+  void save_state(double h, Integrator integrator);
+  void restore_state();
+  void check_mass_matrix(const VecX& q, const std::string& when);
+  [[noreturn]] void bad_drive(const DriveBinding& d, double t, const char* quantity) const;
+  [[noreturn]] void bad_acceleration(double t, const VecX& q, const VecX& v, const VecX& qdd);
+  std::string divergence_advice();
+  [[noreturn]] void bad_state();
 };
 
 }  // namespace articula

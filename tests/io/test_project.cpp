@@ -246,8 +246,12 @@ TEST_CASE("body names are required, unique and not ground", "[io][errors]") {
 }
 
 TEST_CASE("body mass, com and inertia are checked", "[io][errors]") {
-  check_error(with(four_bar(), "/bodies/0/mass", 0), "/bodies/0/mass", "must be > 0");
-  check_error(with(four_bar(), "/bodies/0/mass", -1.5), "/bodies/0/mass", "must be > 0, got -1.5");
+  check_error(with(four_bar(), "/bodies/0/mass", 0), "/bodies/0/inertia",
+              "a massless body (mass 0) must have zero inertia");
+  check_error(with(four_bar(), "/bodies/0/mass", -1.5), "/bodies/0/mass", "must be >= 0, got -1.5");
+  json massless = with(four_bar(), "/bodies/0/mass", 0);  // an ideal link: mass and inertia 0
+  massless["bodies"][0]["inertia"] = {0, 0, 0, 0, 0, 0};
+  CHECK(parse_project(massless.dump()).spec.bodies[0].mass == 0.0);
   check_error(with(four_bar(), "/bodies/0/mass", "heavy"), "/bodies/0/mass", "expected a number");
   check_error(without(four_bar(), "/bodies/0/mass"), "/bodies/0/mass", "required");
   check_error(with(four_bar(), "/bodies/0/com", {1, 2}), "/bodies/0/com",
@@ -462,15 +466,24 @@ TEST_CASE("save_project replaces the target atomically", "[io][save]") {
   ::chmod(target.c_str(), 0640);
   const MechanismSpec spec = parse_project(kFourBar).spec;
   save_project(spec, target.string());
-  CHECK(dir.entries() == std::vector<std::string>{"four-bar.json"});  // no temp file left
+  // No temp file left; the replaced version is kept as the backup.
+  CHECK(dir.entries() == std::vector<std::string>{"four-bar.json", "four-bar.json.bak"});
   CHECK(read_file(target) == to_text(spec));
+  CHECK(read_file(dir.path / "four-bar.json.bak") == "old contents");
+  CHECK(backup_path(target.string()) == (dir.path / "four-bar.json.bak").string());
   CHECK(load_project(target.string()).spec == spec);
   struct stat st;
   REQUIRE(::stat(target.c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0640);  // the user's permissions survive the replacement
   // A new file is created too.
-  save_project(spec, (dir.path / "new.json").string());
-  CHECK(dir.entries() == std::vector<std::string>{"four-bar.json", "new.json"});
+  save_project(spec, (dir.path / "new.json").string());  // nothing to back up
+  CHECK(dir.entries() == std::vector<std::string>{"four-bar.json", "four-bar.json.bak", "new.json"});
+  // The next save makes the current version the backup.
+  MechanismSpec renamed = spec;
+  renamed.name = "second";
+  save_project(renamed, target.string());
+  CHECK(read_file(dir.path / "four-bar.json.bak") == to_text(spec));
+  CHECK(load_project(target.string()).spec == renamed);
 }
 
 TEST_CASE("a failed save leaves nothing behind", "[io][save]") {

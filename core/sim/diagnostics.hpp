@@ -1,0 +1,34 @@
+#pragma once
+// Diagnoses for simulations that cannot go on: which joint a coordinate belongs to, a singular
+// mass matrix named by the joints that move no inertia, and explicit-integrator stability limits
+// of stiff springs and dampers (the usual cause of a diverging run).
+#include <string>
+#include <vector>
+
+#include "core/model/data.hpp"
+#include "core/sim/mechanism.hpp"
+
+namespace articula {
+
+enum class Integrator;
+
+// Name of the user joint owning velocity coordinate v of the model.
+std::string joint_of_velocity(const Mechanism& mech, int v);
+// Name of the user joint owning position coordinate q of the model.
+std::string joint_of_position(const Mechanism& mech, int q);
+
+// "" when the joint-space inertia matrix at q is positive definite over the coordinates that are
+// not held (held[v] true: prescribed by a motion drive), else a message naming the joints whose
+// motion carries no inertia. Pivots of H's L^T D L factor (RBDA 6.3) below 1e-12 of the largest
+// diagonal element count as zero. Uses data (crba).
+std::string singular_mass_diagnosis(const Mechanism& mech, Data& data, const VecX& q,
+                                    const std::vector<bool>& held);
+
+// Springs and dampers too stiff for a fixed step h with an explicit integrator: for each, the
+// effective frequency ω = sqrt(k / H_vv) and damping rate c / H_vv at q (H from crba) compared
+// with the integrator's stability limit on h ω (RK4 2.78, semi-implicit Euler 2). One message per
+// offending spring, with the largest stable step.
+std::vector<std::string> stiffness_limits(const Mechanism& mech, Data& data, const VecX& q, double h,
+                                          Integrator integrator);
+
+}  // namespace articula
