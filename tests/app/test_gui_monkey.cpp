@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPointer>
@@ -24,6 +25,7 @@
 #include <map>
 #include <random>
 
+#include "core/doc/sketch_edits.hpp"
 #include "core/io/project.hpp"
 #include "ui/document.hpp"
 #include "ui/main_window.hpp"
@@ -251,6 +253,11 @@ TEST_CASE("monkey: random input for a minute, then the document saves and reload
   w->show();
   REQUIRE(w->openFile(dir.filePath("samples/fourbar.json")));
   Monkey monkey(*w, seed);
+  // Selectable label text (the sketch status) starts an X11 drag-and-drop on a press and move, and
+  // its nested event loop waits for a real button release that synthesized events never deliver.
+  for (QLabel* label : w->findChildren<QLabel*>())
+    if (label->textInteractionFlags() & Qt::TextSelectableByMouse)
+      label->setTextInteractionFlags(Qt::NoTextInteraction);
   Watchdog watchdog;
   QTimer driver;
   driver.setInterval(4);
@@ -279,6 +286,20 @@ TEST_CASE("monkey: random input for a minute, then the document saves and reload
   REQUIRE(w->isVisible());
   w->controller()->pause();
   Document* doc = w->document();
+  // Links the monkey left floating (not connected to ground) are refused by Save with their names,
+  // since format v1 cannot hold them (the sketch stays open); they are deleted, as a user would.
+  const QString floating = dir.filePath("floating.json");
+  if (!doc->status().disconnected.empty()) {
+    CHECK_FALSE(doc->save(floating));
+    CHECK(doc->error().contains("not connected to ground"));
+    CHECK(doc->error().contains(QString::fromStdString(doc->status().disconnected.front())));
+    CHECK_FALSE(QFile::exists(floating));
+  }
+  while (!doc->status().disconnected.empty()) {
+    const int body = doc->spec().body_index(doc->status().disconnected.front());
+    REQUIRE(body >= 0);
+    REQUIRE(doc->push(remove_body(doc->editable(), body), EditKind::Delete));
+  }
   const std::string before = to_text(doc->spec());
   const QString out = dir.filePath("after-monkey.json");
   REQUIRE(doc->save(out));
