@@ -11,6 +11,18 @@
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
 
+// Interposing malloc and operator new clashes with a sanitizer's own allocator (heap corruption in
+// every test of this executable): the count is made in the Release stage only.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define ARTICULA_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ARTICULA_SANITIZED 1
+#endif
+#ifndef ARTICULA_SANITIZED
+
 extern "C" {
 void* __libc_malloc(std::size_t);
 void* __libc_calloc(std::size_t, std::size_t);
@@ -114,3 +126,5 @@ TEST_CASE("1000 simulation steps allocate nothing", "[allocation]") {
     }
   }
 }
+
+#endif  // ARTICULA_SANITIZED
