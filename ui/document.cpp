@@ -18,12 +18,14 @@ Document::~Document() = default;
 bool Document::load(const QString& path) {
   const QString file = QFileInfo(path).fileName();
   try {
-    LoadResult loaded = load_project(path.toStdString());
+    LoadResult loaded = load_project(path.toStdString(), LoadOptions{.restore_floating = true});
     QStringList warnings;
     for (const std::string& w : loaded.warnings) warnings << QString::fromStdString(w);
     std::shared_ptr<const Mechanism> mech;
     try {
-      mech = std::make_shared<const Mechanism>(prepare(loaded.spec));
+      // Links not connected to ground yet: the sketch opens for editing, nothing to simulate.
+      if (!loaded.spec.has_floating_bodies())
+        mech = std::make_shared<const Mechanism>(prepare(loaded.spec));
     } catch (const SetupError& e) {
       // A valid file whose loops do not close opens for editing: the sketch status says why.
       warnings << tr("the mechanism cannot be assembled yet: %1").arg(e.what());
@@ -42,13 +44,7 @@ bool Document::load(const QString& path) {
 }
 
 bool Document::save(const QString& path) {
-  if (!status_.disconnected.empty()) {  // format v1 requires every body to reach ground
-    QStringList names;
-    for (const std::string& n : status_.disconnected) names << QString::fromStdString(n);
-    error_ = tr("Could not save %1: %2 not connected to ground; pin or delete first (the sketch stays open)")
-                 .arg(path, names.join(", "));
-    return false;
-  }
+  // Links not connected to ground yet are kept under /sketch/floating (core/io/project.hpp).
   try {
     save_project(doc_.spec(), path.toStdString());
   } catch (const std::exception& e) {
@@ -67,7 +63,7 @@ bool Document::save(const QString& path) {
 bool Document::recover(const QString& recovery_file, const QString& original_path) {
   LoadResult loaded;
   try {
-    loaded = load_project(recovery_file.toStdString());
+    loaded = load_project(recovery_file.toStdString(), LoadOptions{.restore_floating = true});
   } catch (const std::exception& e) {
     error_ = tr("Could not recover %1: %2").arg(recovery_file, e.what());
     return false;
@@ -76,7 +72,8 @@ bool Document::recover(const QString& recovery_file, const QString& original_pat
   for (const std::string& w : loaded.warnings) warnings << QString::fromStdString(w);
   std::shared_ptr<const Mechanism> mech;
   try {
-    mech = std::make_shared<const Mechanism>(prepare(loaded.spec));
+    if (!loaded.spec.has_floating_bodies())
+      mech = std::make_shared<const Mechanism>(prepare(loaded.spec));
   } catch (const std::exception& e) {
     warnings << tr("the recovered mechanism cannot be simulated: %1").arg(e.what());
   }

@@ -2,7 +2,6 @@
 
 #include <Eigen/SVD>
 #include <algorithm>
-#include <deque>
 #include <sstream>
 
 #include "core/algorithms/kinematics.hpp"
@@ -47,7 +46,8 @@ std::vector<MatX> joint_rate_rows(const Mechanism& m, Data& data) {
 }
 
 // Names of joints whose relative motion is nonzero along some column of N.
-std::vector<std::string> moving_joints(const Mechanism& m, const std::vector<MatX>& rates, const MatX& N) {
+std::vector<std::string> moving_joints(const Mechanism& m, const std::vector<MatX>& rates,
+                                       const MatX& N) {
   std::vector<std::string> out;
   if (N.cols() == 0) return out;
   for (std::size_t j = 0; j < rates.size(); ++j)
@@ -68,8 +68,11 @@ void mobility_details(const Mechanism& m, SketchStatus& st) {
   for (const DriveBinding& d : m.drives) {
     if (d.kind != DriveSpec::Kind::Motion) continue;
     MatX row = MatX::Zero(1, model.nv);
-    if (d.v >= 0) row(0, d.v) = 1.0;
-    else row = rates[d.user_joint].row(m.spec.joints[d.user_joint].joint.type == JointType::Prismatic ? 5 : 2);
+    if (d.v >= 0)
+      row(0, d.v) = 1.0;
+    else
+      row = rates[d.user_joint].row(
+          m.spec.joints[d.user_joint].joint.type == JointType::Prismatic ? 5 : 2);
     A.conservativeResize(A.rows() + 1, Eigen::NoChange);
     A.row(A.rows() - 1) = row;
   }
@@ -87,7 +90,9 @@ MechanismSpec connected_part(const MechanismSpec& spec, const std::vector<bool>&
   sub.bodies.clear();
   sub.joints.clear();
   sub.forces.clear();
-  auto kept = [&](const std::string& n) { return n == "ground" || (spec.body_index(n) >= 0 && keep[spec.body_index(n)]); };
+  auto kept = [&](const std::string& n) {
+    return n == "ground" || (spec.body_index(n) >= 0 && keep[spec.body_index(n)]);
+  };
   for (std::size_t b = 0; b < spec.bodies.size(); ++b)
     if (keep[b]) sub.bodies.push_back(spec.bodies[b]);
   for (const JointSpec& j : spec.joints)
@@ -98,31 +103,13 @@ MechanismSpec connected_part(const MechanismSpec& spec, const std::vector<bool>&
 }
 }  // namespace
 
-std::vector<bool> connected_bodies(const MechanismSpec& spec) {
-  std::vector<bool> reached(spec.bodies.size(), false);
-  std::deque<std::string> queue{"ground"};
-  while (!queue.empty()) {
-    const std::string at = queue.front();
-    queue.pop_front();
-    for (const JointSpec& j : spec.joints) {
-      const std::string* other = j.parent == at ? &j.child : (j.child == at ? &j.parent : nullptr);
-      if (!other) continue;
-      const int b = spec.body_index(*other);
-      if (b < 0 || reached[b]) continue;
-      reached[b] = true;
-      queue.push_back(*other);
-    }
-  }
-  return reached;
-}
-
 Analysis analyse(const MechanismSpec& spec) {
   Analysis out;
   SketchStatus& st = out.status;
   st.bodies = static_cast<int>(spec.bodies.size());
   st.joints = static_cast<int>(spec.joints.size());
   for (const JointSpec& j : spec.joints) st.drives += j.drive.has_value();
-  const std::vector<bool> keep = connected_bodies(spec);
+  const std::vector<bool> keep = spec.grounded_bodies();
   for (std::size_t b = 0; b < keep.size(); ++b)
     if (!keep[b]) st.disconnected.push_back(spec.bodies[b].name);
   const MechanismSpec sub = connected_part(spec, keep);

@@ -44,7 +44,4 @@ struct Analysis {
 
 Analysis analyse(const MechanismSpec& spec);
 
-// Bodies reachable from ground through joints (by index).
-std::vector<bool> connected_bodies(const MechanismSpec& spec);
-
 }  // namespace articula

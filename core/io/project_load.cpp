@@ -14,9 +14,9 @@
 #include <string_view>
 
 #include "core/io/project.hpp"
-#include "core/sim/motion_law.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/expression.hpp"
+#include "core/sim/motion_law.hpp"
 
 namespace articula {
 namespace {
@@ -319,11 +319,13 @@ ForceSpec read_force(const json& j, const std::string& ptr, const MechanismSpec&
     fail(at(ptr, "type"), "unknown force type '" + f.type + "'; expected \"spring_damper\"");
   f.body1 = read_link(j, ptr, "body1", spec);
   f.body2 = read_link(j, ptr, "body2", spec);
-  if (f.body1 == f.body2) fail(at(ptr, "body2"), "both ends are on the same body '" + f.body1 + "'");
+  if (f.body1 == f.body2)
+    fail(at(ptr, "body2"), "both ends are on the same body '" + f.body1 + "'");
   if (const json* v = find(j, "point1")) f.point1 = vec3(*v, at(ptr, "point1"));
   if (const json* v = find(j, "point2")) f.point2 = vec3(*v, at(ptr, "point2"));
   if (const json* v = find(j, "stiffness")) f.stiffness = nonnegative(*v, at(ptr, "stiffness"));
-  if (const json* v = find(j, "rest_length")) f.rest_length = nonnegative(*v, at(ptr, "rest_length"));
+  if (const json* v = find(j, "rest_length"))
+    f.rest_length = nonnegative(*v, at(ptr, "rest_length"));
   if (const json* v = find(j, "damping")) f.damping = nonnegative(*v, at(ptr, "damping"));
   f.extra = extra_fields(j, {"name", "type", "body1", "body2", "point1", "point2", "stiffness",
                              "rest_length", "damping"});
@@ -361,70 +363,97 @@ void check_header(const json& doc) {
     fail("/version", "unsupported version " + version.dump() + "; this build reads version 1");
 }
 
-const json* array_field(const json& doc, const char* key) {
+const json* array_field(const json& doc, const std::string& ptr, const char* key) {
   const json* v = find(doc, key);
-  if (v && !v->is_array()) fail(at("", key), "expected an array, got " + kind(*v));
+  if (v && !v->is_array()) fail(at(ptr, key), "expected an array, got " + kind(*v));
   return v;
 }
 
 // A second use of a name is the error: the first one is what the user most likely meant.
-void check_unique(std::map<std::string, std::size_t>& seen, const std::string& name, std::size_t i,
-                  const std::string& list, const char* what) {
-  const auto [it, inserted] = seen.emplace(name, i);
+// seen maps each name to the pointer of its first use.
+void check_unique(std::map<std::string, std::string>& seen, const std::string& name,
+                  const std::string& ptr, const char* what) {
+  const auto [it, inserted] = seen.emplace(name, ptr);
   if (!inserted)
-    fail(at(at(list, i), "name"), std::string("duplicate ") + what + " name '" + name +
-                                      "' (first used at " + at(list, it->second) + ")");
+    fail(at(ptr, "name"), std::string("duplicate ") + what + " name '" + name +
+                              "' (first used at " + it->second + ")");
 }
 
 // Every body must hang from ground through some chain of joints, in either direction.
 void check_connected(const MechanismSpec& spec) {
-  std::vector<bool> reached(spec.bodies.size(), false);
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (const JointSpec& js : spec.joints) {
-      const int p = spec.body_index(js.parent), c = spec.body_index(js.child);
-      const bool p_in = p < 0 || reached[p], c_in = c < 0 || reached[c];
-      if (p_in != c_in) {
-        reached[p_in ? c : p] = true;
-        grew = true;
-      }
-    }
-  }
+  const std::vector<bool> reached = spec.grounded_bodies();
   for (std::size_t i = 0; i < reached.size(); ++i)
     if (!reached[i])
       fail(at("/bodies", i),
            "body '" + spec.bodies[i].name + "' is not connected to ground by any joint");
 }
 
-LoadResult read_document(const json& doc) {
+// Names are unique per kind across the document and its floating sketch links.
+struct SeenNames {
+  std::map<std::string, std::string> bodies, joints, forces;
+};
+
+// The bodies, joints and forces arrays of `obj` (the document, or /sketch/floating), appended
+// to spec. Joints and forces may name any body read so far.
+void read_parts(const json& obj, const std::string& ptr, LoadResult& r, SeenNames& seen) {
+  MechanismSpec& spec = r.spec;
+  const json* bodies = array_field(obj, ptr, "bodies");
+  const json* joints = array_field(obj, ptr, "joints");
+  const json* forces = array_field(obj, ptr, "forces");
+  for (std::size_t i = 0; bodies && i < bodies->size(); ++i) {
+    const std::string p = at(at(ptr, "bodies"), i);
+    spec.bodies.push_back(read_body((*bodies)[i], p, r.warnings));
+    check_unique(seen.bodies, spec.bodies.back().name, p, "body");
+  }
+  for (std::size_t i = 0; joints && i < joints->size(); ++i) {
+    const std::string p = at(at(ptr, "joints"), i);
+    spec.joints.push_back(read_joint((*joints)[i], p, spec, r.warnings));
+    check_unique(seen.joints, spec.joints.back().name, p, "joint");
+  }
+  for (std::size_t i = 0; forces && i < forces->size(); ++i) {
+    const std::string p = at(at(ptr, "forces"), i);
+    spec.forces.push_back(read_force((*forces)[i], p, spec));
+    check_unique(seen.forces, spec.forces.back().name, p, "force");
+  }
+}
+
+// Links of a sketch not connected to ground yet are written under /sketch/floating (format
+// v1 requires every body to reach ground). The editor gets them back as parts of the spec;
+// everyone else keeps them as an unknown field and is told they are not simulated.
+void read_floating(LoadResult& r, SeenNames& seen, bool restore) {
+  json& extra = r.spec.extra;
+  if (!extra.contains("sketch") || !extra["sketch"].is_object()) return;
+  json& sketch = extra["sketch"];
+  if (!sketch.contains("floating")) return;
+  const std::string ptr = "/sketch/floating";
+  expect_object(sketch["floating"], ptr);
+  if (!restore) {
+    std::size_t n = 0;
+    if (const json* b = array_field(sketch["floating"], ptr, "bodies")) n = b->size();
+    if (n > 0)
+      r.warnings.push_back(ptr + ": " + std::to_string(n) +
+                           " sketched link(s) not connected to ground are kept but not simulated");
+    return;
+  }
+  read_parts(sketch["floating"], ptr, r, seen);
+  sketch.erase("floating");
+  if (sketch.empty()) extra.erase("sketch");
+}
+
+LoadResult read_document(const json& doc, const LoadOptions& options) {
   if (!doc.is_object()) fail("", "expected a JSON object at the top level, got " + kind(doc));
   check_header(doc);
   LoadResult r;
   MechanismSpec& spec = r.spec;
   if (const json* v = find(doc, "name")) spec.name = string_value(*v, "/name");
   if (const json* v = find(doc, "gravity")) spec.gravity = vec3(*v, "/gravity");
-  std::map<std::string, std::size_t> seen;
-  if (const json* bodies = array_field(doc, "bodies"))
-    for (std::size_t i = 0; i < bodies->size(); ++i) {
-      spec.bodies.push_back(read_body((*bodies)[i], at("/bodies", i), r.warnings));
-      check_unique(seen, spec.bodies.back().name, i, "/bodies", "body");
-    }
-  seen.clear();
-  if (const json* joints = array_field(doc, "joints"))
-    for (std::size_t i = 0; i < joints->size(); ++i) {
-      spec.joints.push_back(read_joint((*joints)[i], at("/joints", i), spec, r.warnings));
-      check_unique(seen, spec.joints.back().name, i, "/joints", "joint");
-    }
-  seen.clear();
-  if (const json* forces = array_field(doc, "forces"))
-    for (std::size_t i = 0; i < forces->size(); ++i) {
-      spec.forces.push_back(read_force((*forces)[i], at("/forces", i), spec));
-      check_unique(seen, spec.forces.back().name, i, "/forces", "force");
-    }
+  SeenNames seen;
+  read_parts(doc, "", r, seen);
   if (const json* v = find(doc, "simulation")) spec.simulation = read_simulation(*v, "/simulation");
   check_connected(spec);
   spec.extra = extra_fields(
       doc, {"format", "version", "name", "gravity", "bodies", "joints", "forces", "simulation"});
+  read_floating(r, seen, options.restore_floating);
   return r;
 }
 
@@ -484,7 +513,7 @@ std::string explanation(std::string what) {
 
 }  // namespace
 
-LoadResult parse_project(const std::string& text) {
+LoadResult parse_project(const std::string& text, const LoadOptions& options) {
   json doc;
   try {
     doc = json::parse(text);
@@ -492,13 +521,13 @@ LoadResult parse_project(const std::string& text) {
     syntax_error(text);
   }
   try {
-    return read_document(doc);
+    return read_document(doc, options);
   } catch (const json::exception& e) {  // a safety net: the readers check types before access
     throw ProjectError("", std::string("unexpected JSON problem: ") + e.what());
   }
 }
 
-LoadResult load_project(const std::string& path) {
+LoadResult load_project(const std::string& path, const LoadOptions& options) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail("", "cannot open '" + path + "': " + std::strerror(errno));
   std::string text;
@@ -515,7 +544,7 @@ LoadResult load_project(const std::string& path) {
     text.append(buffer.data(), static_cast<std::size_t>(n));
   }
   ::close(fd);
-  return parse_project(text);
+  return parse_project(text, options);
 }
 
 }  // namespace articula

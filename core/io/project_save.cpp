@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cmath>
@@ -67,8 +68,10 @@ ojson drive_json(const DriveSpec& d) {
   ojson out;
   const bool motion = d.kind == DriveSpec::Kind::Motion;
   out["type"] = motion ? "motion" : "force";
-  if (motion && !d.law.is_null()) out["law"] = ojson::parse(d.law.dump());
-  else out[motion ? "q" : "value"] = d.expression;
+  if (motion && !d.law.is_null())
+    out["law"] = ojson::parse(d.law.dump());
+  else
+    out[motion ? "q" : "value"] = d.expression;
   append_extra(out, d.extra);
   return out;
 }
@@ -124,22 +127,48 @@ ojson simulation_json(const SimulationSpec& s) {
   return out;
 }
 
+bool names_any(const std::vector<std::string>& floating, const std::string& a,
+               const std::string& b) {
+  return std::find(floating.begin(), floating.end(), a) != floating.end() ||
+         std::find(floating.begin(), floating.end(), b) != floating.end();
+}
+
+// The bodies, joints and forces arrays of `out`: those connected to ground, or (floating) the
+// sketched links not connected yet and the joints and forces naming them.
+void write_parts(ojson& out, const MechanismSpec& spec, bool floating_part) {
+  const std::vector<bool> grounded = spec.grounded_bodies();
+  std::vector<std::string> floating;
+  for (std::size_t i = 0; i < grounded.size(); ++i)
+    if (!grounded[i]) floating.push_back(spec.bodies[i].name);
+  out["bodies"] = ojson::array();
+  for (std::size_t i = 0; i < spec.bodies.size(); ++i)
+    if (grounded[i] != floating_part) out["bodies"].push_back(body_json(spec.bodies[i]));
+  out["joints"] = ojson::array();
+  for (const JointSpec& js : spec.joints)
+    if (names_any(floating, js.parent, js.child) == floating_part)
+      out["joints"].push_back(joint_json(js));
+  ojson forces = ojson::array();
+  for (const ForceSpec& f : spec.forces)
+    if (names_any(floating, f.body1, f.body2) == floating_part) forces.push_back(force_json(f));
+  if (!forces.empty()) out["forces"] = forces;
+}
+
 ojson document(const MechanismSpec& spec) {
   ojson out;
   out["format"] = "articula";
   out["version"] = 1;
   out["name"] = spec.name;
   out["gravity"] = vec3(spec.gravity);
-  out["bodies"] = ojson::array();
-  for (const BodySpec& b : spec.bodies) out["bodies"].push_back(body_json(b));
-  out["joints"] = ojson::array();
-  for (const JointSpec& js : spec.joints) out["joints"].push_back(joint_json(js));
-  if (!spec.forces.empty()) {
-    out["forces"] = ojson::array();
-    for (const ForceSpec& f : spec.forces) out["forces"].push_back(force_json(f));
-  }
+  write_parts(out, spec, false);
   if (spec.simulation) out["simulation"] = simulation_json(*spec.simulation);
   append_extra(out, spec.extra);
+  if (spec.has_floating_bodies()) {  // format v1 requires every body to reach ground: see
+                                     // LoadOptions
+    if (!out.contains("sketch") || !out["sketch"].is_object()) out["sketch"] = ojson::object();
+    ojson floating;
+    write_parts(floating, spec, true);
+    out["sketch"]["floating"] = floating;
+  }
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "core/spec/mechanism_spec.hpp"
 
+#include <algorithm>
+
 namespace articula {
 
 Mat3 BodySpec::inertia_matrix() const {
@@ -19,6 +21,27 @@ int MechanismSpec::joint_index(const std::string& name) const {
   for (std::size_t i = 0; i < joints.size(); ++i)
     if (joints[i].name == name) return static_cast<int>(i);
   return -1;
+}
+
+std::vector<bool> MechanismSpec::grounded_bodies() const {
+  std::vector<bool> reached(bodies.size(), false);
+  for (bool grew = true; grew;) {  // a fixed point; joints may be listed in any order
+    grew = false;
+    for (const JointSpec& js : joints) {
+      const int p = body_index(js.parent), c = body_index(js.child);
+      const bool p_in = p < 0 || reached[p], c_in = c < 0 || reached[c];
+      if (p_in != c_in) {
+        reached[p_in ? c : p] = true;
+        grew = true;
+      }
+    }
+  }
+  return reached;
+}
+
+bool MechanismSpec::has_floating_bodies() const {
+  const std::vector<bool> grounded = grounded_bodies();
+  return std::find(grounded.begin(), grounded.end(), false) != grounded.end();
 }
 
 }  // namespace articula

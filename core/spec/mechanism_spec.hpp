@@ -18,9 +18,12 @@ struct PoseSpec {
   Quat orientation = Quat::Identity();
   nlohmann::json extra = nlohmann::json::object();
   // ^{frame} X_{outer}: the Plücker transform from the enclosing frame to this one.
-  Transform transform() const { return Transform::from_pose(orientation.toRotationMatrix(), position); }
+  Transform transform() const {
+    return Transform::from_pose(orientation.toRotationMatrix(), position);
+  }
   bool operator==(const PoseSpec& o) const {
-    return position == o.position && orientation.coeffs() == o.orientation.coeffs() && extra == o.extra;
+    return position == o.position && orientation.coeffs() == o.orientation.coeffs() &&
+           extra == o.extra;
   }
 };
 
@@ -55,7 +58,7 @@ struct SpringSpec {
 
 struct JointSpec {
   std::string name;
-  Joint joint;  // type and pitch
+  Joint joint;                // type and pitch
   std::string parent, child;  // body names; "ground" is the fixed world
   PoseSpec parent_frame, child_frame;
   std::optional<std::vector<double>> q0, qd0;
@@ -70,7 +73,7 @@ struct JointSpec {
 struct ForceSpec {
   std::string name;
   std::string type = "spring_damper";
-  std::string body1, body2;  // body names; "ground" allowed
+  std::string body1, body2;                           // body names; "ground" allowed
   Vec3 point1 = Vec3::Zero(), point2 = Vec3::Zero();  // in body coordinates
   double stiffness = 0.0, rest_length = 0.0, damping = 0.0;
   nlohmann::json extra = nlohmann::json::object();
@@ -97,6 +100,10 @@ struct MechanismSpec {
 
   int body_index(const std::string& name) const;   // -1 if absent; "ground" is absent
   int joint_index(const std::string& name) const;  // -1 if absent
+  // Per body: does a chain of joints (in either direction) connect it to ground? Format v1
+  // requires it of every body; a sketch may hold links not pinned yet.
+  std::vector<bool> grounded_bodies() const;
+  bool has_floating_bodies() const;  // some body not connected to ground
 };
 
 }  // namespace articula

@@ -9,6 +9,7 @@
 #include <QCryptographicHash>
 #include <QDialog>
 #include <QDir>
+#include <QDrag>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QKeyEvent>
@@ -25,7 +26,6 @@
 #include <map>
 #include <random>
 
-#include "core/doc/sketch_edits.hpp"
 #include "core/io/project.hpp"
 #include "ui/document.hpp"
 #include "ui/main_window.hpp"
@@ -201,7 +201,24 @@ class Watchdog {
   }
 
  private:
+  // A synthesized press and move on selected text (line edits, labels) starts a drag-and-drop
+  // whose nested event loop waits for a real button release: cancel drags that outlive a moment.
+  void cancelDrags() {
+    bool dragging = false;
+    for (QWidget* t : QApplication::topLevelWidgets())
+      if (!t->findChildren<QDrag*>().isEmpty()) dragging = true;
+    if (!dragging) {
+      drag_since_.invalidate();
+      return;
+    }
+    if (!drag_since_.isValid()) drag_since_.start();
+    if (drag_since_.elapsed() < 250) return;
+    QDrag::cancel();
+    ++dismissed_;
+    drag_since_.invalidate();
+  }
   void check() {
+    cancelDrags();
     QWidget* open = QApplication::activePopupWidget();
     if (!open) open = QApplication::activeModalWidget();
     if (open != seen_) {
@@ -219,7 +236,7 @@ class Watchdog {
   }
   QTimer timer_;
   QPointer<QWidget> seen_;
-  QElapsedTimer since_;
+  QElapsedTimer since_, drag_since_;
   int dismissed_ = 0;
 };
 
@@ -286,29 +303,15 @@ TEST_CASE("monkey: random input for a minute, then the document saves and reload
   REQUIRE(w->isVisible());
   w->controller()->pause();
   Document* doc = w->document();
-  // Links the monkey left floating (not connected to ground) are refused by Save with their names,
-  // since format v1 cannot hold them (the sketch stays open); they are deleted, as a user would.
-  const QString floating = dir.filePath("floating.json");
-  if (!doc->status().disconnected.empty()) {
-    CHECK_FALSE(doc->save(floating));
-    CHECK(doc->error().contains("not connected to ground"));
-    CHECK(doc->error().contains(QString::fromStdString(doc->status().disconnected.front())));
-    CHECK_FALSE(QFile::exists(floating));
-  }
-  while (!doc->status().disconnected.empty()) {
-    const int body = doc->spec().body_index(doc->status().disconnected.front());
-    REQUIRE(body >= 0);
-    REQUIRE(doc->push(remove_body(doc->editable(), body), EditKind::Delete));
-  }
+  // Links the monkey left floating (not connected to ground) are saved under /sketch/floating.
   const std::string before = to_text(doc->spec());
   const QString out = dir.filePath("after-monkey.json");
   REQUIRE(doc->save(out));
   CHECK_FALSE(doc->isModified());
-  CHECK(to_text(load_project(out.toStdString()).spec) == before);
-  if (doc->mechanism()) {
-    REQUIRE(w->openFile(out));
-    CHECK(to_text(w->document()->spec()) == before);
-  }
+  CHECK(to_text(load_project(out.toStdString(), LoadOptions{.restore_floating = true}).spec) ==
+        before);
+  REQUIRE(w->openFile(out));  // opens in the editor whatever state the monkey left it in
+  CHECK(to_text(w->document()->spec()) == before);
   w->setUnsavedChangesPrompt([] { return QMessageBox::Discard; });
   w.reset();
   qInstallMessageHandler(g_previous);

@@ -402,6 +402,70 @@ TEST_CASE("every body must be connected to ground", "[io][errors]") {
   CHECK_NOTHROW(parse_project(island.dump()));
 }
 
+TEST_CASE("sketched links not connected to ground are saved under /sketch/floating", "[io]") {
+  // The four-bar plus a sketched link pair (two bodies, one pin between them, a spring on one)
+  // that no joint connects to ground yet, listed between the grounded parts.
+  MechanismSpec spec = parse_project(four_bar().dump()).spec;
+  BodySpec a = spec.bodies[0], b = spec.bodies[0];
+  a.name = "loose_a", b.name = "loose_b";
+  spec.bodies.insert(spec.bodies.begin() + 1, a);
+  spec.bodies.push_back(b);
+  JointSpec pin = spec.joints[1];
+  pin.name = "P", pin.parent = "loose_a", pin.child = "loose_b";
+  spec.joints.insert(spec.joints.begin(), pin);
+  ForceSpec f;
+  f.name = "S", f.body1 = "ground", f.body2 = "loose_b", f.stiffness = 10;
+  spec.forces.push_back(f);
+  spec.extra["sketch"] = {{"ground_points", {{0, 0, 0}}}};
+
+  const json saved = to_json(spec);
+  // The file is valid format v1: only grounded parts in the main lists.
+  CHECK(saved["bodies"].size() == 3);
+  CHECK(saved["joints"].size() == 4);
+  CHECK_FALSE(saved.contains("forces"));
+  const json& floating = saved["sketch"]["floating"];
+  CHECK(floating["bodies"].size() == 2);
+  CHECK(floating["bodies"][0]["name"] == "loose_a");
+  CHECK(floating["joints"].size() == 1);
+  CHECK(floating["forces"][0]["name"] == "S");
+  CHECK(saved["sketch"]["ground_points"].size() == 1);  // the sketch's other data kept
+
+  // Default load (simulator, articula-cli): the mechanism without them, and a warning.
+  const LoadResult plain = parse_project(to_text(spec));
+  CHECK(plain.spec.bodies.size() == 3);
+  CHECK(plain.spec.forces.empty());
+  REQUIRE(plain.warnings.size() == 1);
+  CHECK_THAT(plain.warnings[0], Catch::Contains("/sketch/floating: 2 sketched link(s)"));
+  CHECK(to_json(plain.spec) == saved);  // kept verbatim through a save
+
+  // The editor gets them back; saving again writes the same text.
+  const LoadResult restored = parse_project(to_text(spec), LoadOptions{.restore_floating = true});
+  CHECK(restored.spec.bodies.size() == 5);
+  CHECK(restored.spec.joints.size() == 5);
+  CHECK(restored.spec.forces.size() == 1);
+  CHECK_FALSE(restored.spec.extra["sketch"].contains("floating"));
+  CHECK(restored.spec.grounded_bodies() == std::vector<bool>{true, true, true, false, false});
+  CHECK(to_text(restored.spec) == to_text(spec));
+
+  // Everything in it is validated, named by its own pointer, names unique across both parts.
+  json bad = saved;
+  bad["sketch"]["floating"]["bodies"][1]["mass"] = -1;
+  CHECK_THROWS_WITH(parse_project(bad.dump(), LoadOptions{.restore_floating = true}),
+                    Catch::Contains("/sketch/floating/bodies/1/mass"));
+  bad = saved;
+  bad["sketch"]["floating"]["bodies"][0]["name"] = "crank";
+  try {
+    (void)parse_project(bad.dump(), LoadOptions{.restore_floating = true});
+    FAIL("a duplicate name was accepted");
+  } catch (const ProjectError& e) {
+    CHECK(e.pointer == "/sketch/floating/bodies/0/name");
+    CHECK_THAT(std::string(e.what()), Catch::Contains("first used at /bodies/0"));
+  }
+  CHECK_THROWS_WITH(parse_project(with(saved, "/sketch/floating", 3).dump(),
+                                  LoadOptions{.restore_floating = true}),
+                    Catch::Contains("/sketch/floating: expected an object"));
+}
+
 TEST_CASE("unknown fields are kept everywhere and written back", "[io]") {
   const MechanismSpec s = parse_project(kKitchenSink).spec;
   CHECK(s.extra == json::parse(R"json({"author": "tester", "editor": { "zoom": 1.5,
@@ -477,7 +541,8 @@ TEST_CASE("save_project replaces the target atomically", "[io][save]") {
   CHECK((st.st_mode & 0777) == 0640);  // the user's permissions survive the replacement
   // A new file is created too.
   save_project(spec, (dir.path / "new.json").string());  // nothing to back up
-  CHECK(dir.entries() == std::vector<std::string>{"four-bar.json", "four-bar.json.bak", "new.json"});
+  CHECK(dir.entries() ==
+        std::vector<std::string>{"four-bar.json", "four-bar.json.bak", "new.json"});
   // The next save makes the current version the backup.
   MechanismSpec renamed = spec;
   renamed.name = "second";
