@@ -1,6 +1,7 @@
 #pragma once
 // The path the fuzz target drives (and tests/io/test_fuzz_regressions.cpp replays): text ->
-// parse and validate -> compile -> assemble -> info -> 10 simulation steps -> save text.
+// parse and validate -> compile -> assemble -> info -> 10 simulation steps -> save text; and the
+// editor's load/save round trip.
 // Diagnosed failures (ProjectError, SetupError, ExpressionError, ...) are fine; any other
 // exception propagates (a validation gap), and a non-finite result that got past the checks is
 // returned as a description of the defect ("" when all is well).
@@ -41,7 +42,26 @@ inline std::string simulate_ten_steps(const Mechanism& mech) {
   return bad;
 }
 
+// The editor's path: sketched links kept under /sketch/floating restored, written back and read
+// again must give the same text (a saved sketch always reopens, unchanged).
+inline std::string editor_round_trip(const std::string& text) {
+  const LoadOptions editor{.restore_floating = true};
+  std::string first;
+  try {
+    first = to_text(parse_project(text, editor).spec);
+  } catch (const std::runtime_error&) {  // rejected with a diagnosis, or not writable
+    return "";
+  }
+  try {
+    if (to_text(parse_project(first, editor).spec) == first) return "";
+  } catch (const std::runtime_error& e) {
+    return std::string("a saved sketch does not reopen: ") + e.what();
+  }
+  return "a saved sketch reopens changed";
+}
+
 inline std::string run_project_pipeline(const std::string& text) {
+  if (std::string bad = editor_round_trip(text); !bad.empty()) return bad;
   LoadResult loaded;
   try {
     loaded = parse_project(text);
