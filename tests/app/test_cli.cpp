@@ -435,3 +435,17 @@ TEST_CASE("cli: a joint without drive or spring reports J.tau = 0 exactly", "[ap
     CHECK(csv.at(n, "J2.tau") == 0.0);
   }
 }
+
+TEST_CASE("cli: sketched links kept under /sketch/floating are not simulated, with a warning", "[app][cli]") {
+  Workspace ws;
+  json doc = pendulum(true, false);
+  const Run plain = cli(ws, "simulate '" + ws.write("plain.json", doc) + "' --duration 0.01");
+  REQUIRE(plain.status == 0);
+  doc["sketch"]["floating"] = {
+      {"bodies", {{{"name", "loose"}, {"mass", 1}, {"com", {0, 0, 0}}, {"inertia", {1, 1, 1, 0, 0, 0}}}}},
+      {"joints", json::array()}};
+  const Run r = cli(ws, "simulate '" + ws.write("sketch.json", doc) + "' --duration 0.01");
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.err, Catch::Contains("/sketch/floating: 1 sketched link(s) not connected to ground"));
+  CHECK(r.out == plain.out);  // the grounded mechanism, exactly as without the sketch
+}

@@ -184,6 +184,7 @@ class Watchdog {
   }
   void stop() { timer_.stop(); }
   int dismissed() const { return dismissed_; }
+  int dragsCancelled() const { return drags_cancelled_; }
   static void closeAll() {
     for (int i = 0; i < 50; ++i) {
       if (QWidget* p = QApplication::activePopupWidget()) {
@@ -214,7 +215,7 @@ class Watchdog {
     if (!drag_since_.isValid()) drag_since_.start();
     if (drag_since_.elapsed() < 250) return;
     QDrag::cancel();
-    ++dismissed_;
+    ++drags_cancelled_;
     drag_since_.invalidate();
   }
   void check() {
@@ -237,7 +238,7 @@ class Watchdog {
   QTimer timer_;
   QPointer<QWidget> seen_;
   QElapsedTimer since_, drag_since_;
-  int dismissed_ = 0;
+  int dismissed_ = 0, drags_cancelled_ = 0;
 };
 
 }  // namespace
@@ -294,8 +295,8 @@ TEST_CASE("monkey: random input for a minute, then the document saves and reload
     std::printf("monkey: %s %d\n", kind.c_str(), n);
     total += n;
   }
-  std::printf("monkey: %d acts in %.0f s (seed %u), %d dialogs/popups dismissed\n", total, seconds,
-              seed, watchdog.dismissed());
+  std::printf("monkey: %d acts in %.0f s (seed %u), %d dialogs/popups dismissed, %d drags cancelled\n",
+              total, seconds, seed, watchdog.dismissed(), watchdog.dragsCancelled());
   CHECK(total > 5 * seconds);  // it really did something (about 20 acts a second here)
   CHECK(g_critical == 0);
 
