@@ -19,24 +19,11 @@ bool Document::load(const QString& path) {
   const QString file = QFileInfo(path).fileName();
   try {
     LoadResult loaded = load_project(path.toStdString(), LoadOptions{.restore_floating = true});
-    QStringList warnings;
-    for (const std::string& w : loaded.warnings) warnings << QString::fromStdString(w);
-    std::shared_ptr<const Mechanism> mech;
-    try {
-      // Links not connected to ground yet: the sketch opens for editing, nothing to simulate.
-      if (!loaded.spec.has_floating_bodies())
-        mech = std::make_shared<const Mechanism>(prepare(loaded.spec));
-    } catch (const SetupError& e) {
-      // A valid file whose loops do not close opens for editing: the sketch status says why.
-      warnings << tr("the mechanism cannot be assembled yet: %1").arg(e.what());
-    }
-    replace(std::move(loaded.spec), std::move(mech), QFileInfo(path).absoluteFilePath(), warnings);
+    replace(std::move(loaded.spec), QFileInfo(path).absoluteFilePath(), loaded.warnings);
     return true;
   } catch (const ProjectError& e) {
     // what() already starts with the JSON pointer ("/joints/2/type: ...").
     error_ = tr("%1: invalid project at %2").arg(file, QString::fromStdString(e.what()));
-  } catch (const SetupError& e) {
-    error_ = tr("%1: the mechanism cannot be assembled: %2").arg(file, e.what());
   } catch (const std::exception& e) {
     error_ = tr("%1: %2").arg(file, e.what());
   }
@@ -68,18 +55,9 @@ bool Document::recover(const QString& recovery_file, const QString& original_pat
     error_ = tr("Could not recover %1: %2").arg(recovery_file, e.what());
     return false;
   }
-  QStringList warnings;
-  for (const std::string& w : loaded.warnings) warnings << QString::fromStdString(w);
-  std::shared_ptr<const Mechanism> mech;
-  try {
-    if (!loaded.spec.has_floating_bodies())
-      mech = std::make_shared<const Mechanism>(prepare(loaded.spec));
-  } catch (const std::exception& e) {
-    warnings << tr("the recovered mechanism cannot be simulated: %1").arg(e.what());
-  }
   const QString path =
       original_path.isEmpty() ? QString() : QFileInfo(original_path).absoluteFilePath();
-  replace(std::move(loaded.spec), std::move(mech), path, warnings);
+  replace(std::move(loaded.spec), path, loaded.warnings);
   undo_->resetClean();  // unsaved work: the saved state is no longer reachable by undo
   return true;
 }
@@ -87,7 +65,7 @@ bool Document::recover(const QString& recovery_file, const QString& original_pat
 void Document::clear() {
   MechanismSpec spec;
   spec.name = tr("Untitled").toStdString();
-  replace(std::move(spec), nullptr, QString(), {});
+  replace(std::move(spec), QString(), {});
 }
 
 bool Document::push(Edit edit, EditKind kind) {
@@ -126,15 +104,16 @@ void Document::refresh() {
 }
 
 bool Document::adoptUntitled(MechanismSpec spec) {
-  try {
-    auto mech = std::make_shared<const Mechanism>(prepare(spec));
-    replace(std::move(spec), std::move(mech), QString(), {});
-    undo_->resetClean();  // unsaved: closing asks to save
-    return true;
-  } catch (const std::exception& e) {
-    error_ = tr("The mechanism cannot be set up: %1").arg(e.what());
+  const SketchStatus status = analyse(spec).status;
+  if (!status.ready()) {
+    error_ = tr("The mechanism cannot be set up: %1")
+                 .arg(QString::fromStdString(status.problem.empty() ? status.summary()
+                                                                    : status.problem));
+    return false;
   }
-  return false;
+  replace(std::move(spec), QString(), {});
+  undo_->resetClean();  // unsaved: closing asks to save
+  return true;
 }
 
 QString Document::displayName() const {
@@ -152,12 +131,19 @@ void Document::setSelection(const Selection& s) {
   emit selectionChanged(selection_);
 }
 
-void Document::replace(MechanismSpec spec, std::shared_ptr<const Mechanism> mech,
-                       const QString& path, QStringList warnings) {
+void Document::replace(MechanismSpec spec, const QString& path,
+                       const std::vector<std::string>& warnings) {
+  Analysis a = analyse(spec);
+  QStringList notes;
+  for (const std::string& w : warnings) notes << QString::fromStdString(w);
+  // A valid file whose loops do not close opens for editing: the sketch status says why.
+  if (!a.status.problem.empty())
+    notes << tr("the mechanism cannot be assembled yet: %1")
+                 .arg(QString::fromStdString(a.status.problem));
   doc_ = EditableMechanism(std::move(spec));
-  status_ = analyse(doc_.spec()).status;
-  mechanism_ = std::move(mech);
-  warnings_ = std::move(warnings);
+  status_ = std::move(a.status);
+  mechanism_ = std::move(a.mechanism);
+  warnings_ = std::move(notes);
   error_.clear();
   selection_ = {};
   undo_->clear();

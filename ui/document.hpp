@@ -81,8 +81,8 @@ class Document : public QObject {
   void selectionChanged(const articula::Selection& selection);
 
  private:
-  void replace(MechanismSpec spec, std::shared_ptr<const Mechanism> mech, const QString& path,
-               QStringList warnings);
+  // Analyses the spec (mechanism, sketch status); warnings are the loader's.
+  void replace(MechanismSpec spec, const QString& path, const std::vector<std::string>& warnings);
 
   void refresh();  // recompile after an edit
 

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "tests/app/gui_wait.hpp"
 #include "ui/main_window.hpp"
 
 namespace articula::gui_test {
@@ -18,23 +19,6 @@ inline const QString kApp = QStringLiteral(ARTICULA_BINARY_DIR "/app/articula");
 
 inline QString sample(const char* name) {
   return kSamples + "/" + name + ".json";
-}
-
-// Runs the event loop until pred() holds or timeout_ms passes.
-template <class Pred>
-bool waitFor(Pred pred, int timeout_ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!pred()) {
-    if (t.elapsed() > timeout_ms) return false;
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(2);
-  }
-  return true;
-}
-
-inline void settle(int ms) {
-  waitFor([] { return false; }, ms);
 }
 
 struct Window {

@@ -34,7 +34,8 @@ struct Workspace {
   fs::path root, dir;
   Workspace() {
     static int counter = 0;
-    root = fs::temp_directory_path() / ("articula_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(++counter));
+    root = fs::temp_directory_path() /
+           ("articula_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(++counter));
     dir = root / "work";
     fs::create_directories(dir);
   }
@@ -62,7 +63,8 @@ struct Run {
 };
 Run cli(const Workspace& ws, const std::string& args) {
   const fs::path out = ws.root / "stdout.txt", err = ws.root / "stderr.txt";
-  const std::string cmd = "'" + kCli + "' " + args + " > '" + out.string() + "' 2> '" + err.string() + "'";
+  const std::string cmd =
+      "'" + kCli + "' " + args + " > '" + out.string() + "' 2> '" + err.string() + "'";
   const int rc = std::system(cmd.c_str());
   Run r;
   r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
@@ -76,17 +78,39 @@ Run cli(const Workspace& ws, const std::string& args) {
 constexpr double kM1 = 1.2, kM2 = 0.8, kTurn = 0.3, kK = 5.0, kRest = 0.2, kC = 0.1;
 json pendulum(bool drive, bool spring) {
   const json identity = {{"position", {0, 0, 0}}, {"quaternion", {1, 0, 0, 0}}};
-  json j1 = {{"name", "J1"}, {"type", "revolute"}, {"parent", "ground"}, {"child", "l1"},
+  json j1 = {{"name", "J1"},
+             {"type", "revolute"},
+             {"parent", "ground"},
+             {"child", "l1"},
              {"parent_frame", {{"position", {0, 0.1, 0}}, {"quaternion", {1, 0, 0, 0}}}},
-             {"child_frame", identity}, {"q0", {0.4}}, {"qd0", {0.7}}};
-  json j2 = {{"name", "J2"}, {"type", "revolute"}, {"parent", "l1"}, {"child", "l2"},
-             {"parent_frame", {{"position", {0.5, 0, 0}}, {"quaternion", {std::cos(kTurn / 2), 0, 0, std::sin(kTurn / 2)}}}},
-             {"child_frame", identity}, {"q0", {0.3}}, {"qd0", {-0.5}}};
+             {"child_frame", identity},
+             {"q0", {0.4}},
+             {"qd0", {0.7}}};
+  json j2 = {{"name", "J2"},
+             {"type", "revolute"},
+             {"parent", "l1"},
+             {"child", "l2"},
+             {"parent_frame",
+              {{"position", {0.5, 0, 0}},
+               {"quaternion", {std::cos(kTurn / 2), 0, 0, std::sin(kTurn / 2)}}}},
+             {"child_frame", identity},
+             {"q0", {0.3}},
+             {"qd0", {-0.5}}};
   if (drive) j1["drive"] = {{"type", "motion"}, {"q", "0.4 + sin(3*t)"}};
   if (spring) j2["spring"] = {{"stiffness", kK}, {"rest", kRest}, {"damping", kC}};
-  return {{"format", "articula"}, {"version", 1}, {"name", "double pendulum"}, {"gravity", {0, -9.81, 0}},
-          {"bodies", {{{"name", "l1"}, {"mass", kM1}, {"com", {0.25, 0.01, 0}}, {"inertia", {0.001, 0.03, 0.031, 0, 0, 0}}},
-                      {{"name", "l2"}, {"mass", kM2}, {"com", {0.2, 0, 0}}, {"inertia", {0.0005, 0.012, 0.0125, 0, 0, 0}}}}},
+  return {{"format", "articula"},
+          {"version", 1},
+          {"name", "double pendulum"},
+          {"gravity", {0, -9.81, 0}},
+          {"bodies",
+           {{{"name", "l1"},
+             {"mass", kM1},
+             {"com", {0.25, 0.01, 0}},
+             {"inertia", {0.001, 0.03, 0.031, 0, 0, 0}}},
+            {{"name", "l2"},
+             {"mass", kM2},
+             {"com", {0.2, 0, 0}},
+             {"inertia", {0.0005, 0.012, 0.0125, 0, 0, 0}}}}},
           {"joints", {j1, j2}},
           {"simulation", {{"duration", 0.5}, {"step", 0.001}, {"integrator", "rk4"}}}};
 }
@@ -96,29 +120,47 @@ Model pendulum_model() {
   ModelBuilder b;
   b.set_gravity(Vec3(0, -9.81, 0));
   b.add_body("l1", 0, Joint::revolute(), Transform::xlt(Vec3(0, 0.1, 0)),
-             RigidBodyInertia::from_mass_com(kM1, Vec3(0.25, 0.01, 0), Vec3(0.001, 0.03, 0.031).asDiagonal()));
-  b.add_body("l2", 1, Joint::revolute(), Transform::from_pose(rz(kTurn).transpose(), Vec3(0.5, 0, 0)),
-             RigidBodyInertia::from_mass_com(kM2, Vec3(0.2, 0, 0), Vec3(0.0005, 0.012, 0.0125).asDiagonal()));
+             RigidBodyInertia::from_mass_com(kM1, Vec3(0.25, 0.01, 0),
+                                             Vec3(0.001, 0.03, 0.031).asDiagonal()));
+  b.add_body("l2", 1, Joint::revolute(),
+             Transform::from_pose(rz(kTurn).transpose(), Vec3(0.5, 0, 0)),
+             RigidBodyInertia::from_mass_com(kM2, Vec3(0.2, 0, 0),
+                                             Vec3(0.0005, 0.012, 0.0125).asDiagonal()));
   return b.build();
 }
-double spring_torque(double q, double qd) { return -kK * (q - kRest) - kC * qd; }
+double spring_torque(double q, double qd) {
+  return -kK * (q - kRest) - kC * qd;
+}
 
 // Four-bar: crank a, coupler b, rocker c, ground d; the sketch's poses are only a starting guess.
 json four_bar(double a, double b, double c, double d) {
   auto body = [](const char* name, double L, double x, double y, double angle) {
-    return json{{"name", name}, {"mass", 1.0}, {"com", {L / 2, 0, 0}}, {"inertia", {1e-4, L * L / 12, L * L / 12, 0, 0, 0}},
-                {"pose", {{"position", {x, y, 0}}, {"quaternion", {std::cos(angle / 2), 0, 0, std::sin(angle / 2)}}}}};
+    return json{{"name", name},
+                {"mass", 1.0},
+                {"com", {L / 2, 0, 0}},
+                {"inertia", {1e-4, L * L / 12, L * L / 12, 0, 0, 0}},
+                {"pose",
+                 {{"position", {x, y, 0}},
+                  {"quaternion", {std::cos(angle / 2), 0, 0, std::sin(angle / 2)}}}}};
   };
   auto pin = [](const char* name, const char* p, const char* ch, double xp, double xc) {
-    return json{{"name", name}, {"type", "revolute"}, {"parent", p}, {"child", ch},
+    return json{{"name", name},
+                {"type", "revolute"},
+                {"parent", p},
+                {"child", ch},
                 {"parent_frame", {{"position", {xp, 0, 0}}, {"quaternion", {1, 0, 0, 0}}}},
                 {"child_frame", {{"position", {xc, 0, 0}}, {"quaternion", {1, 0, 0, 0}}}}};
   };
-  return {{"format", "articula"}, {"version", 1}, {"name", "four-bar"},
-          {"bodies", {body("crank", a, 0, 0, 1.0), body("coupler", b, a * std::cos(1.0), a * std::sin(1.0), 0.3),
-                      body("rocker", c, d, 0, 1.9)}},
-          {"joints", {pin("A", "ground", "crank", 0, 0), pin("B", "crank", "coupler", a, 0),
-                      pin("C", "coupler", "rocker", b, c), pin("D", "ground", "rocker", d, 0)}}};
+  return {
+      {"format", "articula"},
+      {"version", 1},
+      {"name", "four-bar"},
+      {"bodies",
+       {body("crank", a, 0, 0, 1.0), body("coupler", b, a * std::cos(1.0), a * std::sin(1.0), 0.3),
+        body("rocker", c, d, 0, 1.9)}},
+      {"joints",
+       {pin("A", "ground", "crank", 0, 0), pin("B", "crank", "coupler", a, 0),
+        pin("C", "coupler", "rocker", b, c), pin("D", "ground", "rocker", d, 0)}}};
 }
 
 struct Csv {
@@ -162,7 +204,9 @@ std::vector<std::string> prefix(const std::vector<std::string>& v, std::size_t n
 }
 
 // |a - b| <= tol · max(1, |b|), as CHECK_CLOSE does for vectors.
-bool close(double a, double b, double tol) { return std::abs(a - b) <= tol * std::max(1.0, std::abs(b)); }
+bool close(double a, double b, double tol) {
+  return std::abs(a - b) <= tol * std::max(1.0, std::abs(b));
+}
 
 }  // namespace
 
@@ -178,11 +222,23 @@ TEST_CASE("cli info on a tree and on a four-bar", "[app][cli]") {
     }
   };
   check_info("pendulum.json", pendulum(true, true),
-             {{"bodies", 2}, {"joints", 2}, {"tree_joints", {"J1", "J2"}}, {"loop_joints", json::array()},
-              {"coordinates", 2}, {"mobility", 2}, {"redundant_constraints", 0}, {"drives", 1}});
+             {{"bodies", 2},
+              {"joints", 2},
+              {"tree_joints", {"J1", "J2"}},
+              {"loop_joints", json::array()},
+              {"coordinates", 2},
+              {"mobility", 2},
+              {"redundant_constraints", 0},
+              {"drives", 1}});
   check_info("fourbar.json", four_bar(0.1, 0.35, 0.3, 0.4),
-             {{"bodies", 3}, {"joints", 4}, {"tree_joints", {"A", "B", "D"}}, {"loop_joints", {"C"}},
-              {"coordinates", 3}, {"mobility", 1}, {"redundant_constraints", 3}, {"drives", 0}});
+             {{"bodies", 3},
+              {"joints", 4},
+              {"tree_joints", {"A", "B", "D"}},
+              {"loop_joints", {"C"}},
+              {"coordinates", 3},
+              {"mobility", 1},
+              {"redundant_constraints", 3},
+              {"drives", 0}});
 
   // A spherical joint: coordinates counts position coordinates (4 for the quaternion).
   json sph = pendulum(false, false);
@@ -191,19 +247,23 @@ TEST_CASE("cli info on a tree and on a four-bar", "[app][cli]") {
   sph["joints"][0]["type"] = "spherical";
   sph["joints"][0].erase("q0");
   sph["joints"][0].erase("qd0");
-  check_info("sph.json", sph, {{"coordinates", 4}, {"mobility", 3}, {"loop_joints", json::array()}});
+  check_info("sph.json", sph,
+             {{"coordinates", 4}, {"mobility", 3}, {"loop_joints", json::array()}});
   const Run r = cli(ws, "simulate '" + ws.dir.string() + "/sph.json' --duration 0.01 --step 0.005");
   REQUIRE(r.status == 0);
   const Csv csv = parse_csv(r.out);
   std::vector<std::string> header{"t"};
   for (const auto& [what, n] : {std::pair{"q", 4}, {"qd", 3}, {"qdd", 3}, {"tau", 3}})
-    for (int k = 0; k < n; ++k) header.push_back(std::string("J1.") + what + "[" + std::to_string(k) + "]");
-  for (const char* w : {"Fx", "Fy", "Fz", "Mx", "My", "Mz"}) header.push_back(std::string("J1.") + w);
+    for (int k = 0; k < n; ++k)
+      header.push_back(std::string("J1.") + what + "[" + std::to_string(k) + "]");
+  for (const char* w : {"Fx", "Fy", "Fz", "Mx", "My", "Mz"})
+    header.push_back(std::string("J1.") + w);
   CHECK(prefix(csv.header, header.size()) == header);
   CHECK(csv.rows.size() == 3);  // t = 0, 0.005, 0.01
 }
 
-TEST_CASE("cli simulate: a motion-driven double pendulum against independent RNEA and ABA", "[app][cli]") {
+TEST_CASE("cli simulate: a motion-driven double pendulum against independent RNEA and ABA",
+          "[app][cli]") {
   Workspace ws;
   const std::string file = ws.write("p.json", pendulum(true, true));
   const std::string out = (ws.dir / "out.csv").string();
@@ -211,9 +271,10 @@ TEST_CASE("cli simulate: a motion-driven double pendulum against independent RNE
   REQUIRE(r.status == 0);
   CHECK(r.out.empty());  // CSV went to the file
   const Csv csv = parse_csv(slurp(out));
-  const std::vector<std::string> header{"t", "J1.q", "J1.qd", "J1.qdd", "J1.tau", "J1.Fx", "J1.Fy", "J1.Fz", "J1.Mx",
-                                        "J1.My", "J1.Mz", "J2.q", "J2.qd", "J2.qdd", "J2.tau", "J2.Fx", "J2.Fy",
-                                        "J2.Fz", "J2.Mx", "J2.My", "J2.Mz"};
+  const std::vector<std::string> header{"t",     "J1.q",   "J1.qd",  "J1.qdd", "J1.tau", "J1.Fx",
+                                        "J1.Fy", "J1.Fz",  "J1.Mx",  "J1.My",  "J1.Mz",  "J2.q",
+                                        "J2.qd", "J2.qdd", "J2.tau", "J2.Fx",  "J2.Fy",  "J2.Fz",
+                                        "J2.Mx", "J2.My",  "J2.Mz"};
   CHECK(prefix(csv.header, header.size()) == header);  // the contract's columns, in order
   for (std::size_t c = header.size(); c < csv.header.size(); ++c)  // extensions may follow
     CHECK(std::find(header.begin(), header.end(), csv.header[c]) == header.end());
@@ -250,7 +311,8 @@ TEST_CASE("cli simulate: a motion-driven double pendulum against independent RNE
     const int comp[6] = {3, 4, 5, 0, 1, 2};
     for (int j = 0; j < 2; ++j)
       for (int k = 0; k < 6; ++k)
-        CHECK(close(csv.at(n, "J" + std::to_string(j + 1) + "." + names[k]), data.f[j + 1][comp[k]], 1e-9));
+        CHECK(close(csv.at(n, "J" + std::to_string(j + 1) + "." + names[k]), data.f[j + 1][comp[k]],
+                    1e-9));
   }
   // J2.qdd at t = 0 is the forward dynamics of the initial state under the drive torque and spring.
   VecX q0(2), qd0(2), tau0(2);
@@ -340,7 +402,8 @@ TEST_CASE("cli simulate: --sample, --duration and --step", "[app][cli]") {
   CHECK(parse_csv(z.out).rows.size() == 3);  // the file's step 0.001 is kept
 }
 
-TEST_CASE("cli simulate: numbers read back exactly and match the in-process simulation", "[app][cli]") {
+TEST_CASE("cli simulate: numbers read back exactly and match the in-process simulation",
+          "[app][cli]") {
   Workspace ws;
   const std::string file = ws.write("p.json", pendulum(true, true));
   const Run r = cli(ws, "simulate '" + file + "' --duration 0.05");
@@ -381,8 +444,8 @@ TEST_CASE("cli simulate: numbers read back exactly and match the in-process simu
 TEST_CASE("cli: invalid files exit 2 naming the field, and write no output", "[app][cli][errors]") {
   Workspace ws;
   const std::string out = (ws.dir / "out.csv").string();
-  json bad_type = pendulum(true, true), bad_mass = pendulum(true, true), bad_expr = pendulum(true, true),
-       bad_body = pendulum(true, true);
+  json bad_type = pendulum(true, true), bad_mass = pendulum(true, true),
+       bad_expr = pendulum(true, true), bad_body = pendulum(true, true);
   bad_type["joints"][1]["type"] = "hinge";
   bad_mass["bodies"][0]["mass"] = -1.0;
   bad_expr["joints"][0]["drive"]["q"] = "0.4 + sinn(3*t)";
@@ -412,7 +475,8 @@ TEST_CASE("cli: invalid files exit 2 naming the field, and write no output", "[a
 TEST_CASE("cli: a four-bar that cannot close exits 3", "[app][cli][errors]") {
   Workspace ws;
   const std::string out = (ws.dir / "out.csv").string();
-  const std::string file = ws.write("bad_fourbar.json", four_bar(1.0, 0.3, 0.3, 0.2));  // a > b + c + d
+  const std::string file =
+      ws.write("bad_fourbar.json", four_bar(1.0, 0.3, 0.3, 0.2));  // a > b + c + d
   const Run r = cli(ws, "simulate '" + file + "' --output '" + out + "'");
   CHECK(r.status == 3);
   CHECK(r.err.find("'C'") != std::string::npos);
@@ -426,7 +490,8 @@ TEST_CASE("cli: a four-bar that cannot close exits 3", "[app][cli][errors]") {
 // with neither produces none: exactly zero, not the rounding of an inverse-dynamics pass.
 TEST_CASE("cli: a joint without drive or spring reports J.tau = 0 exactly", "[app][cli]") {
   Workspace ws;
-  const Run r = cli(ws, "simulate '" + ws.write("p.json", pendulum(false, false)) + "' --duration 0.01");
+  const Run r =
+      cli(ws, "simulate '" + ws.write("p.json", pendulum(false, false)) + "' --duration 0.01");
   REQUIRE(r.status == 0);
   const Csv csv = parse_csv(r.out);
   for (std::size_t n = 0; n < csv.rows.size(); ++n) {
@@ -436,16 +501,19 @@ TEST_CASE("cli: a joint without drive or spring reports J.tau = 0 exactly", "[ap
   }
 }
 
-TEST_CASE("cli: sketched links kept under /sketch/floating are not simulated, with a warning", "[app][cli]") {
+TEST_CASE("cli: sketched links kept under /sketch/floating are not simulated, with a warning",
+          "[app][cli]") {
   Workspace ws;
   json doc = pendulum(true, false);
   const Run plain = cli(ws, "simulate '" + ws.write("plain.json", doc) + "' --duration 0.01");
   REQUIRE(plain.status == 0);
   doc["sketch"]["floating"] = {
-      {"bodies", {{{"name", "loose"}, {"mass", 1}, {"com", {0, 0, 0}}, {"inertia", {1, 1, 1, 0, 0, 0}}}}},
+      {"bodies",
+       {{{"name", "loose"}, {"mass", 1}, {"com", {0, 0, 0}}, {"inertia", {1, 1, 1, 0, 0, 0}}}}},
       {"joints", json::array()}};
   const Run r = cli(ws, "simulate '" + ws.write("sketch.json", doc) + "' --duration 0.01");
   REQUIRE(r.status == 0);
-  CHECK_THAT(r.err, Catch::Contains("/sketch/floating: 1 sketched link(s) not connected to ground"));
+  CHECK_THAT(r.err,
+             Catch::Contains("/sketch/floating: 1 sketched link(s) not connected to ground"));
   CHECK(r.out == plain.out);  // the grounded mechanism, exactly as without the sketch
 }

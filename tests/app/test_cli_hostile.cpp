@@ -19,11 +19,14 @@ struct Result {
 };
 
 Result simulate(const std::string& file, const std::string& options) {
-  const fs::path dir = fs::temp_directory_path() / ("articula_hostile_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("articula_hostile_" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  const std::string cmd = "'" ARTICULA_BINARY_DIR "/app/articula-cli' simulate '" ARTICULA_SOURCE_DIR
-                          "/tests/data/hostile/" + file + "' " + options + " --output '" +
-                          (dir / "out.csv").string() + "' 2> '" + (dir / "err.txt").string() + "'";
+  const std::string cmd = "'" ARTICULA_BINARY_DIR
+                          "/app/articula-cli' simulate '" ARTICULA_SOURCE_DIR
+                          "/tests/data/hostile/" +
+                          file + "' " + options + " --output '" + (dir / "out.csv").string() +
+                          "' 2> '" + (dir / "err.txt").string() + "'";
   const int rc = std::system(cmd.c_str());
   Result r;
   r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
@@ -37,7 +40,8 @@ Result simulate(const std::string& file, const std::string& options) {
 }
 }  // namespace
 
-TEST_CASE("hostile mechanisms through the CLI exit with status 3 and the diagnosis", "[cli][hostile]") {
+TEST_CASE("hostile mechanisms through the CLI exit with status 3 and the diagnosis",
+          "[cli][hostile]") {
   const struct {
     const char* file;
     const char* options;

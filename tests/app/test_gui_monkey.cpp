@@ -295,8 +295,9 @@ TEST_CASE("monkey: random input for a minute, then the document saves and reload
     std::printf("monkey: %s %d\n", kind.c_str(), n);
     total += n;
   }
-  std::printf("monkey: %d acts in %.0f s (seed %u), %d dialogs/popups dismissed, %d drags cancelled\n",
-              total, seconds, seed, watchdog.dismissed(), watchdog.dragsCancelled());
+  std::printf(
+      "monkey: %d acts in %.0f s (seed %u), %d dialogs/popups dismissed, %d drags cancelled\n",
+      total, seconds, seed, watchdog.dismissed(), watchdog.dragsCancelled());
   CHECK(total > 5 * seconds);  // it really did something (about 20 acts a second here)
   CHECK(g_critical == 0);
 

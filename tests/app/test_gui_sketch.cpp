@@ -16,6 +16,7 @@
 
 #include "core/io/project.hpp"
 #include "core/sim/mechanism.hpp"
+#include "tests/app/gui_wait.hpp"
 #include "ui/application.hpp"
 #include "ui/document.hpp"
 #include "ui/drive_preview.hpp"
@@ -31,21 +32,10 @@
 #include "ui/viewport_panel.hpp"
 
 using namespace articula;
+using gui_test::waitFor;
 using Tool = SketchEditor::Tool;
 
 namespace {
-
-template <class Pred>
-bool waitFor(Pred pred, int timeout_ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!pred()) {
-    if (t.elapsed() > timeout_ms) return false;
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(2);
-  }
-  return true;
-}
 
 struct Sketcher {
   MainWindow w;

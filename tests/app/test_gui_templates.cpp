@@ -20,6 +20,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/sim/mechanism.hpp"
+#include "tests/app/gui_wait.hpp"
 #include "ui/application.hpp"
 #include "ui/diagnostics_dock.hpp"
 #include "ui/document.hpp"
@@ -31,20 +32,9 @@
 #include "ui/template_form.hpp"
 
 using namespace articula;
+using gui_test::waitFor;
 
 namespace {
-
-template <class Pred>
-bool waitFor(Pred pred, int timeout_ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!pred()) {
-    if (t.elapsed() > timeout_ms) return false;
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(2);
-  }
-  return true;
-}
 
 QString screenshotPath(const char* name) {
   const QByteArray dir = qgetenv("ARTICULA_SCREENSHOT_DIR");
