@@ -5,7 +5,7 @@
 #   tsan  the simulation-thread tests (worker, controller, snapshot history) under ThreadSanitizer
 #         (build-tsan; only that test is built)
 #   fuzz  the libFuzzer target fuzz/fuzz_project for FUZZ_SECONDS (default 60), seeded with
-#         samples/*.json; reuses build-asan (same flags). Findings are saved as build-asan/crash-*.
+#         samples/*.json and tests/data/fuzz; reuses build-asan (same flags). Findings are saved as build-asan/crash-*.
 # Usage: bash scripts/ci-sanitizers.sh [asan] [tsan] [fuzz]   (no argument: all three)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,7 +61,7 @@ stage_fuzz() {
   cmake --build build-asan -j"$jobs" --target fuzz_project
   mkdir -p build-asan/corpus
   # -timeout: an input taking over 10 s is a hang; -rss_limit_mb: a runaway allocation.
-  build-asan/fuzz/fuzz_project build-asan/corpus samples -dict=fuzz/project.dict \
+  build-asan/fuzz/fuzz_project build-asan/corpus samples tests/data/fuzz -dict=fuzz/project.dict \
     -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
     -artifact_prefix=build-asan/ -print_final_stats=1
 }
