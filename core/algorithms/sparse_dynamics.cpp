@@ -1,0 +1,388 @@
+#include "core/algorithms/sparse_dynamics.hpp"
+
+#include <cmath>
+
+#include "core/algorithms/kinematics.hpp"
+#include "core/algorithms/loop_constraints.hpp"
+#include "core/spatial/cross.hpp"
+
+namespace articula {
+
+namespace {
+using Cols = Eigen::Matrix<double, 6, Eigen::Dynamic, Eigen::ColMajor, 6, 6>;
+
+// The kept components of a spatial vector.
+void reduce(const SparseDynamicsModel& sm, const Vec6& v, double* out) {
+  for (int k = 0; k < sm.d; ++k) out[k] = v[sm.sel[k]];
+}
+Vec6 expand(const SparseDynamicsModel& sm, const double* x) {
+  Vec6 v = Vec6::Zero();
+  for (int k = 0; k < sm.d; ++k) v[sm.sel[k]] = x[k];
+  return v;
+}
+
+// Orthonormal columns T (d x (d - n)) with T^T s = 0 for the n columns s (first n of S, rows
+// 0..d-1): pivoted Gram-Schmidt on the unit vectors, the constraint-force subspace of a joint
+// whose motion subspace is s (RBDA 3.2, T^T S = 0).
+void complement(const Cols& s, int n, int d, Cols& T) {
+  Mat6 Q = Mat6::Zero();
+  int q = 0;
+  for (int c = 0; c < n; ++c) {
+    Vec6 v = s.col(c);
+    for (int j = 0; j < q; ++j) v -= Q.col(j).dot(v) * Q.col(j);
+    Q.col(q++) = v / v.norm();
+  }
+  const int base = q;
+  while (q < d) {
+    double best_norm = -1.0;
+    Vec6 best_v = Vec6::Zero();
+    for (int k = 0; k < d; ++k) {
+      Vec6 v = Vec6::Zero();
+      v[k] = 1.0;
+      for (int j = 0; j < q; ++j) v -= Q(k, j) * Q.col(j);
+      const double nv = v.squaredNorm();
+      if (nv > best_norm) best_norm = nv, best_v = v;
+    }
+    Q.col(q++) = best_v / std::sqrt(best_norm);
+  }
+  T.resize(6, d - base);
+  T = Q.block(0, base, 6, d - base);
+}
+
+// Writes column c of a joint's coupling block with one body (d x m, or m x d when transposed).
+void put_column(double* block, bool transposed, int d, int m, int c, const double* col,
+                double sign) {
+  for (int r = 0; r < d; ++r) {
+    if (transposed) block[c + r * m] = sign * col[r];
+    else block[r + c * d] = sign * col[r];
+  }
+}
+
+Motion base_velocity(const Data& data, int body) {
+  return body == 0 ? Motion::Zero() : data.X0[body].inverse_apply(data.v[body]);
+}
+Motion base_acceleration(const Data& data, int body) {
+  return body == 0 ? Motion::Zero() : data.X0[body].inverse_apply(data.a[body]);
+}
+Transform frame_from_base(const Data& data, int body, const Transform& X_frame) {
+  return body == 0 ? X_frame : X_frame * data.X0[body];
+}
+}  // namespace
+
+namespace {
+// Where the assembly writes: the factor's block storage (per step), or plain blocks (prepare
+// time, before the elimination order exists, for the ordering's pivot checks).
+struct FactorSink {
+  const SparseDynamicsModel& sm;
+  SparseDynamicsWork& w;
+  double* body_block(int i) { return w.factor.values.data() + sm.pattern.diag_offset[i - 1]; }
+  double* rhs(int node) { return w.x.data() + sm.pattern.x_offset[node]; }
+  void column(const SparseDynamicsModel::JointNode& j, int rows, int c, const double* t) {
+    double* values = w.factor.values.data();
+    if (j.s > 0) put_column(values + j.s_offset, j.s_transposed, sm.d, rows, c, t, -1.0);
+    if (j.p > 0) put_column(values + j.p_offset, j.p_transposed, sm.d, rows, c, t, 1.0);
+  }
+};
+struct BlockSink {
+  const SparseDynamicsModel& sm;
+  std::vector<MatX> I, T;  // per body: its d x d block; per joint node: its d x rows columns
+  double scratch[8] = {};
+  double* body_block(int i) { return I[i - 1].data(); }
+  double* rhs(int) { return scratch; }  // right-hand sides are not needed for the ordering
+  void column(const SparseDynamicsModel::JointNode& j, int, int c, const double* t) {
+    T[&j - sm.joints.data()].col(c) = Eigen::Map<const VecX>(t, sm.d);
+  }
+};
+}  // namespace
+
+void SparseDynamicsWork::resize(const SparseDynamicsModel& sm) {
+  factor.resize(sm.pattern);
+  x.setZero(sm.pattern.size);
+  mu.setZero(sm.loop_rows + sm.tree_drives + sm.loop_drives);
+}
+
+namespace {
+// Body blocks and right-hand sides: I_i in base coordinates, r_i = X0^T (f_x - I a^vp - v × I v)
+// with gravity as a fictitious base acceleration (RBDA 5.3), plus the joint forces τ.
+template <class Sink>
+void assemble_bodies(const Model& model, const SparseDynamicsModel& sm, const Data& data,
+                     const VecX& tau, Sink& w, const ExternalForces* f_ext) {
+  const int d = sm.d;
+  for (int i = 1; i <= model.nb; ++i) {
+    const RigidBodyInertia& I = model.inertia[i];
+    const Transform& X0 = data.X0[i];
+    const Mat6 I0 = transpose_apply(X0, I).matrix();
+    double* D = w.body_block(i);
+    for (int c = 0; c < d; ++c)
+      for (int r = 0; r < d; ++r) D[r + c * d] = I0(sm.sel[r], sm.sel[c]);
+    Force b = I * Motion(data.a[i] - X0.apply(model.a_grav)) + cross_force(data.v[i], I * data.v[i]);
+    if (f_ext) b -= X0.apply_force((*f_ext)[i]);
+    reduce(sm, X0.transpose_apply(Force(-b)), w.rhs(i - 1));
+  }
+  for (int i = 1; i <= model.nb; ++i) {  // τ_i as the wrench S (S^T S)^-1 τ_i on body i
+    const int nv = model.joints[i].nv();
+    if (nv == 0) continue;
+    const Mat6X& S = data.jc[i].S;
+    const VecN ti = tau.segment(model.v_index[i], nv);
+    if (ti.isZero(0.0)) continue;
+    const MatN G = S.transpose() * S;
+    const Force f = S * VecN(G.llt().solve(ti));
+    double f0[6];
+    reduce(sm, data.X0[i].transpose_apply(f), f0);
+    double* xs = w.rhs(i - 1);
+    for (int k = 0; k < d; ++k) xs[k] += f0[k];
+    const int p = model.parent[i];
+    if (p > 0) {
+      double* xp = w.rhs(p - 1);
+      for (int k = 0; k < d; ++k) xp[k] -= f0[k];
+    }
+  }
+}
+
+// A joint node's columns t (base coordinates, kept components) into the coupling blocks: -t
+// with its successor, +t with its predecessor (the -PT block of the matrix).
+template <class Sink>
+void put_joint_column(const SparseDynamicsModel& sm, const SparseDynamicsModel::JointNode& j,
+                      int rows, int c, const Force& t0, Sink& w) {
+  double t[6];
+  reduce(sm, t0, t);
+  w.column(j, rows, c, t);
+}
+
+// Tree joint i: T^T (Δ_i - Δ_λ(i)) = 0 with T spanning the complement of S (base coordinates);
+// a motion drive adds the row S^T/|S|^2 with right-hand side q̈_d.
+template <class Sink>
+void assemble_tree_joint(const Model& model, const SparseDynamicsModel& sm,
+                         const SparseDynamicsModel::JointNode& j, const Data& data,
+                         const SparseDriveInput& drives, Sink& w) {
+  const int i = j.body, nv = model.joints[i].nv(), rows = j.constraint_rows + (j.drive >= 0);
+  Cols s0(6, nv), s(6, nv), T;
+  for (int c = 0; c < nv; ++c) {
+    s0.col(c) = data.X0[i].inverse_apply(Motion(data.jc[i].S.col(c)));
+    s.col(c).setZero();
+    for (int k = 0; k < sm.d; ++k) s(k, c) = s0(sm.sel[k], c);
+  }
+  complement(s, nv, sm.d, T);
+  double* rhs = w.rhs(j.node);
+  for (int c = 0; c < j.constraint_rows; ++c) {
+    const Force t0 = expand(sm, T.col(c).data());
+    put_joint_column(sm, j, rows, c, t0, w);
+    rhs[c] = 0.0;
+  }
+  if (j.drive >= 0) {
+    const Force t0 = s0.col(0) / s.col(0).head(sm.d).squaredNorm();  // kept components matter
+    put_joint_column(sm, j, rows, j.constraint_rows, t0, w);
+    rhs[j.constraint_rows] = -drives.tree_qdd[j.drive];
+  }
+}
+
+// Loop joint: the kept rows of T^T (Δ_s - Δ_p) = k (RBDA Table 8.4, Eq. 8.22); a motion drive
+// adds its row P with Method 2's right-hand side.
+template <class Sink>
+void assemble_loop_joint(const SparseDynamicsModel& sm, const SparseDynamicsModel::JointNode& j,
+                         const Data& data, const LoopJoint& l, double alpha, double beta,
+                         const SparseDriveInput& drives, Sink& w) {
+  const int rows = j.constraint_rows + (j.drive >= 0);
+  const Transform Xs = frame_from_base(data, l.successor, l.X_S);
+  const Transform X_sp = loop_transform(data, l);
+  VecN delta;
+  Mat6X T;
+  loop_jcalc(l.joint, X_sp, delta, T);
+  const Motion vs = base_velocity(data, l.successor), vp = base_velocity(data, l.predecessor);
+  const Motion rel = base_acceleration(data, l.successor) - base_acceleration(data, l.predecessor) +
+                     cross_motion(vs, vp);
+  const Motion rel_s = Xs.apply(rel), v_rel = Xs.apply(Motion(vs - vp));
+  double* rhs = w.rhs(j.node);
+  for (int c = 0; c < j.constraint_rows; ++c) {
+    const int col = j.cols[c];
+    double k = -T.col(col).dot(rel_s);
+    if (col == 0) k -= loop_tdot_term(l.joint, X_sp, v_rel);
+    k -= 2 * alpha * T.col(col).dot(v_rel) + beta * beta * delta[col];
+    put_joint_column(sm, j, rows, c, Xs.transpose_apply(Force(T.col(col))), w);
+    rhs[c] = -k;
+  }
+  if (j.drive >= 0) {
+    put_joint_column(sm, j, rows, j.constraint_rows, Xs.transpose_apply(drives.loop_P[j.drive]), w);
+    rhs[j.constraint_rows] = -drives.loop_g[j.drive];
+  }
+}
+
+template <class Sink>
+void assemble(const Model& model, const SparseDynamicsModel& sm, const Data& data,
+              const std::vector<LoopJoint>& loops, const VecX& tau, double alpha, double beta,
+              const SparseDriveInput& drives, Sink& sink, const ExternalForces* f_ext) {
+  assemble_bodies(model, sm, data, tau, sink, f_ext);
+  for (const SparseDynamicsModel::JointNode& j : sm.joints) {
+    if (j.loop < 0) assemble_tree_joint(model, sm, j, data, drives, sink);
+    else assemble_loop_joint(sm, j, data, loops[j.loop], alpha, beta, drives, sink);
+  }
+}
+
+// S q̈_i = ^iX_0 (Δ_i - Δ_λ(i)) for every tree joint; multipliers into Method 2's layout.
+void read_back(const Model& model, const SparseDynamicsModel& sm, Data& data,
+               SparseDynamicsWork& w) {
+  const double* x = w.x.data();
+  auto delta = [&](int body) {
+    return body == 0 ? Motion::Zero() : expand(sm, x + sm.pattern.x_offset[body - 1]);
+  };
+  for (int i = 1; i <= model.nb; ++i) {
+    const int nv = model.joints[i].nv(), vi = model.v_index[i];
+    if (nv == 0) continue;
+    const Motion m = data.X0[i].apply(Motion(delta(i) - delta(model.parent[i])));
+    if (is_axial_revolute(model.joints[i])) {
+      data.qdd[vi] = m[2];
+      continue;
+    }
+    const Mat6X& S = data.jc[i].S;
+    const MatN G = S.transpose() * S;
+    data.qdd.segment(vi, nv) = G.llt().solve(VecN(S.transpose() * m));
+  }
+  w.mu.setZero();
+  for (const SparseDynamicsModel::JointNode& j : sm.joints) {
+    const double* lambda = x + sm.pattern.x_offset[j.node];
+    if (j.drive >= 0) {
+      const int base = sm.loop_rows + (j.loop >= 0 ? sm.tree_drives : 0);
+      w.mu[base + j.drive] = lambda[j.constraint_rows];
+    }
+  }
+}
+}  // namespace
+
+bool sparse_forward_dynamics_from_kinematics(const Model& model, const SparseDynamicsModel& sm,
+                                             Data& data, const std::vector<LoopJoint>& loops,
+                                             const VecX& tau, double alpha, double beta,
+                                             const SparseDriveInput& drives,
+                                             SparseDynamicsWork& w, const ExternalForces* f_ext) {
+  if (w.factor.values.size() != static_cast<std::size_t>(sm.pattern.values)) w.resize(sm);
+  w.factor.zero();
+  FactorSink sink{sm, w};
+  assemble(model, sm, data, loops, tau, alpha, beta, drives, sink, f_ext);
+  const bool first = w.factor.reference.empty() || w.factor.reference[0] == 0.0;
+  if (!(first ? sparse_ldlt_calibrate(sm.pattern, w.factor) : sparse_ldlt_factor(sm.pattern, w.factor)))
+    return false;
+  sparse_ldlt_solve(sm.pattern, w.factor, w.x.data());
+  read_back(model, sm, data, w);
+  for (const SparseDynamicsModel::JointNode& j : sm.joints) {
+    if (j.loop < 0) continue;
+    const double* lambda = w.x.data() + sm.pattern.x_offset[j.node];
+    for (int c = 0; c < j.constraint_rows; ++c) w.mu[loops[j.loop].row + j.cols[c]] = lambda[c];
+  }
+  return true;
+}
+
+bool sparse_forward_dynamics(const Model& model, const SparseDynamicsModel& sm, Data& data,
+                             const std::vector<LoopJoint>& loops, const VecX& q, const VecX& qd,
+                             const VecX& tau, double alpha, double beta, SparseDynamicsWork& w,
+                             const ExternalForces* f_ext) {
+  forward_kinematics_bias(model, data, q, qd);
+  return sparse_forward_dynamics_from_kinematics(model, sm, data, loops, tau, alpha, beta, {}, w,
+                                                 f_ext);
+}
+
+bool prepare_sparse_dynamics(const Model& model, const Data& data,
+                             const std::vector<LoopJoint>& loops,
+                             const std::vector<int>& driven_bodies,
+                             const std::vector<int>& driven_loops, bool planar,
+                             SparseDynamicsModel& sm) {
+  sm = SparseDynamicsModel{};
+  sm.planar = planar;
+  sm.d = planar ? 3 : 6;
+  if (planar) sm.sel = {2, 3, 4, 0, 0, 0};
+  else sm.sel = {0, 1, 2, 3, 4, 5};
+  sm.loop_rows = constraint_rows(loops);
+  sm.tree_drives = static_cast<int>(driven_bodies.size());
+  sm.loop_drives = static_cast<int>(driven_loops.size());
+  for (int i = 1; i <= model.nb; ++i)
+    if (!(model.inertia[i].m > 0.0)) return false;  // a massless body: singular I (Method 2 copes)
+  std::vector<int> tree_drive(model.nb + 1, -1), loop_drive(loops.size(), -1);
+  for (int r = 0; r < sm.tree_drives; ++r) {
+    if (model.joints[driven_bodies[r]].nv() != 1 || tree_drive[driven_bodies[r]] >= 0) return false;
+    tree_drive[driven_bodies[r]] = r;
+  }
+  for (int r = 0; r < sm.loop_drives; ++r) {
+    if (loops[driven_loops[r]].joint.nv() != 1 || loop_drive[driven_loops[r]] >= 0) return false;
+    loop_drive[driven_loops[r]] = r;
+  }
+  for (int i = 1; i <= model.nb; ++i) {
+    SparseDynamicsModel::JointNode j;
+    j.body = j.s = i;
+    j.p = model.parent[i];
+    j.constraint_rows = sm.d - model.joints[i].nv();
+    j.drive = tree_drive[i];
+    if (j.constraint_rows < 0) return false;
+    if (j.constraint_rows + (j.drive >= 0) > 0) sm.joints.push_back(j);
+  }
+  for (std::size_t l = 0; l < loops.size(); ++l) {
+    SparseDynamicsModel::JointNode j;
+    j.loop = static_cast<int>(l);
+    j.s = loops[l].successor;
+    j.p = loops[l].predecessor;
+    j.drive = loop_drive[l];
+    VecN delta;
+    Mat6X T;
+    loop_jcalc(loops[l].joint, loop_transform(data, loops[l]), delta, T);
+    const Transform Xs = frame_from_base(data, j.s, loops[l].X_S);
+    for (int c = 0; c < T.cols(); ++c) {
+      const Force t0 = Xs.transpose_apply(Force(T.col(c)));
+      double kept = 0.0;  // planar: structurally zero out-of-plane columns are left out
+      for (int k = 0; k < sm.d; ++k) kept += t0[sm.sel[k]] * t0[sm.sel[k]];
+      if (kept > 1e-18 * t0.squaredNorm()) j.cols[j.constraint_rows++] = c;
+    }
+    if (j.constraint_rows != sm.d - loops[l].joint.nv()) return false;
+    if (j.constraint_rows + (j.drive >= 0) > 0) sm.joints.push_back(j);
+  }
+  std::vector<int> dim(model.nb, sm.d);
+  std::vector<char> body(model.nb, 1);
+  std::vector<std::array<int, 2>> ends(model.nb, {-1, -1});
+  for (SparseDynamicsModel::JointNode& j : sm.joints) {
+    j.node = static_cast<int>(dim.size());
+    dim.push_back(j.constraint_rows + (j.drive >= 0));
+    body.push_back(0);
+    ends.push_back({j.s - 1, j.p - 1});  // body i is node i-1; the base (0) becomes -1
+  }
+  // The blocks at the assembled state, for the ordering's pivot checks.
+  BlockSink sink{sm, std::vector<MatX>(model.nb, MatX::Zero(sm.d, sm.d)), {}};
+  for (const SparseDynamicsModel::JointNode& j : sm.joints)
+    sink.T.push_back(MatX::Zero(sm.d, j.constraint_rows + (j.drive >= 0)));
+  const VecX tau = VecX::Zero(model.nv), qdd = VecX::Zero(sm.tree_drives);
+  std::vector<Force> P(sm.loop_drives);
+  std::vector<double> g(sm.loop_drives, 0.0);
+  for (int r = 0; r < sm.loop_drives; ++r) {  // P^T S = 1 at the joint's present coordinates
+    const LoopJoint& l = loops[driven_loops[r]];
+    VecN q(l.joint.nq()), v = VecN::Zero(l.joint.nv());
+    joint_coordinates(l.joint, loop_transform(data, l), q.data());
+    JointCalc jc;
+    jcalc(l.joint, q.data(), v.data(), jc);
+    P[r] = jc.S.col(0) / jc.S.col(0).squaredNorm();
+  }
+  assemble(model, sm, data, loops, tau, 0.0, 0.0, {qdd.data(), P.data(), g.data()}, sink, nullptr);
+  const int nb = model.nb;
+  auto blocks = [&](int a, int b) -> MatX {  // a <= b: bodies come first
+    if (a == b) return a < nb ? sink.I[a] : MatX::Zero(dim[a], dim[a]);
+    const SparseDynamicsModel::JointNode& j = sm.joints[b - nb];
+    return (j.s - 1 == a ? -1.0 : 1.0) * sink.T[b - nb];
+  };
+  if (!sparse_ldlt_analyse(dim, body, ends, sm.pattern, blocks)) return false;
+  for (SparseDynamicsModel::JointNode& j : sm.joints) {
+    if (j.s > 0) j.s_offset = sm.pattern.block_offset(j.s - 1, j.node, j.s_transposed);
+    if (j.p > 0) j.p_offset = sm.pattern.block_offset(j.p - 1, j.node, j.p_transposed);
+  }
+  sm.flops = sm.pattern.flops + 150.0 * model.nb + 100.0 * static_cast<double>(sm.joints.size());
+  return true;
+}
+
+double method2_flops(const Model& model, int m) {
+  double depth_sum = 0.0, nnz = 0.0;  // nnz: entries of H's lower triangle (branch-induced)
+  for (int v = 0; v < model.nv; ++v)
+    for (int k = v; k >= 0; k = model.lambda_v[k]) nnz += 1.0;
+  for (int i = 1; i <= model.nb; ++i)
+    for (int k = i; k > 0; k = model.parent[k]) depth_sum += 1.0;
+  const double n = model.nv;
+  return 60.0 * depth_sum + 36.0 * model.nb  // kinematics, CRBA, bias forces
+         + nnz * 2.0                          // L^T D L of H (about nnz per column pair)
+         + m * (2.0 * nnz + 2.0 * n)          // Y = H^-1 G^T, G q̈0
+         + m * m * n + m * m * m / 6.0        // G Y and its pivoted factor
+         + 30.0 * m * depth_sum / std::max(1.0, double(model.nb));  // loop Jacobian K
+}
+
+}  // namespace articula
