@@ -49,13 +49,30 @@ void complement(const Cols& s, int n, int d, Cols& T) {
   T = Q.block(0, base, 6, d - base);
 }
 
+// y = (S^T S)^-1 b: joint accelerations from S q̈ = m (b = S^T m), or the wrench S y with
+// S^T S y = τ. Closed form for one and two columns (revolute, prismatic, universal).
+void solve_normal(const Mat6X& S, const VecN& b, double* y) {
+  const int n = static_cast<int>(S.cols());
+  if (n == 1) {
+    y[0] = b[0] / S.col(0).squaredNorm();
+  } else if (n == 2) {
+    const double a = S.col(0).squaredNorm(), c = S.col(1).squaredNorm(), o = S.col(0).dot(S.col(1));
+    const double det = a * c - o * o;
+    y[0] = (c * b[0] - o * b[1]) / det;
+    y[1] = (a * b[1] - o * b[0]) / det;
+  } else {
+    const MatN G = S.transpose() * S;
+    Eigen::Map<VecN>(y, n) = G.llt().solve(b);
+  }
+}
+
 // Writes column c of a joint's coupling block with one body (d x m, or m x d when transposed).
 void put_column(double* block, bool transposed, int d, int m, int c, const double* col,
                 double sign) {
-  for (int r = 0; r < d; ++r) {
-    if (transposed) block[c + r * m] = sign * col[r];
-    else block[r + c * d] = sign * col[r];
-  }
+  if (transposed)
+    for (int r = 0; r < d; ++r) block[c + r * m] = sign * col[r];
+  else
+    for (int r = 0; r < d; ++r) block[r + c * d] = sign * col[r];
 }
 
 Motion base_velocity(const Data& data, int body) {
@@ -111,10 +128,20 @@ void assemble_bodies(const Model& model, const SparseDynamicsModel& sm, const Da
   for (int i = 1; i <= model.nb; ++i) {
     const RigidBodyInertia& I = model.inertia[i];
     const Transform& X0 = data.X0[i];
-    const Mat6 I0 = transpose_apply(X0, I).matrix();
     double* D = w.body_block(i);
-    for (int c = 0; c < d; ++c)
-      for (int r = 0; r < d; ++r) D[r + c * d] = I0(sm.sel[r], sm.sel[c]);
+    if (sm.planar) {  // X0^T I X0 on (ω_z, v_x, v_y) only: Eq. 2.66 restricted to the plane
+      const Vec3 ez = X0.E.col(2), h1 = X0.E.transpose() * I.h, r = X0.r;
+      const double Izz = ez.dot(I.Ibar * ez) + 2 * (r.x() * h1.x() + r.y() * h1.y()) +
+                         I.m * (r.x() * r.x() + r.y() * r.y());
+      const Vec3 h0 = h1 + I.m * r;
+      D[0] = Izz, D[1] = -h0.y(), D[2] = h0.x();
+      D[3] = -h0.y(), D[4] = I.m, D[5] = 0.0;
+      D[6] = h0.x(), D[7] = 0.0, D[8] = I.m;
+    } else {
+      const Mat6 I0 = transpose_apply(X0, I).matrix();
+      Eigen::Map<Mat6> block(D);
+      block = I0;
+    }
     Force b = I * Motion(data.a[i] - X0.apply(model.a_grav)) + cross_force(data.v[i], I * data.v[i]);
     if (f_ext) b -= X0.apply_force((*f_ext)[i]);
     reduce(sm, X0.transpose_apply(Force(-b)), w.rhs(i - 1));
@@ -125,8 +152,14 @@ void assemble_bodies(const Model& model, const SparseDynamicsModel& sm, const Da
     const Mat6X& S = data.jc[i].S;
     const VecN ti = tau.segment(model.v_index[i], nv);
     if (ti.isZero(0.0)) continue;
-    const MatN G = S.transpose() * S;
-    const Force f = S * VecN(G.llt().solve(ti));
+    Force f;
+    if (is_axial_revolute(model.joints[i])) {
+      f = Force::Unit(2) * ti[0];  // S = e_z
+    } else {
+      VecN y(nv);
+      solve_normal(S, ti, y.data());
+      f = S * y;
+    }
     double f0[6];
     reduce(sm, data.X0[i].transpose_apply(f), f0);
     double* xs = w.rhs(i - 1);
@@ -156,22 +189,47 @@ void assemble_tree_joint(const Model& model, const SparseDynamicsModel& sm,
                          const SparseDynamicsModel::JointNode& j, const Data& data,
                          const SparseDriveInput& drives, Sink& w) {
   const int i = j.body, nv = model.joints[i].nv(), rows = j.constraint_rows + (j.drive >= 0);
-  Cols s0(6, nv), s(6, nv), T;
-  for (int c = 0; c < nv; ++c) {
-    s0.col(c) = data.X0[i].inverse_apply(Motion(data.jc[i].S.col(c)));
-    s.col(c).setZero();
-    for (int k = 0; k < sm.d; ++k) s(k, c) = s0(sm.sel[k], c);
-  }
-  complement(s, nv, sm.d, T);
+  const Transform& X0 = data.X0[i];
   double* rhs = w.rhs(j.node);
-  for (int c = 0; c < j.constraint_rows; ++c) {
-    const Force t0 = expand(sm, T.col(c).data());
-    put_joint_column(sm, j, rows, c, t0, w);
-    rhs[c] = 0.0;
+  for (int c = 0; c < j.constraint_rows; ++c) rhs[c] = 0.0;
+  Motion s0 = Motion::Zero();  // the first column of S, base coordinates
+  if (nv > 0) s0 = X0.inverse_apply(Motion(data.jc[i].S.col(0)));
+  if (j.constant_T) {
+    for (int c = 0; c < j.constraint_rows; ++c)
+      put_joint_column(sm, j, rows, c, X0.transpose_apply(Force(j.T_local.col(c))), w);
+  } else if (sm.planar && nv <= 1) {
+    const Vec3 s = nv ? Vec3(s0[2], s0[3], s0[4]) : Vec3::Zero();
+    Vec3 t[3] = {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()};  // a fixed joint: all three
+    if (nv == 1) {  // two vectors orthogonal to s, by cross products with its smallest axis
+      int k = 0;
+      s.cwiseAbs().minCoeff(&k);
+      t[0] = s.cross(Vec3::Unit(k)).normalized();
+      t[1] = s.cross(t[0]).normalized();
+    }
+    for (int c = 0; c < j.constraint_rows; ++c)
+      put_joint_column(sm, j, rows, c, expand(sm, t[c].data()), w);
+  } else if (!sm.planar && nv == 2 && data.jc[i].S.bottomRows<3>().isZero(0.0)) {
+    // Two rotations (the universal joint): n = s1 x s2 and the three forces, successor frame.
+    const Mat6X& S = data.jc[i].S;
+    const Vec3 n = Vec3(S.col(0).head<3>()).cross(Vec3(S.col(1).head<3>())).normalized();
+    put_joint_column(sm, j, rows, 0, X0.transpose_apply(make_spatial(n, Vec3::Zero())), w);
+    for (int c = 1; c < 4; ++c)
+      put_joint_column(sm, j, rows, c, X0.transpose_apply(Force(Force::Unit(2 + c))), w);
+  } else {
+    Cols s(6, nv), T;
+    for (int c = 0; c < nv; ++c) {
+      const Motion sc = X0.inverse_apply(Motion(data.jc[i].S.col(c)));
+      s.col(c).setZero();
+      for (int k = 0; k < sm.d; ++k) s(k, c) = sc[sm.sel[k]];
+    }
+    complement(s, nv, sm.d, T);
+    for (int c = 0; c < j.constraint_rows; ++c)
+      put_joint_column(sm, j, rows, c, expand(sm, T.col(c).data()), w);
   }
   if (j.drive >= 0) {
-    const Force t0 = s0.col(0) / s.col(0).head(sm.d).squaredNorm();  // kept components matter
-    put_joint_column(sm, j, rows, j.constraint_rows, t0, w);
+    double kept = 0.0;  // S^T t = 1 on the kept components
+    for (int k = 0; k < sm.d; ++k) kept += s0[sm.sel[k]] * s0[sm.sel[k]];
+    put_joint_column(sm, j, rows, j.constraint_rows, Force(s0 / kept), w);
     rhs[j.constraint_rows] = -drives.tree_qdd[j.drive];
   }
 }
@@ -234,8 +292,7 @@ void read_back(const Model& model, const SparseDynamicsModel& sm, Data& data,
       continue;
     }
     const Mat6X& S = data.jc[i].S;
-    const MatN G = S.transpose() * S;
-    data.qdd.segment(vi, nv) = G.llt().solve(VecN(S.transpose() * m));
+    solve_normal(S, VecN(S.transpose() * m), data.qdd.data() + vi);
   }
   w.mu.setZero();
   for (const SparseDynamicsModel::JointNode& j : sm.joints) {
@@ -254,7 +311,7 @@ bool sparse_forward_dynamics_from_kinematics(const Model& model, const SparseDyn
                                              const SparseDriveInput& drives,
                                              SparseDynamicsWork& w, const ExternalForces* f_ext) {
   if (w.factor.values.size() != static_cast<std::size_t>(sm.pattern.values)) w.resize(sm);
-  w.factor.zero();
+  w.factor.zero_fill(sm.pattern);  // the assembly overwrites every other block
   FactorSink sink{sm, w};
   assemble(model, sm, data, loops, tau, alpha, beta, drives, sink, f_ext);
   const bool first = w.factor.reference.empty() || w.factor.reference[0] == 0.0;
@@ -310,6 +367,22 @@ bool prepare_sparse_dynamics(const Model& model, const Data& data,
     j.constraint_rows = sm.d - model.joints[i].nv();
     j.drive = tree_drive[i];
     if (j.constraint_rows < 0) return false;
+    if (!planar && j.constraint_rows > 0) {  // S constant in the successor frame: T once
+      const Joint& joint = model.joints[i];
+      JointCalc a, b;
+      VecN q(joint.nq()), q1(joint.nq()), v = VecN::Constant(joint.nv(), 0.7), zero = VecN::Zero(joint.nv());
+      joint_neutral(joint, q.data());
+      joint_integrate(joint, q.data(), v.data(), 1.0, q1.data());
+      jcalc(joint, q.data(), zero.data(), a);
+      jcalc(joint, q1.data(), zero.data(), b);
+      if (a.S.cols() == 0 || (a.S - b.S).cwiseAbs().maxCoeff() <= 1e-14) {
+        Cols S(6, joint.nv()), T;
+        S = a.S;
+        complement(S, joint.nv(), 6, T);
+        j.constant_T = true;
+        j.T_local = T;
+      }
+    }
     if (j.constraint_rows + (j.drive >= 0) > 0) sm.joints.push_back(j);
   }
   for (std::size_t l = 0; l < loops.size(); ++l) {
@@ -371,18 +444,17 @@ bool prepare_sparse_dynamics(const Model& model, const Data& data,
   return true;
 }
 
-double method2_flops(const Model& model, int m) {
+double method2_cost(const Model& model, int rows, int solved_rows) {
   double depth_sum = 0.0, nnz = 0.0;  // nnz: entries of H's lower triangle (branch-induced)
   for (int v = 0; v < model.nv; ++v)
     for (int k = v; k >= 0; k = model.lambda_v[k]) nnz += 1.0;
   for (int i = 1; i <= model.nb; ++i)
     for (int k = i; k > 0; k = model.parent[k]) depth_sum += 1.0;
-  const double n = model.nv;
-  return 60.0 * depth_sum + 36.0 * model.nb  // kinematics, CRBA, bias forces
-         + nnz * 2.0                          // L^T D L of H (about nnz per column pair)
-         + m * (2.0 * nnz + 2.0 * n)          // Y = H^-1 G^T, G q̈0
-         + m * m * n + m * m * m / 6.0        // G Y and its pivoted factor
-         + 30.0 * m * depth_sum / std::max(1.0, double(model.nb));  // loop Jacobian K
+  const double m = rows, me = solved_rows, n = model.nv;
+  // Per body (kinematics, CRBA, factor of H), per row (K, H^-1 G^T), and the dense G H^-1 G^T
+  // and its factor; coefficients fitted to instruction counts (callgrind) of Method 2 on the
+  // samples and ladders of 2-20 loops (within 15 %).
+  return 4200.0 * model.nb + 2.95 * (me * nnz + m * depth_sum) + 12.3 * (me * me * n + me * me * me / 3);
 }
 
 }  // namespace articula

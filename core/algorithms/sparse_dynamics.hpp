@@ -35,6 +35,10 @@ struct SparseDynamicsModel {
     int constraint_rows = 0;    // rows that constrain the relative motion
     int drive = -1;             // its motion drive: index among the tree (or loop) drives
     std::array<int, 6> cols{};  // loop joints: the columns of loop_jcalc's T kept
+    // Spatial tree joints whose S is constant in the successor frame (revolute, prismatic,
+    // spherical, ...): T in successor coordinates, computed once.
+    bool constant_T = false;
+    Mat6X T_local;
     int node = -1;              // its node in the pattern (bodies are nodes 0..NB-1)
     int s_offset = -1, p_offset = -1;  // storage of its coupling blocks with s and p
     bool s_transposed = false, p_transposed = false;
@@ -43,7 +47,7 @@ struct SparseDynamicsModel {
   int loop_rows = 0;            // Method 2's rows of K (loop_constraints)
   int tree_drives = 0, loop_drives = 0;
   SparseLdltPattern pattern;
-  double flops = 0.0;           // predicted multiply-adds per call
+  double flops = 0.0;           // predicted operations per call (factor, solve, assembly)
 };
 
 // The workspace of one mechanism's sparse solves: no allocation per call once built.
@@ -89,8 +93,9 @@ bool sparse_forward_dynamics(const Model& model, const SparseDynamicsModel& sm, 
                              const VecX& tau, double alpha, double beta, SparseDynamicsWork& work,
                              const ExternalForces* f_ext = nullptr);
 
-// Predicted multiply-adds of one Method 2 call (RBDA 8.5) on this tree with m constraint rows:
-// CRBA, the branch-sparse factor of H, H^-1 G^T, G H^-1 G^T and its m x m factor.
-double method2_flops(const Model& model, int m);
+// Predicted cost of one Method 2 call (RBDA 8.5) on this tree, in machine instructions: rows of
+// G, of which solved_rows reach the m x m solve (a planar loop's in-plane rows): CRBA, the
+// branch-sparse factor of H, K, H^-1 G^T, G H^-1 G^T and its factor.
+double method2_cost(const Model& model, int rows, int solved_rows);
 
 }  // namespace articula

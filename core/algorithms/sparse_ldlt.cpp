@@ -6,8 +6,7 @@
 #include <map>
 #include <limits>
 #include <set>
-#include <cstdio>
-#include <cstdlib>
+#include <utility>
 
 namespace articula {
 
@@ -160,6 +159,8 @@ bool sparse_ldlt_analyse(const std::vector<int>& dim, const std::vector<char>& b
         o.joints_of[b].push_back(u);
       }
   }
+  for (int u = 0; u < n; ++u)
+    if (dim[u] < 1 || dim[u] > 6) return false;  // the kernels' block sizes
   p = SparseLdltPattern{};
   p.dim = dim;
   p.body = body;
@@ -194,6 +195,21 @@ bool sparse_ldlt_analyse(const std::vector<int>& dim, const std::vector<char>& b
     }
   }
   p.col_begin[n] = static_cast<int>(p.below_node.size());
+  auto add_fill = [&](int b, int e) {
+    if (!p.fill_ranges.empty() && p.fill_ranges.back().second == b) p.fill_ranges.back().second = e;
+    else p.fill_ranges.push_back({b, e});
+  };
+  auto coupled = [&](int a, int b) {  // an entry of the original matrix (body-joint)
+    const int j = body[a] ? b : a, bd = body[a] ? a : b;
+    return body[a] != body[b] && (joint_bodies[j][0] == bd || joint_bodies[j][1] == bd);
+  };
+  for (int k = 0; k < n; ++k) {
+    const int u = p.order[k];
+    if (!body[u]) add_fill(p.diag_offset[u], p.diag_offset[u] + dim[u] * dim[u]);
+    for (int e = p.col_begin[k]; e < p.col_begin[k + 1]; ++e)
+      if (!coupled(p.below_node[e], u))
+        add_fill(p.below_offset[e], p.below_offset[e] + dim[p.below_node[e]] * dim[u]);
+  }
   p.update_begin.assign(n + 1, 0);
   for (int k = 0; k < n; ++k) {
     const int u = p.order[k], m = dim[u];
@@ -208,7 +224,8 @@ bool sparse_ldlt_analyse(const std::vector<int>& dim, const std::vector<char>& b
         bool t = false;
         const int target = a == b ? p.diag_offset[a] : p.block_offset(a, b, t);
         if (target < 0 || t) return false;  // cannot happen: the pattern is closed under fill
-        p.updates.push_back({target, p.below_offset[e], p.below_offset[f], dim[a], dim[b], m});
+        const int kernel = (dim[a] - 1) * 36 + (dim[b] - 1) * 6 + (m - 1);
+        p.updates.push_back({target, p.below_offset[e], p.below_offset[f], kernel});
         p.flops += static_cast<double>(dim[a]) * dim[b] * m;
       }
     }
@@ -224,65 +241,125 @@ void SparseLdltFactor::resize(const SparseLdltPattern& p) {
 }
 
 namespace {
-// In place: the lower triangle of s * D becomes its Cholesky factor C (column-major, m x m).
+// The numeric kernels take their block sizes (1..6, the spatial dimension bounds every block) as
+// template arguments, so each small product is unrolled; the analysis stores the kernel index.
+constexpr int kMaxBlock = 6;
+
+// In place: the lower triangle of s * D becomes its Cholesky factor C (column-major, M x M).
 // False when a pivot (squared diagonal of C) is not above rel_tol * ref, ref being D's largest
 // diagonal magnitude when not given; scale returns that magnitude.
-bool cholesky(double* D, int m, double s, double ref, double rel_tol, double& scale) {
+template <int M>
+bool cholesky(double* D, double s, double ref, double rel_tol, double& scale) {
   scale = 0.0;
-  for (int j = 0; j < m; ++j) scale = std::max(scale, std::abs(D[j + j * m]));
+  for (int j = 0; j < M; ++j) scale = std::max(scale, std::abs(D[j + j * M]));
   if (ref <= 0.0) ref = scale;
-  for (int j = 0; j < m; ++j) {
-    double d = s * D[j + j * m];
-    for (int l = 0; l < j; ++l) d -= D[j + l * m] * D[j + l * m];
+  for (int j = 0; j < M; ++j) {
+    double d = s * D[j + j * M];
+    for (int l = 0; l < j; ++l) d -= D[j + l * M] * D[j + l * M];
     if (!(d > rel_tol * ref)) return false;
     const double c = std::sqrt(d);
-    D[j + j * m] = c;
-    for (int i = j + 1; i < m; ++i) {
-      double a = s * D[i + j * m];
-      for (int l = 0; l < j; ++l) a -= D[i + l * m] * D[j + l * m];
-      D[i + j * m] = a / c;
+    D[j + j * M] = c;
+    for (int i = j + 1; i < M; ++i) {
+      double a = s * D[i + j * M];
+      for (int l = 0; l < j; ++l) a -= D[i + l * M] * D[j + l * M];
+      D[i + j * M] = a / c;
     }
   }
   return true;
 }
 
-// B := B C^-T for a rows x m block B (each row solves C y = b).
-void right_solve(double* B, int rows, const double* C, int m) {
-  for (int j = 0; j < m; ++j) {
-    const double inv = 1.0 / C[j + j * m];
-    for (int r = 0; r < rows; ++r) {
-      double y = B[r + j * rows];
-      for (int l = 0; l < j; ++l) y -= C[j + l * m] * B[r + l * rows];
-      B[r + j * rows] = y * inv;
+// B := B C^-T for an R x M block B (each row solves C y = b).
+template <int R, int M>
+void right_solve(double* __restrict B, const double* __restrict C) {
+  for (int j = 0; j < M; ++j) {
+    const double inv = 1.0 / C[j + j * M];
+    for (int r = 0; r < R; ++r) {
+      double y = B[r + j * R];
+      for (int l = 0; l < j; ++l) y -= C[j + l * M] * B[r + l * R];
+      B[r + j * R] = y * inv;
     }
   }
 }
+// b -= Y z (R x M times M), and z -= s Y^T x (M x R times R): the solve's block operations.
+template <int R, int M>
+void lower_apply(const double* __restrict Y, const double* __restrict z, double* __restrict b) {
+  for (int l = 0; l < M; ++l)
+    for (int r = 0; r < R; ++r) b[r] -= Y[r + l * R] * z[l];
+}
+template <int R, int M>
+void upper_apply(const double* __restrict Y, const double* __restrict x, double* __restrict z,
+                 double s) {
+  for (int l = 0; l < M; ++l) {
+    double t = 0.0;
+    for (int r = 0; r < R; ++r) t += Y[r + l * R] * x[r];
+    z[l] -= s * t;
+  }
+}
+using RightSolveFn = void (*)(double*, const double*);
+using LowerFn = void (*)(const double*, const double*, double*);
+using UpperFn = void (*)(const double*, const double*, double*, double);
+template <int... I>
+constexpr std::array<RightSolveFn, sizeof...(I)> right_solve_table(std::integer_sequence<int, I...>) {
+  return {&right_solve<I / 6 + 1, I % 6 + 1>...};
+}
+template <int... I>
+constexpr std::array<LowerFn, sizeof...(I)> lower_table(std::integer_sequence<int, I...>) {
+  return {&lower_apply<I / 6 + 1, I % 6 + 1>...};
+}
+template <int... I>
+constexpr std::array<UpperFn, sizeof...(I)> upper_table(std::integer_sequence<int, I...>) {
+  return {&upper_apply<I / 6 + 1, I % 6 + 1>...};
+}
+constexpr auto kRightSolve = right_solve_table(std::make_integer_sequence<int, 36>{});
+constexpr auto kLower = lower_table(std::make_integer_sequence<int, 36>{});
+constexpr auto kUpper = upper_table(std::make_integer_sequence<int, 36>{});
+
+// One pivot node: factor its block, scale its column, return false on a bad pivot.
+template <int M>
+bool pivot(const SparseLdltPattern& p, double* v, int k, double s, double ref, double rel_tol,
+           double& scale) {
+  const int u = p.order[k];
+  if (!cholesky<M>(v + p.diag_offset[u], s, ref, rel_tol, scale)) return false;
+  const double* C = v + p.diag_offset[u];
+  for (int e = p.col_begin[k]; e < p.col_begin[k + 1]; ++e)
+    kRightSolve[(p.dim[p.below_node[e]] - 1) * 6 + M - 1](v + p.below_offset[e], C);
+  return true;
+}
+
+// Schur complement update T -= s L R^T (R x K times K x C).
+template <int R, int C, int K>
+void update(double* __restrict T, const double* __restrict L, const double* __restrict Rt,
+            double s) {
+  for (int c = 0; c < C; ++c)
+    for (int l = 0; l < K; ++l) {
+      const double w = s * Rt[c + l * C];
+      for (int r = 0; r < R; ++r) T[r + c * R] -= L[r + l * R] * w;
+    }
+}
+
+using UpdateFn = void (*)(double*, const double*, const double*, double);
+using PivotFn = bool (*)(const SparseLdltPattern&, double*, int, double, double, double, double&);
+template <int... I>
+constexpr std::array<UpdateFn, sizeof...(I)> update_table(std::integer_sequence<int, I...>) {
+  return {&update<I / 36 + 1, (I / 6) % 6 + 1, I % 6 + 1>...};
+}
+constexpr auto kUpdate = update_table(std::make_integer_sequence<int, 216>{});
+constexpr PivotFn kPivot[kMaxBlock] = {&pivot<1>, &pivot<2>, &pivot<3>,
+                                       &pivot<4>, &pivot<5>, &pivot<6>};
 
 bool factor(const SparseLdltPattern& p, SparseLdltFactor& f, double rel_tol, bool calibrate) {
   double* v = f.values.data();
   const int n = static_cast<int>(p.order.size());
   for (int k = 0; k < n; ++k) {
-    const int u = p.order[k], m = p.dim[u];
+    const int u = p.order[k];
     const double s = p.body[u] ? 1.0 : -1.0;
     double scale = 0.0;
-    if (!cholesky(v + p.diag_offset[u], m, s, calibrate ? 0.0 : f.reference[u], rel_tol, scale)) {
-      if (getenv("SPDBG")) fprintf(stderr, "pivot fail at position %d node %d dim %d scale %g\n", k, u, m, scale);
+    if (!kPivot[p.dim[u] - 1](p, v, k, s, calibrate ? 0.0 : f.reference[u], rel_tol, scale))
       return false;
-    }
     if (calibrate) f.reference[u] = scale;
-    const double* C = v + p.diag_offset[u];
-    for (int e = p.col_begin[k]; e < p.col_begin[k + 1]; ++e)
-      right_solve(v + p.below_offset[e], p.dim[p.below_node[e]], C, m);
-    for (int x = p.update_begin[k]; x < p.update_begin[k + 1]; ++x) {  // Schur complement
+    for (int x = p.update_begin[k]; x < p.update_begin[k + 1]; ++x) {
       const SparseLdltPattern::Update& up = p.updates[x];
-      double* T = v + up.target;
-      const double* L = v + up.left;
-      const double* R = v + up.right;
-      for (int c = 0; c < up.cols; ++c)
-        for (int l = 0; l < up.depth; ++l) {
-          const double w = s * R[c + l * up.cols];
-          for (int r = 0; r < up.rows; ++r) T[r + c * up.rows] -= L[r + l * up.rows] * w;
-        }
+      kUpdate[up.kernel](v + up.target, v + up.left, v + up.right, s);
     }
   }
   return true;
@@ -297,50 +374,56 @@ bool sparse_ldlt_calibrate(const SparseLdltPattern& p, SparseLdltFactor& f) {
   return factor(p, f, 1e-14, true);
 }
 
+namespace {
+// Forward step of node k: z_k = C_k^-1 b_k, y_k = s_k z_k, b_i -= Y(i, k) y_k below it.
+template <int M>
+void solve_forward(const SparseLdltPattern& p, const double* v, double* x, int k) {
+  const int u = p.order[k];
+  const double* C = v + p.diag_offset[u];
+  double* z = x + p.x_offset[u];
+  for (int j = 0; j < M; ++j) {
+    double t = z[j];
+    for (int l = 0; l < j; ++l) t -= C[j + l * M] * z[l];
+    z[j] = t / C[j + j * M];
+  }
+  if (!p.body[u])
+    for (int j = 0; j < M; ++j) z[j] = -z[j];
+  for (int e = p.col_begin[k]; e < p.col_begin[k + 1]; ++e) {
+    const int i = p.below_node[e];
+    kLower[(p.dim[i] - 1) * 6 + M - 1](v + p.below_offset[e], z, x + p.x_offset[i]);
+  }
+}
+// Backward step: x_k = C_k^-T (y_k - s_k sum_i Y(i, k)^T x_i).
+template <int M>
+void solve_backward(const SparseLdltPattern& p, const double* v, double* x, int k) {
+  const int u = p.order[k];
+  const double s = p.body[u] ? 1.0 : -1.0;
+  const double* C = v + p.diag_offset[u];
+  double* z = x + p.x_offset[u];
+  for (int e = p.col_begin[k]; e < p.col_begin[k + 1]; ++e) {
+    const int i = p.below_node[e];
+    kUpper[(p.dim[i] - 1) * 6 + M - 1](v + p.below_offset[e], x + p.x_offset[i], z, s);
+  }
+  for (int j = M - 1; j >= 0; --j) {
+    double t = z[j];
+    for (int l = j + 1; l < M; ++l) t -= C[l + j * M] * z[l];
+    z[j] = t / C[j + j * M];
+  }
+}
+using SolveFn = void (*)(const SparseLdltPattern&, const double*, double*, int);
+constexpr SolveFn kForward[kMaxBlock] = {&solve_forward<1>, &solve_forward<2>, &solve_forward<3>,
+                                         &solve_forward<4>, &solve_forward<5>, &solve_forward<6>};
+constexpr SolveFn kBackward[kMaxBlock] = {&solve_backward<1>, &solve_backward<2>,
+                                          &solve_backward<3>, &solve_backward<4>,
+                                          &solve_backward<5>, &solve_backward<6>};
+}  // namespace
+
 void sparse_ldlt_solve(const SparseLdltPattern& p, const SparseLdltFactor& f, double* x) {
   // K = L S L^T, L(k,k) = C_k and L(i,k) = s_k Y(i,k) with Y stored.
   const double* v = f.values.data();
   const int n = static_cast<int>(p.order.size());
-  for (int k = 0; k < n; ++k) {  // L z = b, then y = S z in place
-    const int u = p.order[k], m = p.dim[u];
-    const double* C = v + p.diag_offset[u];
-    double* z = x + p.x_offset[u];
-    for (int j = 0; j < m; ++j) {
-      double t = z[j];
-      for (int l = 0; l < j; ++l) t -= C[j + l * m] * z[l];
-      z[j] = t / C[j + j * m];
-    }
-    if (!p.body[u])
-      for (int j = 0; j < m; ++j) z[j] = -z[j];
-    for (int e = p.col_begin[k]; e < p.col_begin[k + 1]; ++e) {
-      const int i = p.below_node[e], rows = p.dim[i];
-      const double* Y = v + p.below_offset[e];
-      double* b = x + p.x_offset[i];
-      for (int l = 0; l < m; ++l)
-        for (int r = 0; r < rows; ++r) b[r] -= Y[r + l * rows] * z[l];
-    }
-  }
-  for (int k = n - 1; k >= 0; --k) {  // L^T x = y
-    const int u = p.order[k], m = p.dim[u];
-    const double s = p.body[u] ? 1.0 : -1.0;
-    const double* C = v + p.diag_offset[u];
-    double* z = x + p.x_offset[u];
-    for (int e = p.col_begin[k]; e < p.col_begin[k + 1]; ++e) {
-      const int i = p.below_node[e], rows = p.dim[i];
-      const double* Y = v + p.below_offset[e];
-      const double* xi = x + p.x_offset[i];
-      for (int l = 0; l < m; ++l) {
-        double t = 0.0;
-        for (int r = 0; r < rows; ++r) t += Y[r + l * rows] * xi[r];
-        z[l] -= s * t;
-      }
-    }
-    for (int j = m - 1; j >= 0; --j) {
-      double t = z[j];
-      for (int l = j + 1; l < m; ++l) t -= C[l + j * m] * z[l];
-      z[j] = t / C[j + j * m];
-    }
-  }
+  for (int k = 0; k < n; ++k) kForward[p.dim[p.order[k]] - 1](p, v, x, k);
+  for (int k = n - 1; k >= 0; --k) kBackward[p.dim[p.order[k]] - 1](p, v, x, k);
 }
 
 }  // namespace articula

@@ -24,6 +24,7 @@
 #include <Eigen/Core>
 #include <array>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace articula {
@@ -42,11 +43,15 @@ struct SparseLdltPattern {
   std::vector<int> col_begin;             // by position k: range in below_node / below_offset
   std::vector<int> below_node, below_offset;
   struct Update {  // target -= sign * left * right^T (rows x depth times depth x cols)
-    int target, left, right, rows, cols, depth;
+    int target, left, right;
+    int kernel;  // (rows - 1) * 36 + (cols - 1) * 6 + depth - 1
   };
   std::vector<Update> updates;
   std::vector<int> update_begin;  // by position k
   int values = 0;                 // doubles of storage
+  // Storage that is not a body's diagonal block or a body-joint coupling block (joint diagonal
+  // blocks and fill): [begin, end) ranges to zero before each assembly.
+  std::vector<std::pair<int, int>> fill_ranges;
   double flops = 0.0;             // multiply-adds of one factorisation and one solve
 
   // Offset of the stored block coupling nodes a and b (a != b, coupled). transposed: the block
@@ -75,6 +80,10 @@ struct SparseLdltFactor {
   std::vector<double> work;       // solve scratch
   void resize(const SparseLdltPattern& p);
   void zero() { std::fill(values.begin(), values.end(), 0.0); }
+  // Zeroes only p.fill_ranges: for an assembly that writes every body and coupling block.
+  void zero_fill(const SparseLdltPattern& p) {
+    for (const auto& [b, e] : p.fill_ranges) std::fill(values.begin() + b, values.begin() + e, 0.0);
+  }
 };
 
 // Factor the blocks in f.values in place. A pivot below rel_tol times the node's reference scale
