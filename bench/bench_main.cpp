@@ -16,8 +16,8 @@
 #include "core/algorithms/closed_loop_dynamics.hpp"
 #include "core/algorithms/crba.hpp"
 #include "core/algorithms/hybrid_dynamics.hpp"
-#include "core/algorithms/loop_constraints.hpp"
 #include "core/algorithms/kinematics.hpp"
+#include "core/algorithms/loop_constraints.hpp"
 #include "core/algorithms/ltdl.hpp"
 #include "core/algorithms/rnea.hpp"
 #include "core/algorithms/sparse_dynamics.hpp"
@@ -76,7 +76,8 @@ void run_forward(benchmark::State& s, const Case& c) {
     SparseDynamicsWork w;
     w.resize(*sm);
     for (auto _ : s) {
-      sparse_forward_dynamics(m, *sm, d, c.bm->loops(), c.in->q, c.in->qd, c.in->tau, kBaumgarte, kBaumgarte, w);
+      sparse_forward_dynamics(m, *sm, d, c.bm->loops(), c.in->q, c.in->qd, c.in->tau, kBaumgarte,
+                              kBaumgarte, w);
       keep(d.qdd);
     }
     s.SetLabel("sparse (RBDA 8.13)");
@@ -199,7 +200,9 @@ double loop_error(const BenchMechanism& bm, const BenchInput& in) {
   err = std::max(err, residual.cwiseAbs().maxCoeff() / std::max(1.0, in.tau.cwiseAbs().maxCoeff()));
   if (const SparseDynamicsModel* sm = bm.mech->sparse.get()) {  // the timed method agrees
     SparseDynamicsWork sw;
-    if (!sparse_forward_dynamics(m, *sm, d, bm.loops(), in.q, in.qd, in.tau, kBaumgarte, kBaumgarte, sw)) return 1.0;
+    if (!sparse_forward_dynamics(m, *sm, d, bm.loops(), in.q, in.qd, in.tau, kBaumgarte, kBaumgarte,
+                                 sw))
+      return 1.0;
     err = std::max(err, (d.qdd - qdd).norm() / std::max(1.0, qdd.norm()));
   }
   return err;

@@ -95,7 +95,8 @@ void loop_bias(const Model&, const Data& data, const std::vector<LoopJoint>& loo
                        cross_motion(vs, vp);
     const Motion rel_s = Xs.apply(rel);  // successor coordinates, where T is given
     k.segment(l.row, l.joint.nc()) = -(T.transpose() * rel_s);
-    if (l.joint.type == JointType::Universal) k(l.row) -= loop_tdot_term(l.joint, X_sp, Xs.apply(Motion(vs - vp)));
+    if (l.joint.type == JointType::Universal)
+      k(l.row) -= loop_tdot_term(l.joint, X_sp, Xs.apply(Motion(vs - vp)));
   }
 }
 

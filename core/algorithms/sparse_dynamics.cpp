@@ -75,14 +75,20 @@ void put_column(double* block, bool transposed, int d, int m, int c, const doubl
     for (int r = 0; r < d; ++r) block[r + c * d] = sign * col[r];
 }
 
-Motion base_velocity(const Data& data, int body) {
-  return body == 0 ? Motion::Zero() : data.X0[body].inverse_apply(data.v[body]);
+// ^iX_0' for the base frame 0' at sm.origin (same axes): absolute coordinates centred on the
+// mechanism, so that a mechanism far from the world origin keeps its precision (RBDA 10.1).
+Transform X0s(const SparseDynamicsModel& sm, const Data& data, int i) {
+  return {data.X0[i].E, data.X0[i].r - sm.origin};
 }
-Motion base_acceleration(const Data& data, int body) {
-  return body == 0 ? Motion::Zero() : data.X0[body].inverse_apply(data.a[body]);
+Motion base_velocity(const SparseDynamicsModel& sm, const Data& data, int body) {
+  return body == 0 ? Motion::Zero() : X0s(sm, data, body).inverse_apply(data.v[body]);
 }
-Transform frame_from_base(const Data& data, int body, const Transform& X_frame) {
-  return body == 0 ? X_frame : X_frame * data.X0[body];
+Motion base_acceleration(const SparseDynamicsModel& sm, const Data& data, int body) {
+  return body == 0 ? Motion::Zero() : X0s(sm, data, body).inverse_apply(data.a[body]);
+}
+Transform frame_from_base(const SparseDynamicsModel& sm, const Data& data, int body,
+                          const Transform& X_frame) {
+  return body == 0 ? X_frame * Transform::xlt(-sm.origin) : X_frame * X0s(sm, data, body);
 }
 }  // namespace
 
@@ -127,7 +133,7 @@ void assemble_bodies(const Model& model, const SparseDynamicsModel& sm, const Da
   const int d = sm.d;
   for (int i = 1; i <= model.nb; ++i) {
     const RigidBodyInertia& I = model.inertia[i];
-    const Transform& X0 = data.X0[i];
+    const Transform X0 = X0s(sm, data, i);
     double* D = w.body_block(i);
     if (sm.planar) {  // X0^T I X0 on (ω_z, v_x, v_y) only: Eq. 2.66 restricted to the plane
       const Vec3 ez = X0.E.col(2), h1 = X0.E.transpose() * I.h, r = X0.r;
@@ -142,8 +148,9 @@ void assemble_bodies(const Model& model, const SparseDynamicsModel& sm, const Da
       Eigen::Map<Mat6> block(D);
       block = I0;
     }
-    Force b = I * Motion(data.a[i] - X0.apply(model.a_grav)) + cross_force(data.v[i], I * data.v[i]);
-    if (f_ext) b -= X0.apply_force((*f_ext)[i]);
+    Force b =
+        I * Motion(data.a[i] - X0.apply(model.a_grav)) + cross_force(data.v[i], I * data.v[i]);
+    if (f_ext) b -= data.X0[i].apply_force((*f_ext)[i]);  // given in world coordinates
     reduce(sm, X0.transpose_apply(Force(-b)), w.rhs(i - 1));
   }
   for (int i = 1; i <= model.nb; ++i) {  // τ_i as the wrench S (S^T S)^-1 τ_i on body i
@@ -161,7 +168,7 @@ void assemble_bodies(const Model& model, const SparseDynamicsModel& sm, const Da
       f = S * y;
     }
     double f0[6];
-    reduce(sm, data.X0[i].transpose_apply(f), f0);
+    reduce(sm, X0s(sm, data, i).transpose_apply(f), f0);
     double* xs = w.rhs(i - 1);
     for (int k = 0; k < d; ++k) xs[k] += f0[k];
     const int p = model.parent[i];
@@ -189,7 +196,7 @@ void assemble_tree_joint(const Model& model, const SparseDynamicsModel& sm,
                          const SparseDynamicsModel::JointNode& j, const Data& data,
                          const SparseDriveInput& drives, Sink& w) {
   const int i = j.body, nv = model.joints[i].nv(), rows = j.constraint_rows + (j.drive >= 0);
-  const Transform& X0 = data.X0[i];
+  const Transform X0 = X0s(sm, data, i);
   double* rhs = w.rhs(j.node);
   for (int c = 0; c < j.constraint_rows; ++c) rhs[c] = 0.0;
   Motion s0 = Motion::Zero();  // the first column of S, base coordinates
@@ -241,14 +248,15 @@ void assemble_loop_joint(const SparseDynamicsModel& sm, const SparseDynamicsMode
                          const Data& data, const LoopJoint& l, double alpha, double beta,
                          const SparseDriveInput& drives, Sink& w) {
   const int rows = j.constraint_rows + (j.drive >= 0);
-  const Transform Xs = frame_from_base(data, l.successor, l.X_S);
+  const Transform Xs = frame_from_base(sm, data, l.successor, l.X_S);
   const Transform X_sp = loop_transform(data, l);
   VecN delta;
   Mat6X T;
   loop_jcalc(l.joint, X_sp, delta, T);
-  const Motion vs = base_velocity(data, l.successor), vp = base_velocity(data, l.predecessor);
-  const Motion rel = base_acceleration(data, l.successor) - base_acceleration(data, l.predecessor) +
-                     cross_motion(vs, vp);
+  const Motion vs = base_velocity(sm, data, l.successor),
+               vp = base_velocity(sm, data, l.predecessor);
+  const Motion rel = base_acceleration(sm, data, l.successor) -
+                     base_acceleration(sm, data, l.predecessor) + cross_motion(vs, vp);
   const Motion rel_s = Xs.apply(rel), v_rel = Xs.apply(Motion(vs - vp));
   double* rhs = w.rhs(j.node);
   for (int c = 0; c < j.constraint_rows; ++c) {
@@ -271,8 +279,10 @@ void assemble(const Model& model, const SparseDynamicsModel& sm, const Data& dat
               const SparseDriveInput& drives, Sink& sink, const ExternalForces* f_ext) {
   assemble_bodies(model, sm, data, tau, sink, f_ext);
   for (const SparseDynamicsModel::JointNode& j : sm.joints) {
-    if (j.loop < 0) assemble_tree_joint(model, sm, j, data, drives, sink);
-    else assemble_loop_joint(sm, j, data, loops[j.loop], alpha, beta, drives, sink);
+    if (j.loop < 0)
+      assemble_tree_joint(model, sm, j, data, drives, sink);
+    else
+      assemble_loop_joint(sm, j, data, loops[j.loop], alpha, beta, drives, sink);
   }
 }
 
@@ -286,7 +296,7 @@ void read_back(const Model& model, const SparseDynamicsModel& sm, Data& data,
   for (int i = 1; i <= model.nb; ++i) {
     const int nv = model.joints[i].nv(), vi = model.v_index[i];
     if (nv == 0) continue;
-    const Motion m = data.X0[i].apply(Motion(delta(i) - delta(model.parent[i])));
+    const Motion m = X0s(sm, data, i).apply(Motion(delta(i) - delta(model.parent[i])));
     if (is_axial_revolute(model.joints[i])) {
       data.qdd[vi] = m[2];
       continue;
@@ -308,14 +318,15 @@ void read_back(const Model& model, const SparseDynamicsModel& sm, Data& data,
 bool sparse_forward_dynamics_from_kinematics(const Model& model, const SparseDynamicsModel& sm,
                                              Data& data, const std::vector<LoopJoint>& loops,
                                              const VecX& tau, double alpha, double beta,
-                                             const SparseDriveInput& drives,
-                                             SparseDynamicsWork& w, const ExternalForces* f_ext) {
+                                             const SparseDriveInput& drives, SparseDynamicsWork& w,
+                                             const ExternalForces* f_ext) {
   if (w.factor.values.size() != static_cast<std::size_t>(sm.pattern.values)) w.resize(sm);
   w.factor.zero_fill(sm.pattern);  // the assembly overwrites every other block
   FactorSink sink{sm, w};
   assemble(model, sm, data, loops, tau, alpha, beta, drives, sink, f_ext);
   const bool first = w.factor.reference.empty() || w.factor.reference[0] == 0.0;
-  if (!(first ? sparse_ldlt_calibrate(sm.pattern, w.factor) : sparse_ldlt_factor(sm.pattern, w.factor)))
+  if (!(first ? sparse_ldlt_calibrate(sm.pattern, w.factor)
+              : sparse_ldlt_factor(sm.pattern, w.factor)))
     return false;
   sparse_ldlt_solve(sm.pattern, w.factor, w.x.data());
   read_back(model, sm, data, w);
@@ -336,41 +347,29 @@ bool sparse_forward_dynamics(const Model& model, const SparseDynamicsModel& sm, 
                                                  f_ext);
 }
 
-bool prepare_sparse_dynamics(const Model& model, const Data& data,
-                             const std::vector<LoopJoint>& loops,
-                             const std::vector<int>& driven_bodies,
-                             const std::vector<int>& driven_loops, bool planar,
-                             SparseDynamicsModel& sm) {
-  sm = SparseDynamicsModel{};
-  sm.planar = planar;
-  sm.d = planar ? 3 : 6;
-  if (planar) sm.sel = {2, 3, 4, 0, 0, 0};
-  else sm.sel = {0, 1, 2, 3, 4, 5};
-  sm.loop_rows = constraint_rows(loops);
-  sm.tree_drives = static_cast<int>(driven_bodies.size());
-  sm.loop_drives = static_cast<int>(driven_loops.size());
-  for (int i = 1; i <= model.nb; ++i)
-    if (!(model.inertia[i].m > 0.0)) return false;  // a massless body: singular I (Method 2 copes)
-  std::vector<int> tree_drive(model.nb + 1, -1), loop_drive(loops.size(), -1);
-  for (int r = 0; r < sm.tree_drives; ++r) {
-    if (model.joints[driven_bodies[r]].nv() != 1 || tree_drive[driven_bodies[r]] >= 0) return false;
-    tree_drive[driven_bodies[r]] = r;
-  }
-  for (int r = 0; r < sm.loop_drives; ++r) {
-    if (loops[driven_loops[r]].joint.nv() != 1 || loop_drive[driven_loops[r]] >= 0) return false;
-    loop_drive[driven_loops[r]] = r;
-  }
+Force loop_drive_row(const LoopJoint& l, const Data& data) {
+  VecN q(l.joint.nq()), v = VecN::Zero(l.joint.nv());
+  joint_coordinates(l.joint, loop_transform(data, l), q.data());
+  JointCalc jc;
+  jcalc(l.joint, q.data(), v.data(), jc);
+  return jc.S.col(0) / jc.S.col(0).squaredNorm();
+}
+
+namespace {
+// One node per tree joint with constraint rows (d - nv, plus its drive row).
+bool tree_joint_nodes(const Model& model, const std::vector<int>& drive, SparseDynamicsModel& sm) {
   for (int i = 1; i <= model.nb; ++i) {
     SparseDynamicsModel::JointNode j;
     j.body = j.s = i;
     j.p = model.parent[i];
     j.constraint_rows = sm.d - model.joints[i].nv();
-    j.drive = tree_drive[i];
+    j.drive = drive[i];
     if (j.constraint_rows < 0) return false;
-    if (!planar && j.constraint_rows > 0) {  // S constant in the successor frame: T once
-      const Joint& joint = model.joints[i];
+    const Joint& joint = model.joints[i];
+    if (!sm.planar && j.constraint_rows > 0) {  // S constant in the successor frame: T once
       JointCalc a, b;
-      VecN q(joint.nq()), q1(joint.nq()), v = VecN::Constant(joint.nv(), 0.7), zero = VecN::Zero(joint.nv());
+      VecN q(joint.nq()), q1(joint.nq()), v = VecN::Constant(joint.nv(), 0.7);
+      const VecN zero = VecN::Zero(joint.nv());
       joint_neutral(joint, q.data());
       joint_integrate(joint, q.data(), v.data(), 1.0, q1.data());
       jcalc(joint, q.data(), zero.data(), a);
@@ -385,16 +384,23 @@ bool prepare_sparse_dynamics(const Model& model, const Data& data,
     }
     if (j.constraint_rows + (j.drive >= 0) > 0) sm.joints.push_back(j);
   }
+  return true;
+}
+
+// One node per loop joint: the columns of loop_jcalc's T that act in the kept components (all
+// of them in 3-D); false when a planar loop's in-plane rows are not d - nv of its columns.
+bool loop_joint_nodes(const Data& data, const std::vector<LoopJoint>& loops,
+                      const std::vector<int>& drive, SparseDynamicsModel& sm) {
   for (std::size_t l = 0; l < loops.size(); ++l) {
     SparseDynamicsModel::JointNode j;
     j.loop = static_cast<int>(l);
     j.s = loops[l].successor;
     j.p = loops[l].predecessor;
-    j.drive = loop_drive[l];
+    j.drive = drive[l];
     VecN delta;
     Mat6X T;
     loop_jcalc(loops[l].joint, loop_transform(data, loops[l]), delta, T);
-    const Transform Xs = frame_from_base(data, j.s, loops[l].X_S);
+    const Transform Xs = frame_from_base(sm, data, j.s, loops[l].X_S);
     for (int c = 0; c < T.cols(); ++c) {
       const Force t0 = Xs.transpose_apply(Force(T.col(c)));
       double kept = 0.0;  // planar: structurally zero out-of-plane columns are left out
@@ -404,32 +410,29 @@ bool prepare_sparse_dynamics(const Model& model, const Data& data,
     if (j.constraint_rows != sm.d - loops[l].joint.nv()) return false;
     if (j.constraint_rows + (j.drive >= 0) > 0) sm.joints.push_back(j);
   }
-  std::vector<int> dim(model.nb, sm.d);
-  std::vector<char> body(model.nb, 1);
-  std::vector<std::array<int, 2>> ends(model.nb, {-1, -1});
+  return true;
+}
+
+// The elimination order from the graph and the blocks at the assembled state (pivot checks).
+bool analyse(const Model& model, const Data& data, const std::vector<LoopJoint>& loops,
+             const std::vector<int>& driven_loops, SparseDynamicsModel& sm) {
+  const int nb = model.nb;
+  std::vector<int> dim(nb, sm.d);
+  std::vector<char> body(nb, 1);
+  std::vector<std::array<int, 2>> ends(nb, {-1, -1});
+  BlockSink sink{sm, std::vector<MatX>(nb, MatX::Zero(sm.d, sm.d)), {}};
   for (SparseDynamicsModel::JointNode& j : sm.joints) {
     j.node = static_cast<int>(dim.size());
     dim.push_back(j.constraint_rows + (j.drive >= 0));
     body.push_back(0);
     ends.push_back({j.s - 1, j.p - 1});  // body i is node i-1; the base (0) becomes -1
+    sink.T.push_back(MatX::Zero(sm.d, dim.back()));
   }
-  // The blocks at the assembled state, for the ordering's pivot checks.
-  BlockSink sink{sm, std::vector<MatX>(model.nb, MatX::Zero(sm.d, sm.d)), {}};
-  for (const SparseDynamicsModel::JointNode& j : sm.joints)
-    sink.T.push_back(MatX::Zero(sm.d, j.constraint_rows + (j.drive >= 0)));
   const VecX tau = VecX::Zero(model.nv), qdd = VecX::Zero(sm.tree_drives);
-  std::vector<Force> P(sm.loop_drives);
-  std::vector<double> g(sm.loop_drives, 0.0);
-  for (int r = 0; r < sm.loop_drives; ++r) {  // P^T S = 1 at the joint's present coordinates
-    const LoopJoint& l = loops[driven_loops[r]];
-    VecN q(l.joint.nq()), v = VecN::Zero(l.joint.nv());
-    joint_coordinates(l.joint, loop_transform(data, l), q.data());
-    JointCalc jc;
-    jcalc(l.joint, q.data(), v.data(), jc);
-    P[r] = jc.S.col(0) / jc.S.col(0).squaredNorm();
-  }
+  std::vector<Force> P;
+  for (int l : driven_loops) P.push_back(loop_drive_row(loops[l], data));
+  const std::vector<double> g(sm.loop_drives, 0.0);
   assemble(model, sm, data, loops, tau, 0.0, 0.0, {qdd.data(), P.data(), g.data()}, sink, nullptr);
-  const int nb = model.nb;
   auto blocks = [&](int a, int b) -> MatX {  // a <= b: bodies come first
     if (a == b) return a < nb ? sink.I[a] : MatX::Zero(dim[a], dim[a]);
     const SparseDynamicsModel::JointNode& j = sm.joints[b - nb];
@@ -440,6 +443,41 @@ bool prepare_sparse_dynamics(const Model& model, const Data& data,
     if (j.s > 0) j.s_offset = sm.pattern.block_offset(j.s - 1, j.node, j.s_transposed);
     if (j.p > 0) j.p_offset = sm.pattern.block_offset(j.p - 1, j.node, j.p_transposed);
   }
+  return true;
+}
+}  // namespace
+
+bool prepare_sparse_dynamics(const Model& model, const Data& data,
+                             const std::vector<LoopJoint>& loops,
+                             const std::vector<int>& driven_bodies,
+                             const std::vector<int>& driven_loops, bool planar,
+                             SparseDynamicsModel& sm) {
+  sm = SparseDynamicsModel{};
+  sm.planar = planar;
+  sm.d = planar ? 3 : 6;
+  if (planar)
+    sm.sel = {2, 3, 4, 0, 0, 0};
+  else
+    sm.sel = {0, 1, 2, 3, 4, 5};
+  sm.loop_rows = constraint_rows(loops);
+  for (int i = 1; i <= model.nb; ++i) sm.origin += data.X0[i].r / model.nb;
+  sm.tree_drives = static_cast<int>(driven_bodies.size());
+  sm.loop_drives = static_cast<int>(driven_loops.size());
+  for (int i = 1; i <= model.nb; ++i)
+    if (!(model.inertia[i].m > 0.0)) return false;  // a massless body: singular I (Method 2 copes)
+  std::vector<int> tree_drive(model.nb + 1, -1), loop_drive(loops.size(), -1);
+  for (int r = 0; r < sm.tree_drives; ++r) {
+    if (model.joints[driven_bodies[r]].nv() != 1 || tree_drive[driven_bodies[r]] >= 0) return false;
+    tree_drive[driven_bodies[r]] = r;
+  }
+  for (int r = 0; r < sm.loop_drives; ++r) {
+    if (loops[driven_loops[r]].joint.nv() != 1 || loop_drive[driven_loops[r]] >= 0) return false;
+    loop_drive[driven_loops[r]] = r;
+  }
+  if (!tree_joint_nodes(model, tree_drive, sm) || !loop_joint_nodes(data, loops, loop_drive, sm) ||
+      !analyse(model, data, loops, driven_loops, sm))
+    return false;
+  // Assembly per body and joint (transforms, complements) on top of the factor and solve.
   sm.flops = sm.pattern.flops + 150.0 * model.nb + 100.0 * static_cast<double>(sm.joints.size());
   return true;
 }
@@ -454,7 +492,8 @@ double method2_cost(const Model& model, int rows, int solved_rows) {
   // Per body (kinematics, CRBA, factor of H), per row (K, H^-1 G^T), and the dense G H^-1 G^T
   // and its factor; coefficients fitted to instruction counts (callgrind) of Method 2 on the
   // samples and ladders of 2-20 loops (within 15 %).
-  return 4200.0 * model.nb + 2.95 * (me * nnz + m * depth_sum) + 12.3 * (me * me * n + me * me * me / 3);
+  return 4200.0 * model.nb + 2.95 * (me * nnz + m * depth_sum) +
+         12.3 * (me * me * n + me * me * me / 3);
 }
 
 }  // namespace articula

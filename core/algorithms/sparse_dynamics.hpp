@@ -26,8 +26,9 @@ namespace articula {
 
 struct SparseDynamicsModel {
   bool planar = false;
-  int d = 6;                    // coordinates per body: 3 when planar, else 6
-  std::array<int, 6> sel{};     // spatial components kept: {2, 3, 4} (ω_z, v_x, v_y) or 0..5
+  int d = 6;                   // coordinates per body: 3 when planar, else 6
+  std::array<int, 6> sel{};    // spatial components kept: {2, 3, 4} (ω_z, v_x, v_y) or 0..5
+  Vec3 origin = Vec3::Zero();  // of the absolute frame: the bodies' mean position at prepare
   struct JointNode {
     int body = 0;               // tree joint: its model body i; 0 for a loop joint
     int loop = -1;              // loop joint: its index in the loop list
@@ -39,15 +40,15 @@ struct SparseDynamicsModel {
     // spherical, ...): T in successor coordinates, computed once.
     bool constant_T = false;
     Mat6X T_local;
-    int node = -1;              // its node in the pattern (bodies are nodes 0..NB-1)
+    int node = -1;                     // its node in the pattern (bodies are nodes 0..NB-1)
     int s_offset = -1, p_offset = -1;  // storage of its coupling blocks with s and p
     bool s_transposed = false, p_transposed = false;
   };
   std::vector<JointNode> joints;
-  int loop_rows = 0;            // Method 2's rows of K (loop_constraints)
+  int loop_rows = 0;  // Method 2's rows of K (loop_constraints)
   int tree_drives = 0, loop_drives = 0;
   SparseLdltPattern pattern;
-  double flops = 0.0;           // predicted operations per call (factor, solve, assembly)
+  double flops = 0.0;  // predicted operations per call (factor, solve, assembly)
 };
 
 // The workspace of one mechanism's sparse solves: no allocation per call once built.
@@ -77,6 +78,10 @@ struct SparseDriveInput {
   const Force* loop_P = nullptr;
   const double* loop_g = nullptr;
 };
+
+// A row P with P^T S = 1 for a motion drive on 1-DoF loop joint l at its present coordinates
+// (data: forward kinematics), loop successor coordinates.
+Force loop_drive_row(const LoopJoint& l, const Data& data);
 
 // Writes data.qdd and work.mu. Needs forward_kinematics_bias(q, qd) in data. alpha, beta:
 // Baumgarte gains of the loop rows. Returns false when a pivot fails (a singular configuration):

@@ -3,8 +3,8 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <cmath>
-#include <map>
 #include <limits>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -103,8 +103,10 @@ struct Ordering {
       int first = -1;
       for (int b : ends[u])
         if (b >= 0 && done[b]) {
-          if (first < 0) first = b;
-          else parts.join(first, b);
+          if (first < 0)
+            first = b;
+          else
+            parts.join(first, b);
         }
       parts.freedom[parts.find(first)] -= dim[u];
     }
@@ -132,42 +134,13 @@ int SparseLdltPattern::block_offset(int a, int b, bool& transposed) const {
   return -1;
 }
 
-bool sparse_ldlt_analyse(const std::vector<int>& dim, const std::vector<char>& body,
-                         const std::vector<std::array<int, 2>>& joint_bodies,
-                         SparseLdltPattern& p, const SparseLdltBlocks& blocks) {
-  const int n = static_cast<int>(dim.size());
-  Ordering o{dim, body, joint_bodies, std::vector<std::set<int>>(n), std::vector<char>(n, 0),
-             Parts{std::vector<int>(n), std::vector<int>(n, 0)}, std::vector<std::vector<int>>(n)};
-  for (int u = 0; u < n; ++u) o.parts.parent[u] = u;
-  if (blocks) {
-    o.numeric = true;
-    o.scale.assign(n, 0.0);
-    o.well_conditioned.assign(n, -1);
-    for (int u = 0; u < n; ++u) {
-      if (body[u]) o.subtract(u, u, -blocks(u, u));
-      else
-        for (int b : joint_bodies[u])
-          if (b >= 0) o.S[{std::min(u, b), std::max(u, b)}] = blocks(std::min(u, b), std::max(u, b));
-    }
-  }
-  for (int u = 0; u < n; ++u) {
-    if (body[u]) continue;
-    for (int b : joint_bodies[u])
-      if (b >= 0) {
-        o.adj[u].insert(b);
-        o.adj[b].insert(u);
-        o.joints_of[b].push_back(u);
-      }
-  }
-  for (int u = 0; u < n; ++u)
-    if (dim[u] < 1 || dim[u] > 6) return false;  // the kernels' block sizes
-  p = SparseLdltPattern{};
-  p.dim = dim;
-  p.body = body;
-  p.x_offset.resize(n);
-  for (int u = 0; u < n; ++u) p.x_offset[u] = p.size, p.size += dim[u];
-  std::vector<std::vector<int>> below(n);
-  for (int k = 0; k < n; ++k) {  // minimum (weighted) degree among the admissible nodes
+namespace {
+// Minimum (weighted) degree among the admissible nodes, with the fill of each elimination: the
+// order, and per node the later nodes it is coupled to. False when no node is admissible.
+bool order_nodes(Ordering& o, SparseLdltPattern& p, std::vector<std::vector<int>>& below) {
+  const int n = static_cast<int>(o.dim.size());
+  below.assign(n, {});
+  for (int k = 0; k < n; ++k) {
     int best = -1, best_degree = std::numeric_limits<int>::max();
     for (int u = 0; u < n; ++u) {
       if (o.done[u] || !o.admissible(u)) continue;
@@ -181,35 +154,50 @@ bool sparse_ldlt_analyse(const std::vector<int>& dim, const std::vector<char>& b
   }
   p.position.resize(n);
   for (int k = 0; k < n; ++k) p.position[p.order[k]] = k;
+  return true;
+}
+
+// Block storage in elimination order, and the ranges the assembly does not overwrite.
+void layout(const std::vector<std::array<int, 2>>& ends, const std::vector<std::vector<int>>& below,
+            SparseLdltPattern& p) {
+  const int n = static_cast<int>(p.dim.size());
   p.diag_offset.resize(n);
   p.col_begin.assign(n + 1, 0);
   for (int k = 0; k < n; ++k) {
     const int u = p.order[k];
     p.diag_offset[u] = p.values;
-    p.values += dim[u] * dim[u];
+    p.values += p.dim[u] * p.dim[u];
     p.col_begin[k] = static_cast<int>(p.below_node.size());
     for (int i : below[u]) {
       p.below_node.push_back(i);
       p.below_offset.push_back(p.values);
-      p.values += dim[i] * dim[u];
+      p.values += p.dim[i] * p.dim[u];
     }
   }
   p.col_begin[n] = static_cast<int>(p.below_node.size());
   auto add_fill = [&](int b, int e) {
-    if (!p.fill_ranges.empty() && p.fill_ranges.back().second == b) p.fill_ranges.back().second = e;
-    else p.fill_ranges.push_back({b, e});
+    if (!p.fill_ranges.empty() && p.fill_ranges.back().second == b)
+      p.fill_ranges.back().second = e;
+    else
+      p.fill_ranges.push_back({b, e});
   };
   auto coupled = [&](int a, int b) {  // an entry of the original matrix (body-joint)
-    const int j = body[a] ? b : a, bd = body[a] ? a : b;
-    return body[a] != body[b] && (joint_bodies[j][0] == bd || joint_bodies[j][1] == bd);
+    const int j = p.body[a] ? b : a, bd = p.body[a] ? a : b;
+    return p.body[a] != p.body[b] && (ends[j][0] == bd || ends[j][1] == bd);
   };
   for (int k = 0; k < n; ++k) {
     const int u = p.order[k];
-    if (!body[u]) add_fill(p.diag_offset[u], p.diag_offset[u] + dim[u] * dim[u]);
+    if (!p.body[u]) add_fill(p.diag_offset[u], p.diag_offset[u] + p.dim[u] * p.dim[u]);
     for (int e = p.col_begin[k]; e < p.col_begin[k + 1]; ++e)
       if (!coupled(p.below_node[e], u))
-        add_fill(p.below_offset[e], p.below_offset[e] + dim[p.below_node[e]] * dim[u]);
+        add_fill(p.below_offset[e], p.below_offset[e] + p.dim[p.below_node[e]] * p.dim[u]);
   }
+}
+
+// The Schur-complement updates of each pivot, with their kernels, and the operation count.
+bool list_updates(SparseLdltPattern& p) {
+  const int n = static_cast<int>(p.dim.size());
+  const std::vector<int>& dim = p.dim;
   p.update_begin.assign(n + 1, 0);
   for (int k = 0; k < n; ++k) {
     const int u = p.order[k], m = dim[u];
@@ -232,6 +220,54 @@ bool sparse_ldlt_analyse(const std::vector<int>& dim, const std::vector<char>& b
   }
   p.update_begin[n] = static_cast<int>(p.updates.size());
   return true;
+}
+}  // namespace
+
+bool sparse_ldlt_analyse(const std::vector<int>& dim, const std::vector<char>& body,
+                         const std::vector<std::array<int, 2>>& joint_bodies, SparseLdltPattern& p,
+                         const SparseLdltBlocks& blocks) {
+  const int n = static_cast<int>(dim.size());
+  for (int u = 0; u < n; ++u)
+    if (dim[u] < 1 || dim[u] > 6) return false;  // the kernels' block sizes
+  Ordering o{dim,
+             body,
+             joint_bodies,
+             std::vector<std::set<int>>(n),
+             std::vector<char>(n, 0),
+             Parts{std::vector<int>(n), std::vector<int>(n, 0)},
+             std::vector<std::vector<int>>(n)};
+  for (int u = 0; u < n; ++u) o.parts.parent[u] = u;
+  for (int u = 0; u < n; ++u) {
+    if (body[u]) continue;
+    for (int b : joint_bodies[u])
+      if (b >= 0) {
+        o.adj[u].insert(b);
+        o.adj[b].insert(u);
+        o.joints_of[b].push_back(u);
+      }
+  }
+  if (blocks) {
+    o.numeric = true;
+    o.scale.assign(n, 0.0);
+    o.well_conditioned.assign(n, -1);
+    for (int u = 0; u < n; ++u) {
+      if (body[u])
+        o.subtract(u, u, -blocks(u, u));
+      else
+        for (int b : joint_bodies[u])
+          if (b >= 0)
+            o.S[{std::min(u, b), std::max(u, b)}] = blocks(std::min(u, b), std::max(u, b));
+    }
+  }
+  p = SparseLdltPattern{};
+  p.dim = dim;
+  p.body = body;
+  p.x_offset.resize(n);
+  for (int u = 0; u < n; ++u) p.x_offset[u] = p.size, p.size += dim[u];
+  std::vector<std::vector<int>> below;
+  if (!order_nodes(o, p, below)) return false;
+  layout(joint_bodies, below, p);
+  return list_updates(p);
 }
 
 void SparseLdltFactor::resize(const SparseLdltPattern& p) {
@@ -299,7 +335,8 @@ using RightSolveFn = void (*)(double*, const double*);
 using LowerFn = void (*)(const double*, const double*, double*);
 using UpperFn = void (*)(const double*, const double*, double*, double);
 template <int... I>
-constexpr std::array<RightSolveFn, sizeof...(I)> right_solve_table(std::integer_sequence<int, I...>) {
+constexpr std::array<RightSolveFn, sizeof...(I)> right_solve_table(
+    std::integer_sequence<int, I...>) {
   return {&right_solve<I / 6 + 1, I % 6 + 1>...};
 }
 template <int... I>

@@ -20,8 +20,8 @@
 // follow its body); they work on scalar CSC entries with index indirection where this matrix has
 // dense 3x3/6x6 blocks; and Eigen's factorize() takes stack-or-heap temporaries per call. With a
 // caller-given order SimplicialLDLT could work, but the blocks here are the cheaper route.
-#include <algorithm>
 #include <Eigen/Core>
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <utility>
@@ -39,8 +39,8 @@ struct SparseLdltPattern {
   std::vector<int> order, position;
   // Storage: the diagonal block of each node (dim x dim), and below it, per eliminated node k,
   // the blocks L(i, k) of the later nodes i it is coupled to (dim_i x dim_k), column-major.
-  std::vector<int> diag_offset;           // by node
-  std::vector<int> col_begin;             // by position k: range in below_node / below_offset
+  std::vector<int> diag_offset;  // by node
+  std::vector<int> col_begin;    // by position k: range in below_node / below_offset
   std::vector<int> below_node, below_offset;
   struct Update {  // target -= sign * left * right^T (rows x depth times depth x cols)
     int target, left, right;
@@ -52,7 +52,7 @@ struct SparseLdltPattern {
   // Storage that is not a body's diagonal block or a body-joint coupling block (joint diagonal
   // blocks and fill): [begin, end) ranges to zero before each assembly.
   std::vector<std::pair<int, int>> fill_ranges;
-  double flops = 0.0;             // multiply-adds of one factorisation and one solve
+  double flops = 0.0;  // multiply-adds of one factorisation and one solve
 
   // Offset of the stored block coupling nodes a and b (a != b, coupled). transposed: the block
   // is stored as (b rows x a cols) rather than (a rows x b cols).

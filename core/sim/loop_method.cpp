@@ -1,7 +1,6 @@
 #include "core/sim/loop_method.hpp"
 
 #include "core/algorithms/kinematics.hpp"
-#include "core/algorithms/loop_constraints.hpp"
 #include "core/sim/mechanism.hpp"
 
 namespace articula {
@@ -26,25 +25,20 @@ std::shared_ptr<const SparseDynamicsModel> sparse_dynamics_model(const Mechanism
   Data data(model);
   forward_kinematics_bias(model, data, m.q0, m.qd0);
   auto sm = std::make_shared<SparseDynamicsModel>();
-  if (!prepare_sparse_dynamics(model, data, m.compiled.loops, driven_bodies, driven_loops, m.planar, *sm))
+  if (!prepare_sparse_dynamics(model, data, m.compiled.loops, driven_bodies, driven_loops, m.planar,
+                               *sm))
     return nullptr;
   // A trial factorisation at the assembled state: a singular matrix (redundant loops in the
   // formulation chosen, a locked drive set) keeps Method 2, which reveals the rank.
   SparseDynamicsWork w;
   w.resize(*sm);
   const VecX tau = VecX::Zero(model.nv), zeros = VecX::Zero(driven_bodies.size());
-  std::vector<Force> P(driven_loops.size(), Force::Zero());
-  std::vector<double> g(driven_loops.size(), 0.0);
-  for (std::size_t r = 0; r < driven_loops.size(); ++r) {  // any row with P^T S = 1 will do
-    const LoopJoint& l = m.compiled.loops[driven_loops[r]];
-    JointCalc jc;
-    VecN q(l.joint.nq()), v = VecN::Zero(l.joint.nv());
-    joint_coordinates(l.joint, loop_transform(data, l), q.data());
-    jcalc(l.joint, q.data(), v.data(), jc);
-    P[r] = jc.S.col(0) / jc.S.col(0).squaredNorm();
-  }
+  std::vector<Force> P;
+  for (int l : driven_loops) P.push_back(loop_drive_row(m.compiled.loops[l], data));
+  const std::vector<double> g(driven_loops.size(), 0.0);
   const SparseDriveInput in{zeros.data(), P.data(), g.data()};
-  if (!sparse_forward_dynamics_from_kinematics(model, *sm, data, m.compiled.loops, tau, 0.0, 0.0, in, w))
+  if (!sparse_forward_dynamics_from_kinematics(model, *sm, data, m.compiled.loops, tau, 0.0, 0.0,
+                                               in, w))
     return nullptr;
   return sm;
 }
@@ -55,7 +49,8 @@ std::shared_ptr<const SparseDynamicsModel> select_loop_method(const Mechanism& m
   const int drives = sm->tree_drives + sm->loop_drives;
   int solved = drives;  // planar loops: Method 2 drops the structurally zero out-of-plane rows
   for (const LoopJoint& l : m.compiled.loops) solved += m.planar ? 3 - l.joint.nv() : l.joint.nc();
-  const double method2 = method2_cost(m.model(), constraint_rows(m.compiled.loops) + drives, solved);
+  const double method2 =
+      method2_cost(m.model(), constraint_rows(m.compiled.loops) + drives, solved);
   return kSparseCostPerFlop * sm->flops < kSparseMargin * method2 ? sm : nullptr;
 }
 

@@ -97,15 +97,25 @@ TEST_CASE("Sparse-matrix method equals Method 2 on the ladders", "[sparse]") {
   }
 }
 
+TEST_CASE("Sparse-matrix method keeps its precision 1e4 m from the origin", "[sparse]") {
+  // Absolute coordinates about the mechanism's own centre (RBDA 10.1): no loss to the distance.
+  MechanismSpec spec = test::ladder_spec(5);
+  const Vec3 offset(1e4, -2e4, 0);
+  for (BodySpec& b : spec.bodies) b.pose->position += offset;
+  for (JointSpec& j : spec.joints)
+    if (j.parent == "ground") j.parent_frame.position += offset;
+  CHECK(compare_methods(prepare(spec), 5, 99));
+}
+
 TEST_CASE("Sparse-matrix method equals Method 2 on the samples, with and without drives",
           "[sparse]") {
   // Required where the method must apply: planar loops, and the Stewart platform in 3-D.
   const std::vector<std::string> required = {"fourbar.json", "slider_crank.json",
                                              "stewart_platform.json", "jansen_leg.json"};
-  for (const char* file : {"fourbar.json", "slider_crank.json", "stewart_platform.json",
-                           "jansen_leg.json", "watt_six_bar.json", "stephenson_six_bar.json",
-                           "peaucellier.json", "excavator.json", "rssr.json", "rsur.json",
-                           "delta_robot.json", "bennett.json"}) {
+  for (const char* file :
+       {"fourbar.json", "slider_crank.json", "stewart_platform.json", "jansen_leg.json",
+        "watt_six_bar.json", "stephenson_six_bar.json", "peaucellier.json", "excavator.json",
+        "rssr.json", "rsur.json", "delta_robot.json", "bennett.json"}) {
     const MechanismSpec spec = load_project(test::sample_path(file)).spec;
     const Mechanism driven = prepare(spec), free = prepare(passive(spec));
     const bool must = std::find(required.begin(), required.end(), file) != required.end();
@@ -122,11 +132,13 @@ TEST_CASE("Sparse-matrix method is O(n) on the ladder, where Method 2 is not", "
     const Mechanism m = prepare(test::ladder_spec(k));
     const auto sm = sparse_dynamics_model(m);
     REQUIRE(sm);
-    return std::pair{sm->flops / k, method2_cost(m.model(), constraint_rows(m.compiled.loops), 2 * k) / k};
+    return std::pair{sm->flops / k,
+                     method2_cost(m.model(), constraint_rows(m.compiled.loops), 2 * k) / k};
   };
   const auto [s5, m5] = per_loop(5);
   const auto [s80, m80] = per_loop(80);
-  INFO("sparse operations per loop " << s5 << " -> " << s80 << ", Method 2 (instructions) " << m5 << " -> " << m80);
+  INFO("sparse operations per loop " << s5 << " -> " << s80 << ", Method 2 (instructions) " << m5
+                                     << " -> " << m80);
   CHECK(s80 <= 1.2 * s5);  // bounded fill: the minimum-degree order finds a fixed bandwidth
   CHECK(m80 >= 10 * m5);
   // The selection follows the prediction: the long ladder is solved by the sparse method.

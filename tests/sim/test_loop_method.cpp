@@ -44,7 +44,8 @@ void check_same(const Mechanism& m) {
 
 TEST_CASE("Simulation with the sparse-matrix method follows Method 2", "[sparse]") {
   int compared = 0;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(ARTICULA_SOURCE_DIR) + "/samples")) {
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::string(ARTICULA_SOURCE_DIR) + "/samples")) {
     if (e.path().extension() != ".json") continue;
     const Mechanism m = prepare(load_project(e.path().string()).spec);
     if (!m.has_loops() || !sparse_dynamics_model(m)) continue;

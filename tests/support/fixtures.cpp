@@ -17,7 +17,8 @@ MechanismSpec ladder_spec(int k) {
     b.name = name;
     b.mass = 3.4 * length;
     b.com = Vec3(length / 2, 0, 0);
-    const double r = 0.02, axial = b.mass * r * r / 2, tr = b.mass * (3 * r * r + length * length) / 12;
+    const double r = 0.02, axial = b.mass * r * r / 2,
+                 tr = b.mass * (3 * r * r + length * length) / 12;
     b.inertia = {axial, tr, tr, 0, 0, 0};
     b.pose = PoseSpec{};
     b.pose->position = at;
@@ -39,8 +40,10 @@ MechanismSpec ladder_spec(int k) {
     const std::string s = std::to_string(i), prev = std::to_string(i - 1);
     rod("top" + s, L, Vec3((i - 1) * L, h, 0), 0.0);
     rod("bottom" + s, L, Vec3((i - 1) * L, 0, 0), 0.0);
-    hinge("t" + s, i == 1 ? "ground" : "top" + prev, i == 1 ? Vec3(0, h, 0) : Vec3(L, 0, 0), "top" + s, Vec3::Zero());
-    hinge("b" + s, i == 1 ? "ground" : "bottom" + prev, i == 1 ? Vec3::Zero() : Vec3(L, 0, 0), "bottom" + s, Vec3::Zero());
+    hinge("t" + s, i == 1 ? "ground" : "top" + prev, i == 1 ? Vec3(0, h, 0) : Vec3(L, 0, 0),
+          "top" + s, Vec3::Zero());
+    hinge("b" + s, i == 1 ? "ground" : "bottom" + prev, i == 1 ? Vec3::Zero() : Vec3(L, 0, 0),
+          "bottom" + s, Vec3::Zero());
   }
   for (int i = 1; i <= k; ++i) {
     const std::string s = std::to_string(i);
