@@ -265,9 +265,9 @@ TEST_CASE("hostile: a simulation that produces NaN", "[hostile]") {
 }
 
 TEST_CASE("hostile: the same results with the sparse-matrix method forced", "[hostile][sparse]") {
-  // RBDA 8.13's method on the planar cases: near the dead point its factor reports the bad pivot
-  // and the step falls back to Method 2, whose rank check gives the diagnosis; far from the origin
-  // its absolute frame is centred on the mechanism.
+  // RBDA 8.13's method on the planar cases: the run stops at the same step before the dead point
+  // with the same diagnosis (a bad pivot would fall back to Method 2, never NaN); far from the
+  // origin its absolute frame is centred on the mechanism, so nothing is lost to the distance.
   auto forced = [](Mechanism m) {
     m.sparse = sparse_dynamics_model(m);
     REQUIRE(m.sparse);
