@@ -120,6 +120,7 @@ struct BlockSink {
 
 void SparseDynamicsWork::resize(const SparseDynamicsModel& sm) {
   factor.resize(sm.pattern);
+  if (!sm.pivot_reference.empty()) factor.reference = sm.pivot_reference;
   x.setZero(sm.pattern.size);
   mu.setZero(sm.loop_rows + sm.tree_drives + sm.loop_drives);
 }
@@ -413,7 +414,8 @@ bool loop_joint_nodes(const Data& data, const std::vector<LoopJoint>& loops,
   return true;
 }
 
-// The elimination order from the graph and the blocks at the assembled state (pivot checks).
+// The elimination order from the graph and the blocks at the assembled state (pivot checks),
+// then a trial factorisation there, which records each pivot's scale.
 bool analyse(const Model& model, const Data& data, const std::vector<LoopJoint>& loops,
              const std::vector<int>& driven_loops, SparseDynamicsModel& sm) {
   const int nb = model.nb;
@@ -443,6 +445,13 @@ bool analyse(const Model& model, const Data& data, const std::vector<LoopJoint>&
     if (j.s > 0) j.s_offset = sm.pattern.block_offset(j.s - 1, j.node, j.s_transposed);
     if (j.p > 0) j.p_offset = sm.pattern.block_offset(j.p - 1, j.node, j.p_transposed);
   }
+  SparseDynamicsWork w;
+  w.resize(sm);
+  FactorSink factor_sink{sm, w};
+  assemble(model, sm, data, loops, tau, 0.0, 0.0, {qdd.data(), P.data(), g.data()}, factor_sink,
+           nullptr);
+  if (!sparse_ldlt_calibrate(sm.pattern, w.factor)) return false;
+  sm.pivot_reference = w.factor.reference;
   return true;
 }
 }  // namespace

@@ -48,6 +48,9 @@ struct SparseDynamicsModel {
   int loop_rows = 0;  // Method 2's rows of K (loop_constraints)
   int tree_drives = 0, loop_drives = 0;
   SparseLdltPattern pattern;
+  // Per node: its pivot's scale at the assembled state (prepare's trial factorisation); later
+  // pivots below 1e-10 of it fail, and the caller falls back to Method 2.
+  std::vector<double> pivot_reference;
   double flops = 0.0;  // predicted operations per call (factor, solve, assembly)
 };
 
@@ -63,8 +66,9 @@ struct SparseDynamicsWork {
 // each tree motion drive (in drive order); driven_loops: the loop of each loop-joint motion
 // drive. data: forward kinematics at an assembled state (for the planar column choice). Returns
 // false when the method does not apply: a massless body, a multi-DoF motion drive, a planar
-// loop joint whose in-plane constraint rows are not a subset of its rows, or no admissible
-// elimination order.
+// loop joint whose in-plane constraint rows are not a subset of its rows, no admissible
+// elimination order, or a factorisation that fails at that state (a singular matrix: redundant
+// loops in the formulation chosen, a locked set of drives).
 bool prepare_sparse_dynamics(const Model& model, const Data& data,
                              const std::vector<LoopJoint>& loops,
                              const std::vector<int>& driven_bodies,

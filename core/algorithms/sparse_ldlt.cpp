@@ -273,7 +273,6 @@ bool sparse_ldlt_analyse(const std::vector<int>& dim, const std::vector<char>& b
 void SparseLdltFactor::resize(const SparseLdltPattern& p) {
   values.assign(p.values, 0.0);
   reference.assign(p.dim.size(), 0.0);
-  work.assign(p.size, 0.0);
 }
 
 namespace {

@@ -77,7 +77,6 @@ bool sparse_ldlt_analyse(const std::vector<int>& dim, const std::vector<char>& b
 struct SparseLdltFactor {
   std::vector<double> values;     // the matrix blocks, then the factor, in place
   std::vector<double> reference;  // per node: pivot scale from calibrate() (0: none yet)
-  std::vector<double> work;       // solve scratch
   void resize(const SparseLdltPattern& p);
   void zero() { std::fill(values.begin(), values.end(), 0.0); }
   // Zeroes only p.fill_ranges: for an assembly that writes every body and coupling block.

@@ -28,18 +28,6 @@ std::shared_ptr<const SparseDynamicsModel> sparse_dynamics_model(const Mechanism
   if (!prepare_sparse_dynamics(model, data, m.compiled.loops, driven_bodies, driven_loops, m.planar,
                                *sm))
     return nullptr;
-  // A trial factorisation at the assembled state: a singular matrix (redundant loops in the
-  // formulation chosen, a locked drive set) keeps Method 2, which reveals the rank.
-  SparseDynamicsWork w;
-  w.resize(*sm);
-  const VecX tau = VecX::Zero(model.nv), zeros = VecX::Zero(driven_bodies.size());
-  std::vector<Force> P;
-  for (int l : driven_loops) P.push_back(loop_drive_row(m.compiled.loops[l], data));
-  const std::vector<double> g(driven_loops.size(), 0.0);
-  const SparseDriveInput in{zeros.data(), P.data(), g.data()};
-  if (!sparse_forward_dynamics_from_kinematics(model, *sm, data, m.compiled.loops, tau, 0.0, 0.0,
-                                               in, w))
-    return nullptr;
   return sm;
 }
 
