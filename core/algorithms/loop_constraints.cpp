@@ -17,17 +17,17 @@ Motion base_velocity(const Data& data, int body) {
 Motion base_acceleration(const Data& data, int body) {
   return body == 0 ? Motion::Zero() : data.X0[body].inverse_apply(data.a[body]);
 }
+}  // namespace
 
 // T̊^T v_rel for loop joints whose T varies with the configuration (only the universal joint's
 // moment column n = y_s × z_p does). v_rel in successor coordinates.
-double tdot_term(const Joint& joint, const Transform& X_sp, const Motion& v_rel) {
+double loop_tdot_term(const Joint& joint, const Transform& X_sp, const Motion& v_rel) {
   if (joint.type != JointType::Universal) return 0.0;
   const Vec3 w = v_rel.head<3>();
   const Vec3 z_p = X_sp.E.col(2);
   const Vec3 n_dot = Vec3::UnitY().cross(-w.cross(z_p));
   return n_dot.dot(w);
 }
-}  // namespace
 
 Transform loop_transform(const Data& data, const LoopJoint& l) {
   const Transform Xp = frame_from_base(data, l.predecessor, l.X_P);
@@ -95,7 +95,8 @@ void loop_bias(const Model&, const Data& data, const std::vector<LoopJoint>& loo
                        cross_motion(vs, vp);
     const Motion rel_s = Xs.apply(rel);  // successor coordinates, where T is given
     k.segment(l.row, l.joint.nc()) = -(T.transpose() * rel_s);
-    if (l.joint.type == JointType::Universal) k(l.row) -= tdot_term(l.joint, X_sp, Xs.apply(Motion(vs - vp)));
+    if (l.joint.type == JointType::Universal)
+      k(l.row) -= loop_tdot_term(l.joint, X_sp, Xs.apply(Motion(vs - vp)));
   }
 }
 

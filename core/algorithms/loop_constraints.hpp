@@ -31,6 +31,10 @@ void loop_constraints(const Model& model, Data& data, const std::vector<LoopJoin
 void relative_velocity_row(const Model& model, const Data& data, const LoopJoint& l, const Force& t,
                            Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>> row);
 
+// T̊^T v_rel of a loop joint whose T varies with X_sp (nonzero for the universal joint only, in
+// its first row); v_rel in successor coordinates. Part of k above.
+double loop_tdot_term(const Joint& joint, const Transform& X_sp, const Motion& v_rel);
+
 // Successor-frame transform of loop joint l: ^{s,k}X_{p,k} from the current data.X0.
 Transform loop_transform(const Data& data, const LoopJoint& l);
 

@@ -5,6 +5,7 @@
 
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_constraints.hpp"
+#include "core/sim/loop_method.hpp"
 
 namespace articula {
 
@@ -126,6 +127,7 @@ Mechanism prepare(const MechanismSpec& spec) {
   m.mobility = mobility(model, loops, K, m.length_scale);
   m.planar = is_planar(model, data, loops);
   m.gruebler = gruebler_count(model, loops, m.planar);
+  m.sparse = select_loop_method(m);
   return m;
 }
 

@@ -2,6 +2,7 @@
 // A mechanism ready to analyse or simulate: the spec compiled (spanning tree + loop joints),
 // drives and springs bound to coordinates, loops assembled, mobility computed.
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -45,6 +46,8 @@ struct ForceBinding {
   double stiffness = 0, rest_length = 0, damping = 0;
 };
 
+struct SparseDynamicsModel;
+
 struct Mechanism {
   MechanismSpec spec;
   CompiledMechanism compiled;
@@ -61,6 +64,9 @@ struct Mechanism {
   // Distance of the farthest body frame from the world origin: loop errors, computed from world
   // placements, carry round-off of about eps times this (RBDA 10.1), so tolerances grow with it.
   double position_scale = 0.0;
+  // Loops solved by RBDA 8.13's sparse-matrix method when it is predicted cheaper than Method 2
+  // (core/sim/loop_method.hpp); null: Method 2.
+  std::shared_ptr<const SparseDynamicsModel> sparse;
   double closure_tolerance(double tolerance) const { return std::max(tolerance, 64 * 2.2e-16 * position_scale); }
 
   const Model& model() const { return compiled.model; }

@@ -50,6 +50,9 @@ nlohmann::json mechanism_info(const Mechanism& mech) {
       {"gruebler_formula", mech.planar ? "planar: 3(n-1) - sum(3 - f)" : "spatial: 6(n-1) - sum(6 - f)"},
       {"rank_tolerance", mech.mobility.tolerance},
       {"assembly", {{"residual", mech.assembly.residual}, {"iterations", mech.assembly.iterations}}},
+      {"loop_method", !mech.has_loops() ? "none"
+                      : mech.sparse     ? "sparse-matrix method (RBDA 8.13)"
+                                        : "spanning tree, Method 2 (RBDA 8.5)"},
   };
   return info;
 }

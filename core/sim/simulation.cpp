@@ -86,6 +86,7 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   sd_rate_.assign(mech_.forces.size(), 0.0);
   f_total_.assign(model_.nb + 1, Force::Zero());
   f_ = [this](double t, const VecX& q, const VecX& v, VecX& qdd) { accelerations(t, q, v, qdd); };
+  if (mech_.sparse) sparse_.resize(*mech_.sparse);
   impose_motion_drives(0.0, q_, qd_);
   check_mass_matrix(q_, "");
   if (!loop_drives_.empty()) project(q_, qd_);  // loop-joint drives start on their law too
@@ -312,7 +313,40 @@ void Simulation::record_power(const VecX& v) {
   ++stage_;
 }
 
+double Simulation::loop_drive_rhs(const LoopDrive& ld, double a) const {
+  const TimeJet j = drives_[ld.drive].eval(last_t_);
+  return j.d2 - ld.bias - 2 * a * (ld.qd - j.d1) - a * a * loop_drive_error(ld, last_t_);
+}
+
+bool Simulation::sparse_accelerations(const VecX& q, const VecX& v, VecX& qdd) {
+  // The same rows as Method 2 below, solved on the bodies' own equations (RBDA 8.13). Reporting
+  // (evaluate: minimum-norm forces, the rank check) stays with Method 2.
+  const double a = 1.0 / opt_.stabilization_time;
+  const int nd = static_cast<int>(driven_v_.size()), nl = static_cast<int>(loop_drives_.size());
+  forward_kinematics_bias(model_, data_, q, v);
+  sparse_qdd_.resize(nd);
+  sparse_P_.resize(nl);
+  sparse_g_.resize(nl);
+  for (int r = 0; r < nd; ++r) sparse_qdd_[r] = qdd_in_[driven_v_[r]];
+  for (int r = 0; r < nl; ++r) {
+    loop_drive_terms(loop_drives_[r]);
+    sparse_P_[r] = loop_drives_[r].P;
+    sparse_g_[r] = loop_drive_rhs(loop_drives_[r], a);
+  }
+  const SparseDriveInput in{sparse_qdd_.data(), sparse_P_.data(), sparse_g_.data()};
+  if (!sparse_forward_dynamics_from_kinematics(model_, *mech_.sparse, data_, mech_.compiled.loops,
+                                               tau_in_, a, a, in, sparse_,
+                                               external_forces_ ? &f_applied_ : nullptr))
+    return false;  // a singular configuration: Method 2 reveals the rank
+  cd_.mu = sparse_.mu;
+  const int nk = mech_.sparse->loop_rows;
+  for (int r = 0; r < nl; ++r) loop_drives_[r].mu = cd_.mu[nk + nd + r];
+  qdd = data_.qdd;
+  return true;
+}
+
 void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v, VecX& qdd) {
+  if (mech_.sparse && !cd_.minimum_norm && sparse_accelerations(q, v, qdd)) return;
   const double a = 1.0 / opt_.stabilization_time;  // α = β = 1/T_stab
   loop_constraints(model_, data_, mech_.compiled.loops, q, v, a, a, delta_, K_, k_);
   const int nk = static_cast<int>(K_.rows()), nd = static_cast<int>(driven_v_.size());
@@ -329,8 +363,7 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
     LoopDrive& ld = loop_drives_[r];
     loop_drive_terms(ld);
     relative_velocity_row(model_, data_, mech_.compiled.loops[ld.loop], ld.P, G_.row(nk + nd + r));
-    const TimeJet j = drives_[ld.drive].eval(last_t_);
-    g_(nk + nd + r) = j.d2 - ld.bias - 2 * a * (ld.qd - j.d1) - a * a * loop_drive_error(ld, last_t_);
+    g_(nk + nd + r) = loop_drive_rhs(ld, a);
   }
   // loop_constraints ran the kinematics at (q, v): H and C reuse it
   crba_from_kinematics(model_, data_);

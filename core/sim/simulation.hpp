@@ -10,6 +10,7 @@
 
 #include "core/algorithms/constrained_dynamics.hpp"
 #include "core/algorithms/rnea.hpp"
+#include "core/algorithms/sparse_dynamics.hpp"
 #include "core/model/data.hpp"
 #include "core/sim/integrators.hpp"
 #include "core/sim/mechanism.hpp"
@@ -86,6 +87,7 @@ class Simulation {
  private:
   void accelerations(double t, const VecX& q, const VecX& v, VecX& qdd);
   void constrained_accelerations(double t, const VecX& q, const VecX& v, VecX& qdd);
+  bool sparse_accelerations(const VecX& q, const VecX& v, VecX& qdd);  // RBDA 8.13
   void impose_motion_drives(double t, VecX& q, VecX& qd) const;
   void project(VecX& q, VecX& qd);
   void applied_forces(double t, const VecX& q, const VecX& v);
@@ -106,6 +108,7 @@ class Simulation {
   };
   void loop_drive_terms(LoopDrive& ld) const;
   double loop_drive_error(const LoopDrive& ld, double t) const;
+  double loop_drive_rhs(const LoopDrive& ld, double a) const;  // Method 2's g of its row
 
   const Mechanism& mech_;
   const Model& model_;
@@ -123,6 +126,10 @@ class Simulation {
   VecX delta_, k_, g_;
   MatX K_, G_;
   ConstrainedDynamicsWork cd_;
+  SparseDynamicsWork sparse_;  // mech_.sparse's workspace, and its drive inputs
+  VecX sparse_qdd_;
+  std::vector<Force> sparse_P_;
+  std::vector<double> sparse_g_;
   std::vector<Force> wrench_;
   std::vector<JointState> joints_;
   ExternalForces f_loop_;

@@ -229,7 +229,8 @@ TEST_CASE("cli info on a tree and on a four-bar", "[app][cli]") {
               {"coordinates", 2},
               {"mobility", 2},
               {"redundant_constraints", 0},
-              {"drives", 1}});
+              {"drives", 1},
+              {"loop_method", "none"}});
   check_info("fourbar.json", four_bar(0.1, 0.35, 0.3, 0.4),
              {{"bodies", 3},
               {"joints", 4},
@@ -238,7 +239,8 @@ TEST_CASE("cli info on a tree and on a four-bar", "[app][cli]") {
               {"coordinates", 3},
               {"mobility", 1},
               {"redundant_constraints", 3},
-              {"drives", 0}});
+              {"drives", 0},
+              {"loop_method", "spanning tree, Method 2 (RBDA 8.5)"}});
 
   // A spherical joint: coordinates counts position coordinates (4 for the quaternion).
   json sph = pendulum(false, false);
