@@ -16,30 +16,6 @@ namespace articula {
 // jc are filled for joints other than the axial revolute one only (its ^0X_i is formed directly,
 // RBDA App. A: rz(q) applied to X_T ^λX_0 by rows, no X_J).
 namespace {
-// X^T I X for X = ^iX_0: the body inertia in base coordinates (RBDA Eq. 2.66), with the origin
-// shift in closed form. With h1 = E^T h and h0 = h1 + m r (the shifted first moment),
-// skew(a) skew(b) = b a^T - (a.b) 1 turns the three skew products of transpose_apply() into
-// Ibar0 = E^T Ibar E - (h0 r^T + r h1^T) + (r.(h0 + h1)) 1, a symmetric rank-two update.
-// Written in scalars: Eigen's 2-wide packets on 3-vectors cost more shuffles than they save.
-RigidBodyInertia to_base(const Transform& X, const RigidBodyInertia& I) {
-  const Mat3& E = X.E;
-  const Vec3& r = X.r;
-  RigidBodyInertia out;
-  out.m = I.m;
-  double h1[3], IE[3][3];  // IE[b] = column b of Ibar E
-  for (int a = 0; a < 3; ++a) {
-    h1[a] = E(0, a) * I.h[0] + E(1, a) * I.h[1] + E(2, a) * I.h[2];
-    out.h[a] = h1[a] + I.m * r[a];
-    for (int k = 0; k < 3; ++k) IE[a][k] = I.Ibar(k, 0) * E(0, a) + I.Ibar(k, 1) * E(1, a) + I.Ibar(k, 2) * E(2, a);
-  }
-  const double diag = r[0] * (out.h[0] + h1[0]) + r[1] * (out.h[1] + h1[1]) + r[2] * (out.h[2] + h1[2]);
-  for (int b = 0; b < 3; ++b)  // symmetric: the lower triangle, mirrored
-    for (int a = b; a < 3; ++a)
-      out.Ibar(a, b) = out.Ibar(b, a) = E(0, a) * IE[b][0] + E(1, a) * IE[b][1] + E(2, a) * IE[b][2] -
-                                        out.h[a] * r[b] - r[a] * h1[b] + (a == b ? diag : 0.0);
-  return out;
-}
-
 // I^A_i = I0 as a 6x6 [Ibar h×; h×^T m1] and p^A_i = v × I0 v (RBDA Table 7.1, pass 1).
 void rigid_articulated(const RigidBodyInertia& I0, const Motion& v, Mat6& IA, Force& pA) {
   const Vec3& h = I0.h;
@@ -130,7 +106,7 @@ void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd, 
       data.c[i] = cross_motion(vp, vJ0) + X0.inverse_apply(jc.cJ);
       v = vp + vJ0;
     }
-    rigid_articulated(to_base(X0, model.inertia[i]), v, data.IA[i], data.pA[i]);
+    rigid_articulated(transpose_apply(X0, model.inertia[i]), v, data.IA[i], data.pA[i]);
     if (f_ext) data.pA[i] -= (*f_ext)[i];  // given in base coordinates
   }
 }

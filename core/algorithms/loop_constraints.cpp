@@ -105,6 +105,19 @@ void loop_jacobian(const Model& model, const Data& data, const std::vector<LoopJ
   }
 }
 
+void loop_errors_and_jacobian(const Model& model, const Data& data, const std::vector<LoopJoint>& loops,
+                              VecX& delta, MatX& K) {
+  const int m = constraint_rows(loops);
+  delta.resize(m);
+  K.setZero(m, model.nv);
+  LoopTerms t;
+  for (const LoopJoint& l : loops) {
+    loop_terms(data, l, t);
+    delta.segment(l.row, t.delta.size()) = t.delta;
+    jacobian_rows(model, data, l, t, K);
+  }
+}
+
 void relative_velocity_row(const Model& model, const Data& data, const LoopJoint& l, const Force& t,
                            Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>> row) {
   row.setZero();

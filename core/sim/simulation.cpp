@@ -24,6 +24,40 @@ namespace {
 // Relative pivot tolerance of J J^T in the projection: pivots are squared singular values of J,
 // so this drops directions of J below ~3e-7 of its largest (redundant rows give ~1e-16).
 constexpr double kProjectionRankTolerance = 1e-13;
+
+// The projection's small products as plain loops: J has a few rows, where Eigen's dynamic
+// product kernels cost more in dispatch than in arithmetic.
+void select_rows(const MatX& J, std::vector<int>& rows) {  // rows not negligibly small
+  auto norm2 = [&](int r) {
+    double x = 0.0;
+    for (int j = 0; j < J.cols(); ++j) x += J(r, j) * J(r, j);
+    return x;
+  };
+  double largest = 0.0;
+  for (int r = 0; r < J.rows(); ++r) largest = std::max(largest, norm2(r));
+  rows.clear();
+  rows.reserve(J.rows());  // allocates once: the capacity stays
+  for (int r = 0; r < J.rows(); ++r)
+    if (norm2(r) > 1e-24 * largest) rows.push_back(r);
+}
+void lower_gram(const MatX& J, const std::vector<int>& rows, MatX& A) {  // lower triangle of J J^T
+  const int m = static_cast<int>(rows.size()), n = static_cast<int>(J.cols());
+  A.resize(m, m);
+  for (int c = 0; c < m; ++c)
+    for (int r = c; r < m; ++r) {
+      double x = 0.0;
+      for (int j = 0; j < n; ++j) x += J(rows[r], j) * J(rows[c], j);
+      A(r, c) = x;
+    }
+}
+void transpose_times(const MatX& J, const VecX& y, VecX& out) {  // out = J^T y
+  out.resize(J.cols());
+  for (int j = 0; j < J.cols(); ++j) {
+    double x = 0.0;
+    for (int r = 0; r < J.rows(); ++r) x += J(r, j) * y[r];
+    out[j] = x;
+  }
+}
 }  // namespace
 
 Integrator integrator_from_name(const std::string& name) {
@@ -357,10 +391,13 @@ void Simulation::project(VecX& q, VecX& qd) {
   J.resize(nk + nl, model_.nv);
   e.resize(nk + nl);
   auto linearise = [&](const VecX& qq, bool with_errors) {
-    forward_kinematics_bias(model_, data_, qq, qd);
-    loop_jacobian(model_, data_, loops, K_);
+    // Loop-joint drives need velocities and accelerations (loop_drive_terms); loops alone need
+    // the positions only. δ and K share one X_sp per loop.
+    if (nl > 0) forward_kinematics_bias(model_, data_, qq, qd);
+    else forward_kinematics(model_, data_, qq);
+    if (with_errors) loop_errors_and_jacobian(model_, data_, loops, delta_, K_), e.head(nk) = delta_;
+    else loop_jacobian(model_, data_, loops, K_);
     J.topRows(nk) = K_;
-    if (with_errors) loop_position_errors(model_, data_, loops, delta_), e.head(nk) = delta_;
     for (int r = 0; r < nl; ++r) {
       loop_drive_terms(loop_drives_[r]);
       relative_velocity_row(model_, data_, loops[loop_drives_[r].loop], loop_drives_[r].P, J.row(nk + r));
@@ -369,10 +406,18 @@ void Simulation::project(VecX& q, VecX& qd) {
   };
   auto min_norm_step = [&](VecX& rhs_y, VecX& out) {  // out = J^+ rhs
     for (int v : driven_v_) J.col(v).setZero();
-    proj_JJt_.noalias() = J * J.transpose();
+    // Rows of J below 1e-12 of the largest (a planar loop's out-of-plane rows) give pivots far
+    // under kProjectionRankTolerance: the factor would drop them, so they are left out up front.
+    select_rows(J, proj_rows_);
+    const int mc = static_cast<int>(proj_rows_.size());
+    lower_gram(J, proj_rows_, proj_JJt_);  // J J^T: the factor reads the lower triangle only
     proj_ldlt_.factor(proj_JJt_, kProjectionRankTolerance);
-    proj_ldlt_.solve(rhs_y);
-    out.noalias() = J.transpose() * rhs_y;
+    proj_yc_.resize(mc);
+    for (int c = 0; c < mc; ++c) proj_yc_[c] = rhs_y[proj_rows_[c]];
+    proj_ldlt_.solve(proj_yc_);
+    rhs_y.setZero();
+    for (int c = 0; c < mc; ++c) rhs_y[proj_rows_[c]] = proj_yc_[c];
+    transpose_times(J, rhs_y, out);
   };
   const double tolerance = mech_.closure_tolerance(opt_.projection_tolerance);  // far from the origin: round-off
   double err = 0.0;
@@ -398,8 +443,12 @@ void Simulation::project(VecX& q, VecX& qd) {
     throw SetupError(os.str());
   }
   if (!fresh) linearise(q, false);
-  proj_y_.noalias() = J * qd;  // target: K q̇ = 0 and q̇_l = q̇_d on driven loop joints
-  proj_y_ = -proj_y_;
+  proj_y_.resize(J.rows());  // target: K q̇ = 0 and q̇_l = q̇_d on driven loop joints
+  for (int r = 0; r < J.rows(); ++r) {
+    double x = 0.0;
+    for (int j = 0; j < J.cols(); ++j) x -= J(r, j) * qd[j];
+    proj_y_[r] = x;
+  }
   for (int r = 0; r < nl; ++r) proj_y_(nk + r) += drives_[loop_drives_[r].drive].eval(t_).d1;
   min_norm_step(proj_y_, proj_dq_);
   qd += proj_dq_;
