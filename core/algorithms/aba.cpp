@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/spatial/cross.hpp"
+#include "core/spatial/trig.hpp"
 
 namespace articula {
 
@@ -79,7 +80,8 @@ void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd, 
     Motion& v = data.v[i];
     if (is_axial_revolute(joint)) {
       const double qi = q[model.q_index[i]], qdi = qd[vi];
-      const double cq = std::cos(qi), sq = std::sin(qi);
+      double sq, cq;
+      sin_cos(qi, sq, cq);
       axial_base_transform(cq, sq, model.X_tree[i], p > 0 ? &data.X0[p] : nullptr, X0);
       // S0 = [w; r × w] with w = E^T e_z; v = v_p + S0 q̇; c = (v_p + vJ0) × vJ0 = v_p × S0 q̇.
       const Mat3& E = X0.E;

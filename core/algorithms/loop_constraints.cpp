@@ -41,15 +41,17 @@ namespace {
 Motion subspace_in_base(const Model& model, const Data& data, int i, int k) {
   const Transform& X = data.X0[i];
   if (!is_axial_revolute(model.joints[i])) return X.inverse_apply(Motion(data.jc[i].S.col(k)));
-  const Vec3 w = X.E.row(2).transpose();
-  Motion s;
-  s << w, X.r.cross(w);
+  const Mat3& E = X.E;
+  const Vec3& r = X.r;
+  Motion s;  // scalar stores: the caller reads them one by one
+  s[0] = E(2, 0), s[1] = E(2, 1), s[2] = E(2, 2);
+  s[3] = r[1] * s[2] - r[2] * s[1], s[4] = r[2] * s[0] - r[0] * s[2], s[5] = r[0] * s[1] - r[1] * s[0];
   return s;
 }
 
 // One loop joint's share of δ, K and k (RBDA Table 8.4), from one X_sp and one loop_jcalc.
-// K rows are T^T (J_s - J_p) with T taken to base coordinates once (T0 = Xs^T T); joints on
-// both paths (above the nearest common ancestor) cancel exactly. k needs data.a from a
+// K rows are T^T (J_s - J_p) in the loop joint's successor frame; joints on both paths (above
+// the nearest common ancestor) cancel exactly. k needs data.a from a
 // forward_kinematics pass with q̈ = 0.
 struct LoopTerms {
   Transform Xs, X_sp;
@@ -62,15 +64,23 @@ void loop_terms(const Data& data, const LoopJoint& l, LoopTerms& t) {
   loop_jcalc(l.joint, t.X_sp, t.delta, t.T);
 }
 void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, const LoopTerms& t, MatX& K) {
+  // Each joint's motion subspace is taken to the loop joint's successor frame, where T is
+  // given: row c of K is T_c . (Xs ^0X_i S_i). (Transforming T to base coordinates instead
+  // multiplies two lever arms of the size of the base distance, which loses digits far from
+  // the origin.) Raw column pointers: K is written through while T is read.
   const int nc = l.joint.nc();
-  Force T0[6];
-  for (int c = 0; c < nc; ++c) T0[c] = t.Xs.transpose_apply(Force(t.T.col(c)));
+  double* Kc = K.data() + l.row;  // K(l.row + c, col) = Kc[c + col * ldk]
+  const long ldk = K.rows();
+  const double* T = t.T.data();  // 6 x nc, column-major
   auto add_path = [&](int body, double sign) {
     for (int i = body; i > 0; i = model.parent[i])
       for (int k = 0; k < model.joints[i].nv(); ++k) {
-        const Motion s0 = subspace_in_base(model, data, i, k);
-        const int col = model.v_index[i] + k;
-        for (int c = 0; c < nc; ++c) K(l.row + c, col) += sign * T0[c].dot(s0);
+        const Motion x = t.Xs.apply(subspace_in_base(model, data, i, k));
+        double* out = Kc + (model.v_index[i] + k) * ldk;
+        for (int c = 0; c < nc; ++c) {
+          const double* tc = T + 6 * c;
+          out[c] += sign * (tc[0] * x[0] + tc[1] * x[1] + tc[2] * x[2] + tc[3] * x[3] + tc[4] * x[4] + tc[5] * x[5]);
+        }
       }
   };
   add_path(l.successor, 1.0);

@@ -351,10 +351,16 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
   loop_constraints(model_, data_, mech_.compiled.loops, q, v, a, a, delta_, K_, k_);
   const int nk = static_cast<int>(K_.rows()), nd = static_cast<int>(driven_v_.size());
   const int nl = static_cast<int>(loop_drives_.size());
-  G_.setZero(nk + nd + nl, model_.nv);
-  g_.resize(nk + nd + nl);
-  G_.topRows(nk) = K_;
-  g_.head(nk) = k_;
+  // Without drives G = K and g = k: solve with those directly (no copy).
+  const bool loops_only = nd + nl == 0;
+  if (!loops_only) {
+    G_.setZero(nk + nd + nl, model_.nv);
+    g_.resize(nk + nd + nl);
+    G_.topRows(nk) = K_;
+    g_.head(nk) = k_;
+  }
+  const MatX& G = loops_only ? K_ : G_;
+  const VecX& g = loops_only ? k_ : g_;
   for (int r = 0; r < nd; ++r) {  // a motion drive is the rheonomic constraint q̈_i = q̈_d(t)
     G_(nk + r, driven_v_[r]) = 1.0;
     g_(nk + r) = qdd_in_[driven_v_[r]];
@@ -368,10 +374,10 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
   }
   // loop_constraints ran the kinematics at (q, v): H and C reuse it
   crba_from_kinematics(model_, data_);
-  nonlinear_effects_from_kinematics(model_, data_, external_forces_ ? &f_applied_ : nullptr);
+  nonlinear_effects_from_bias_kinematics(model_, data_, external_forces_ ? &f_applied_ : nullptr);
   if (ltdl_factor(model_, data_)) {
-    constrained_forward_dynamics(model_, data_, G_, g_, tau_in_, cd_);
-  } else if (!augmented_forward_dynamics(model_, data_, G_, g_, tau_in_, cd_)) {
+    constrained_forward_dynamics(model_, data_, G, g, tau_in_, cd_);
+  } else if (!augmented_forward_dynamics(model_, data_, G, g, tau_in_, cd_)) {
     // Massless bodies that not even the constraints move: name their joints.
     check_mass_matrix(q, " at t = " + std::to_string(last_t_) + ", and the loops and drives do not determine their motion either");
   }
