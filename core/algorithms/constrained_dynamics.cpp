@@ -47,11 +47,13 @@ void constrained_forward_dynamics(const Model& model, Data& data, const MatX& G,
     // The products are plain loops: these matrices are a few rows by a few columns, where
     // Eigen's dynamic-size product kernels cost more in dispatch than in arithmetic.
     const int n = static_cast<int>(G.cols());
+    w.mu.resize(m);  // scratch for the row norms until μ is written below
     double largest = 0.0;
-    for (int r = 0; r < m; ++r) largest = std::max(largest, row_norm2(G, r));
-    w.rows.clear();  // capacity kept: no allocation once sized
+    for (int r = 0; r < m; ++r) largest = std::max(largest, w.mu[r] = row_norm2(G, r));
+    w.rows.clear();
+    w.rows.reserve(m);  // allocates once: the capacity stays
     for (int r = 0; r < m; ++r)
-      if (row_norm2(G, r) > 1e-24 * largest) w.rows.push_back(r);
+      if (w.mu[r] > 1e-24 * largest) w.rows.push_back(r);
     const int mc = static_cast<int>(w.rows.size());
     w.Y.resize(n, mc);
     w.rhs.resize(mc);

@@ -1,5 +1,6 @@
 #include "core/algorithms/pivoted_ldlt.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace articula {
@@ -60,6 +61,43 @@ void PivotedLdlt::solve(VecX& x) const {
     for (int i = k + 1; i < r; ++i) y[k] -= L[i + k * n] * y[i];
   for (int k = r; k < n; ++k) y[k] = 0.0;
   for (int k = 0; k < n; ++k) xv[perm_[k]] = y[k];
+}
+
+namespace {
+double row_norm2(const MatX& J, int r) {
+  double x = 0.0;
+  for (int j = 0; j < J.cols(); ++j) x += J(r, j) * J(r, j);
+  return x;
+}
+}  // namespace
+
+void significant_rows(const MatX& J, double rel, std::vector<int>& rows) {
+  double largest = 0.0;
+  for (int r = 0; r < J.rows(); ++r) largest = std::max(largest, row_norm2(J, r));
+  rows.clear();
+  rows.reserve(J.rows());  // allocates once: the capacity stays
+  for (int r = 0; r < J.rows(); ++r)
+    if (row_norm2(J, r) > rel * largest) rows.push_back(r);
+}
+
+void lower_gram(const MatX& J, const std::vector<int>& rows, MatX& A) {
+  const int m = static_cast<int>(rows.size()), n = static_cast<int>(J.cols());
+  A.resize(m, m);
+  for (int c = 0; c < m; ++c)
+    for (int r = c; r < m; ++r) {
+      double x = 0.0;
+      for (int j = 0; j < n; ++j) x += J(rows[r], j) * J(rows[c], j);
+      A(r, c) = x;
+    }
+}
+
+void transpose_times(const MatX& J, const VecX& y, VecX& out) {
+  out.resize(J.cols());
+  for (int j = 0; j < J.cols(); ++j) {
+    double x = 0.0;
+    for (int r = 0; r < J.rows(); ++r) x += J(r, j) * y[r];
+    out[j] = x;
+  }
 }
 
 }  // namespace articula

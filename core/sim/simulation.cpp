@@ -24,40 +24,6 @@ namespace {
 // Relative pivot tolerance of J J^T in the projection: pivots are squared singular values of J,
 // so this drops directions of J below ~3e-7 of its largest (redundant rows give ~1e-16).
 constexpr double kProjectionRankTolerance = 1e-13;
-
-// The projection's small products as plain loops: J has a few rows, where Eigen's dynamic
-// product kernels cost more in dispatch than in arithmetic.
-void select_rows(const MatX& J, std::vector<int>& rows) {  // rows not negligibly small
-  auto norm2 = [&](int r) {
-    double x = 0.0;
-    for (int j = 0; j < J.cols(); ++j) x += J(r, j) * J(r, j);
-    return x;
-  };
-  double largest = 0.0;
-  for (int r = 0; r < J.rows(); ++r) largest = std::max(largest, norm2(r));
-  rows.clear();
-  rows.reserve(J.rows());  // allocates once: the capacity stays
-  for (int r = 0; r < J.rows(); ++r)
-    if (norm2(r) > 1e-24 * largest) rows.push_back(r);
-}
-void lower_gram(const MatX& J, const std::vector<int>& rows, MatX& A) {  // lower triangle of J J^T
-  const int m = static_cast<int>(rows.size()), n = static_cast<int>(J.cols());
-  A.resize(m, m);
-  for (int c = 0; c < m; ++c)
-    for (int r = c; r < m; ++r) {
-      double x = 0.0;
-      for (int j = 0; j < n; ++j) x += J(rows[r], j) * J(rows[c], j);
-      A(r, c) = x;
-    }
-}
-void transpose_times(const MatX& J, const VecX& y, VecX& out) {  // out = J^T y
-  out.resize(J.cols());
-  for (int j = 0; j < J.cols(); ++j) {
-    double x = 0.0;
-    for (int r = 0; r < J.rows(); ++r) x += J(r, j) * y[r];
-    out[j] = x;
-  }
-}
 }  // namespace
 
 Integrator integrator_from_name(const std::string& name) {
@@ -414,7 +380,7 @@ void Simulation::project(VecX& q, VecX& qd) {
     for (int v : driven_v_) J.col(v).setZero();
     // Rows of J below 1e-12 of the largest (a planar loop's out-of-plane rows) give pivots far
     // under kProjectionRankTolerance: the factor would drop them, so they are left out up front.
-    select_rows(J, proj_rows_);
+    significant_rows(J, 1e-24, proj_rows_);
     const int mc = static_cast<int>(proj_rows_.size());
     lower_gram(J, proj_rows_, proj_JJt_);  // J J^T: the factor reads the lower triangle only
     proj_ldlt_.factor(proj_JJt_, kProjectionRankTolerance);

@@ -70,21 +70,24 @@ inline RigidBodyInertia apply(const Transform& X, const RigidBodyInertia& I) {
 // Ibar0 = E^T Ibar E - (h0 r^T + r h1^T) + (r.(h0 + h1)) 1, a symmetric rank-two update.
 // Written in scalars (see transform.hpp); only the lower triangle is computed.
 inline RigidBodyInertia transpose_apply(const Transform& X, const RigidBodyInertia& I) {
-  const Mat3& E = X.E;
-  const Vec3& r = X.r;
-  RigidBodyInertia out;
-  out.m = I.m;
-  double h1[3], IE[3][3];  // IE[b] = column b of Ibar E
+  double e[3][3], ib[3][3];  // locals: the compiler need not reload them around the stores
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) e[i][j] = X.E(i, j), ib[i][j] = I.Ibar(i, j);
+  const double r[3] = {X.r[0], X.r[1], X.r[2]}, m = I.m;
+  double h1[3], h0[3], ie[3][3];  // ie[b] = column b of Ibar E
   for (int a = 0; a < 3; ++a) {
-    h1[a] = E(0, a) * I.h[0] + E(1, a) * I.h[1] + E(2, a) * I.h[2];
-    out.h[a] = h1[a] + I.m * r[a];
-    for (int k = 0; k < 3; ++k) IE[a][k] = I.Ibar(k, 0) * E(0, a) + I.Ibar(k, 1) * E(1, a) + I.Ibar(k, 2) * E(2, a);
+    h1[a] = e[0][a] * I.h[0] + e[1][a] * I.h[1] + e[2][a] * I.h[2];
+    h0[a] = h1[a] + m * r[a];
+    for (int k = 0; k < 3; ++k) ie[a][k] = ib[k][0] * e[0][a] + ib[k][1] * e[1][a] + ib[k][2] * e[2][a];
   }
-  const double diag = r[0] * (out.h[0] + h1[0]) + r[1] * (out.h[1] + h1[1]) + r[2] * (out.h[2] + h1[2]);
+  const double diag = r[0] * (h0[0] + h1[0]) + r[1] * (h0[1] + h1[1]) + r[2] * (h0[2] + h1[2]);
+  RigidBodyInertia out;
+  out.m = m;
+  out.h = Vec3(h0[0], h0[1], h0[2]);
   for (int b = 0; b < 3; ++b)
     for (int a = b; a < 3; ++a)
-      out.Ibar(a, b) = out.Ibar(b, a) = E(0, a) * IE[b][0] + E(1, a) * IE[b][1] + E(2, a) * IE[b][2] -
-                                        out.h[a] * r[b] - r[a] * h1[b] + (a == b ? diag : 0.0);
+      out.Ibar(a, b) = out.Ibar(b, a) = e[0][a] * ie[b][0] + e[1][a] * ie[b][1] + e[2][a] * ie[b][2] -
+                                        h0[a] * r[b] - r[a] * h1[b] + (a == b ? diag : 0.0);
   return out;
 }
 
