@@ -91,7 +91,9 @@ void bias_rows(const Data& data, const LoopJoint& l, const LoopTerms& t, VecX& k
   const Motion rel = base_acceleration(data, l.successor) - base_acceleration(data, l.predecessor) +
                      cross_motion(vs, vp);
   const Motion rel_s = t.Xs.apply(rel);  // successor coordinates, where T is given
-  k.segment(l.row, l.joint.nc()).noalias() = -(t.T.transpose() * rel_s);
+  const double* T = t.T.data();  // 6 x nc, column-major
+  for (int c = 0; c < l.joint.nc(); ++c, T += 6)
+    k[l.row + c] = -(T[0] * rel_s[0] + T[1] * rel_s[1] + T[2] * rel_s[2] + T[3] * rel_s[3] + T[4] * rel_s[4] + T[5] * rel_s[5]);
   if (l.joint.type == JointType::Universal) k(l.row) -= tdot_term(l.joint, t.X_sp, t.Xs.apply(Motion(vs - vp)));
 }
 }  // namespace
