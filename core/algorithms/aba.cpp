@@ -30,21 +30,7 @@ void rigid_articulated(const RigidBodyInertia& I0, const Motion& v, Mat6& IA, Fo
   IA(0, 5) = h[1]; IA(1, 5) = -h[0]; IA(2, 5) = 0;
   for (int b = 0; b < 3; ++b)
     for (int a = 0; a < 3; ++a) IA(a + 3, b) = IA(b, a + 3);  // h×^T
-  // I v = [Ibar w + h × vl; m vl - h × w], then v ×* (I v) = [w × n + vl × f; w × f]
-  const double w[3] = {v[0], v[1], v[2]}, vl[3] = {v[3], v[4], v[5]};
-  double n[3], f[3];
-  n[0] = I0.Ibar(0, 0) * w[0] + I0.Ibar(0, 1) * w[1] + I0.Ibar(0, 2) * w[2] + h[1] * vl[2] - h[2] * vl[1];
-  n[1] = I0.Ibar(1, 0) * w[0] + I0.Ibar(1, 1) * w[1] + I0.Ibar(1, 2) * w[2] + h[2] * vl[0] - h[0] * vl[2];
-  n[2] = I0.Ibar(2, 0) * w[0] + I0.Ibar(2, 1) * w[1] + I0.Ibar(2, 2) * w[2] + h[0] * vl[1] - h[1] * vl[0];
-  f[0] = I0.m * vl[0] - (h[1] * w[2] - h[2] * w[1]);
-  f[1] = I0.m * vl[1] - (h[2] * w[0] - h[0] * w[2]);
-  f[2] = I0.m * vl[2] - (h[0] * w[1] - h[1] * w[0]);
-  pA[0] = w[1] * n[2] - w[2] * n[1] + vl[1] * f[2] - vl[2] * f[1];
-  pA[1] = w[2] * n[0] - w[0] * n[2] + vl[2] * f[0] - vl[0] * f[2];
-  pA[2] = w[0] * n[1] - w[1] * n[0] + vl[0] * f[1] - vl[1] * f[0];
-  pA[3] = w[1] * f[2] - w[2] * f[1];
-  pA[4] = w[2] * f[0] - w[0] * f[2];
-  pA[5] = w[0] * f[1] - w[1] * f[0];
+  pA = cross_force(v, I0 * v);
 }
 
 // ^0X_i for an axial revolute joint: rz(q) X_T ^λX_0, the rotation mixing rows 0 and 1 only
