@@ -1,33 +1,57 @@
 #include "core/algorithms/aba.hpp"
 
 #include <Eigen/Cholesky>
+#include <cmath>
 
 #include "core/spatial/cross.hpp"
+#include "core/spatial/trig.hpp"
 
 namespace articula {
 
 // RBDA Table 7.1 with every quantity in base coordinates (as Pinocchio does): the articulated
 // inertias then accumulate inward by plain addition, without the X^T I^A X of each body, which
 // was most of the cost. Per body: the motion subspace S0 = ^0X_i S_i and the inertia
-// I0 = X^T I X once. v_J and c_J become S0 q̇ and v0 × S0 q̇ (+ ^0X_i c_J).
+// I0 = X^T I X once. v_J and c_J become S0 q̇ and v_λ × S0 q̇ (+ ^0X_i c_J).
 // Data use: F holds S0; v, a, c, IA, pA, U are left in base coordinates (no caller reads them
-// after aba(); converting v and a back cost a tenth of the algorithm). Xup, X0, jc are as usual.
+// after aba(); converting v and a back cost a tenth of the algorithm). X0 is as usual; Xup and
+// jc are filled for joints other than the axial revolute one only (its ^0X_i is formed directly,
+// RBDA App. A: rz(q) applied to X_T ^λX_0 by rows, no X_J).
 namespace {
-// X^T I X for X = ^iX_0: the body inertia in base coordinates (RBDA Eq. 2.66), with the origin
-// shift in closed form: skew(a) skew(b) = b a^T - (a.b) 1 turns the three skew products of
-// transpose_apply() into rank-one terms (about 90 flops instead of 250).
-RigidBodyInertia to_base(const Transform& X, const RigidBodyInertia& I) {
-  const Mat3& E = X.E;
-  const Vec3& r = X.r;
-  const Vec3 h1 = E.transpose() * I.h;
-  Mat3 I1;
-  I1.noalias() = E.transpose() * (I.Ibar * E);
-  // I1 - (h1 r^T + r h1^T - 2 (r.h1) 1) - m (r r^T - (r.r) 1)
-  const double diag = 2 * r.dot(h1) + I.m * r.squaredNorm();
-  for (int a = 0; a < 3; ++a)
-    for (int b = 0; b < 3; ++b) I1(a, b) -= h1[a] * r[b] + r[a] * h1[b] + I.m * r[a] * r[b];
-  I1.diagonal().array() += diag;
-  return {I.m, h1 + I.m * r, I1};
+// I^A_i = I0 as a 6x6 [Ibar h×; h×^T m1] and p^A_i = v × I0 v (RBDA Table 7.1, pass 1).
+void rigid_articulated(const RigidBodyInertia& I0, const Motion& v, Mat6& IA, Force& pA) {
+  const Vec3& h = I0.h;
+  for (int b = 0; b < 3; ++b)
+    for (int a = 0; a < 3; ++a) {
+      IA(a, b) = I0.Ibar(a, b);
+      IA(a + 3, b + 3) = a == b ? I0.m : 0.0;
+    }
+  IA(0, 3) = 0; IA(1, 3) = h[2]; IA(2, 3) = -h[1];  // h×
+  IA(0, 4) = -h[2]; IA(1, 4) = 0; IA(2, 4) = h[0];
+  IA(0, 5) = h[1]; IA(1, 5) = -h[0]; IA(2, 5) = 0;
+  for (int b = 0; b < 3; ++b)
+    for (int a = 0; a < 3; ++a) IA(a + 3, b) = IA(b, a + 3);  // h×^T
+  pA = cross_force(v, I0 * v);
+}
+
+// ^0X_i for an axial revolute joint: rz(q) X_T ^λX_0, the rotation mixing rows 0 and 1 only
+// (RBDA App. A, rotation about z); no 6x6 or 3x3 product with rz itself.
+void axial_base_transform(double c, double s, const Transform& XT, const Transform* Xp, Transform& X0) {
+  Mat3& E = X0.E;
+  if (Xp) {
+    for (int b = 0; b < 3; ++b) {
+      for (int a = 0; a < 3; ++a)
+        E(a, b) = XT.E(a, 0) * Xp->E(0, b) + XT.E(a, 1) * Xp->E(1, b) + XT.E(a, 2) * Xp->E(2, b);
+      X0.r[b] = Xp->r[b] + Xp->E(0, b) * XT.r[0] + Xp->E(1, b) * XT.r[1] + Xp->E(2, b) * XT.r[2];
+    }
+  } else {
+    E = XT.E;
+    X0.r = XT.r;
+  }
+  for (int k = 0; k < 3; ++k) {
+    const double e0 = E(0, k), e1 = E(1, k);
+    E(0, k) = c * e0 + s * e1;
+    E(1, k) = c * e1 - s * e0;
+  }
 }
 
 void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd, const ExternalForces* f_ext) {
@@ -36,34 +60,66 @@ void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd, 
     const int p = model.parent[i];
     const Joint& joint = model.joints[i];
     const int nv = joint.nv(), vi = model.v_index[i];
-    JointCalc& jc = data.jc[i];
-    const bool axial = is_axial_revolute(joint);
-    if (axial) jcalc_axial_revolute(q[model.q_index[i]], qd[vi], jc);
-    else jcalc(joint, q.data() + model.q_index[i], qd.data() + vi, jc);
-    data.Xup[i] = compose_joint(joint, jc.XJ, model.X_tree[i]);
-    const Transform& X0 = data.X0[i] = p > 0 ? data.Xup[i] * data.X0[p] : data.Xup[i];
+    Transform& X0 = data.X0[i];
     Mat6X& S0 = data.F[i];
-    Motion vJ0;
-    if (axial) {
-      const Vec3 w = X0.E.row(2).transpose();  // E^T e_z
-      S0.col(0) << w, X0.r.cross(w);
-      vJ0 = S0.col(0) * qd[vi];
-      data.c[i] = cross_motion(data.v[p], vJ0);  // (v_p + vJ0) × vJ0 = v_p × vJ0
+    const Motion& vp = data.v[p];
+    Motion& v = data.v[i];
+    if (is_axial_revolute(joint)) {
+      const double qi = q[model.q_index[i]], qdi = qd[vi];
+      double sq, cq;
+      sin_cos(qi, sq, cq);
+      axial_base_transform(cq, sq, model.X_tree[i], p > 0 ? &data.X0[p] : nullptr, X0);
+      // S0 = [w; r × w] with w = E^T e_z; v = v_p + S0 q̇; c = (v_p + vJ0) × vJ0 = v_p × S0 q̇.
+      const Mat3& E = X0.E;
+      const Vec3& r = X0.r;
+      const double w0 = E(2, 0), w1 = E(2, 1), w2 = E(2, 2);
+      const double l0 = r[1] * w2 - r[2] * w1, l1 = r[2] * w0 - r[0] * w2, l2 = r[0] * w1 - r[1] * w0;
+      S0(0, 0) = w0; S0(1, 0) = w1; S0(2, 0) = w2; S0(3, 0) = l0; S0(4, 0) = l1; S0(5, 0) = l2;
+      Motion& ci = data.c[i];
+      ci[0] = qdi * (vp[1] * w2 - vp[2] * w1);
+      ci[1] = qdi * (vp[2] * w0 - vp[0] * w2);
+      ci[2] = qdi * (vp[0] * w1 - vp[1] * w0);
+      ci[3] = qdi * (vp[1] * l2 - vp[2] * l1 + vp[4] * w2 - vp[5] * w1);
+      ci[4] = qdi * (vp[2] * l0 - vp[0] * l2 + vp[5] * w0 - vp[3] * w2);
+      ci[5] = qdi * (vp[0] * l1 - vp[1] * l0 + vp[3] * w1 - vp[4] * w0);
+      v[0] = vp[0] + w0 * qdi; v[1] = vp[1] + w1 * qdi; v[2] = vp[2] + w2 * qdi;
+      v[3] = vp[3] + l0 * qdi; v[4] = vp[4] + l1 * qdi; v[5] = vp[5] + l2 * qdi;
     } else {
+      JointCalc& jc = data.jc[i];
+      jcalc(joint, q.data() + model.q_index[i], qd.data() + vi, jc);
+      data.Xup[i] = compose_joint(joint, jc.XJ, model.X_tree[i]);
+      X0 = p > 0 ? data.Xup[i] * data.X0[p] : data.Xup[i];
       for (int k = 0; k < nv; ++k) S0.col(k) = X0.inverse_apply(Motion(jc.S.col(k)));
-      vJ0 = X0.inverse_apply(jc.vJ);
-      data.c[i] = cross_motion(data.v[p], vJ0) + X0.inverse_apply(jc.cJ);
+      const Motion vJ0 = X0.inverse_apply(jc.vJ);
+      data.c[i] = cross_motion(vp, vJ0) + X0.inverse_apply(jc.cJ);
+      v = vp + vJ0;
     }
-    data.v[i] = data.v[p] + vJ0;
-    const RigidBodyInertia I0 = to_base(X0, model.inertia[i]);
-    Mat6& IA = data.IA[i];  // [Ibar h×; h×^T m 1] written directly
-    IA.topLeftCorner<3, 3>() = I0.Ibar;
-    IA.topRightCorner<3, 3>() = skew(I0.h);
-    IA.bottomLeftCorner<3, 3>() = -IA.topRightCorner<3, 3>();
-    IA.bottomRightCorner<3, 3>() = I0.m * Mat3::Identity();
-    data.pA[i] = cross_force(data.v[i], I0 * data.v[i]);
+    rigid_articulated(transpose_apply(X0, model.inertia[i]), v, data.IA[i], data.pA[i]);
     if (f_ext) data.pA[i] -= (*f_ext)[i];  // given in base coordinates
   }
+}
+
+// Pass 2 at a 1-DoF joint: U = I^A s, and the parent receives I^a = I^A - U U^T / D and
+// p^a = p^A + I^a c + U u / D = p^A + I^A c + U (u - U.c) / D (one 6x6 product fewer).
+void pass2_single(const Model& model, Data& data, int i, double tau_i) {
+  const Mat6& IA = data.IA[i];
+  const Motion s = data.F[i].col(0);
+  const Motion& c = data.c[i];
+  Vec6 U = Vec6::Zero(), IAc = Vec6::Zero();
+  for (int k = 0; k < 6; ++k) {  // U = I^A s and I^A c in one sweep over the columns
+    U += IA.col(k) * s[k];
+    IAc += IA.col(k) * c[k];
+  }
+  const double Dinv = 1.0 / s.dot(U), u = tau_i - s.dot(data.pA[i]);
+  data.U[i].col(0) = U;
+  data.Dinv[i](0, 0) = Dinv;
+  data.u[i][0] = u;
+  const int p = model.parent[i];
+  if (p == 0) return;
+  data.pA[p] += data.pA[i] + IAc + U * ((u - U.dot(c)) * Dinv);
+  const Vec6 UD = U * Dinv;
+  Mat6& IAp = data.IA[p];
+  for (int k = 0; k < 6; ++k) IAp.col(k) += IA.col(k) - UD * U[k];
 }
 
 void world_pass2(const Model& model, Data& data, const VecX& tau) {
@@ -71,17 +127,7 @@ void world_pass2(const Model& model, Data& data, const VecX& tau) {
     const int nv = model.joints[i].nv(), p = model.parent[i];
     Mat6& IA = data.IA[i];
     if (nv == 1) {
-      const Vec6 s = data.F[i].col(0);
-      const Vec6 U = IA * s;
-      const double D = s.dot(U), u = tau[model.v_index[i]] - s.dot(data.pA[i]);
-      data.U[i].col(0) = U;
-      data.Dinv[i](0, 0) = 1.0 / D;
-      data.u[i][0] = u;
-      if (p == 0) continue;
-      IA.noalias() -= (U / D) * U.transpose();  // I^a
-      data.pA[p] += data.pA[i] + U * (u / D);
-      data.pA[p].noalias() += IA * data.c[i];
-      data.IA[p] += IA;
+      pass2_single(model, data, i, tau[model.v_index[i]]);
       continue;
     }
     if (nv > 1) {

@@ -12,7 +12,7 @@ bool closed_loop_forward_dynamics(const Model& model, Data& data, const std::vec
   loop_constraints(model, data, loops, q, qd, alpha, beta, w.delta, w.K, w.k);
   (void)q;
   crba_from_kinematics(model, data);  // loop_constraints ran the kinematics at (q, q̇)
-  nonlinear_effects_from_kinematics(model, data, f_ext);
+  nonlinear_effects_from_bias_kinematics(model, data, f_ext);
   if (!ltdl_factor(model, data)) return false;
   constrained_forward_dynamics(model, data, w.K, w.k, tau, w.cd);
   return true;

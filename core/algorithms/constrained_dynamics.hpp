@@ -19,11 +19,9 @@ struct ConstrainedDynamicsWork {
   VecX mu;    // multipliers: G^T μ is the constraint generalized force (m)
   VecX rhs;   // g - G q̈0                          (m)
   PivotedLdlt ldlt;  // per-step solve: no allocation once sized
-  // Rows of G that are not structurally zero (a planar loop's out-of-plane rows are), and the
-  // compacted G, g and μ the per-step solve works on.
+  // Rows of G that are not structurally zero (a planar loop's out-of-plane rows are): the
+  // per-step solve works on these only (Y, A and rhs are then compacted to them).
   std::vector<int> rows;
-  MatX Gc;
-  VecX gc, muc;
   // With redundant rows μ is not unique; minimum_norm picks the minimum-norm μ (complete
   // orthogonal decomposition, which allocates), e.g. for reporting joint forces.
   bool minimum_norm = false;

@@ -35,37 +35,104 @@ Transform loop_transform(const Data& data, const LoopJoint& l) {
   return Xs * Xp.inverse();
 }
 
+namespace {
+// Column k of joint i's motion subspace in base coordinates, ^0X_i S_i. An axial revolute joint
+// has S = e_z: the column is [w; r × w] with w = E^T e_z (RBDA App. A), no transform applied.
+Motion subspace_in_base(const Model& model, const Data& data, int i, int k) {
+  const Transform& X = data.X0[i];
+  if (!is_axial_revolute(model.joints[i])) return X.inverse_apply(Motion(data.jc[i].S.col(k)));
+  const Mat3& E = X.E;
+  const Vec3& r = X.r;
+  Motion s;  // scalar stores: the caller reads them one by one
+  s[0] = E(2, 0), s[1] = E(2, 1), s[2] = E(2, 2);
+  s[3] = r[1] * s[2] - r[2] * s[1], s[4] = r[2] * s[0] - r[0] * s[2],
+  s[5] = r[0] * s[1] - r[1] * s[0];
+  return s;
+}
+
+// One loop joint's share of δ, K and k (RBDA Table 8.4), from one X_sp and one loop_jcalc.
+// K rows are T^T (J_s - J_p) in the loop joint's successor frame; joints on both paths (above
+// the nearest common ancestor) cancel exactly. k needs data.a from a
+// forward_kinematics pass with q̈ = 0.
+struct LoopTerms {
+  Transform Xs, X_sp;
+  VecN delta;
+  Mat6X T;
+};
+void loop_terms(const Data& data, const LoopJoint& l, LoopTerms& t) {
+  t.Xs = frame_from_base(data, l.successor, l.X_S);
+  t.X_sp = t.Xs * frame_from_base(data, l.predecessor, l.X_P).inverse();
+  loop_jcalc(l.joint, t.X_sp, t.delta, t.T);
+}
+void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, const LoopTerms& t,
+                   MatX& K) {
+  // Each joint's motion subspace is taken to the loop joint's successor frame, where T is
+  // given: row c of K is T_c . (Xs ^0X_i S_i). (Transforming T to base coordinates instead
+  // multiplies two lever arms of the size of the base distance, which loses digits far from
+  // the origin.) Raw column pointers: K is written through while T is read.
+  const int nc = l.joint.nc();
+  double* Kc = K.data() + l.row;  // K(l.row + c, col) = Kc[c + col * ldk]
+  const long ldk = K.rows();
+  const double* T = t.T.data();  // 6 x nc, column-major
+  auto add_path = [&](int body, double sign) {
+    for (int i = body; i > 0; i = model.parent[i])
+      for (int k = 0; k < model.joints[i].nv(); ++k) {
+        const Motion x = t.Xs.apply(subspace_in_base(model, data, i, k));
+        double* out = Kc + (model.v_index[i] + k) * ldk;
+        for (int c = 0; c < nc; ++c) {
+          const double* tc = T + 6 * c;
+          out[c] += sign * (tc[0] * x[0] + tc[1] * x[1] + tc[2] * x[2] + tc[3] * x[3] +
+                            tc[4] * x[4] + tc[5] * x[5]);
+        }
+      }
+  };
+  add_path(l.successor, 1.0);
+  add_path(l.predecessor, -1.0);
+}
+void bias_rows(const Data& data, const LoopJoint& l, const LoopTerms& t, VecX& k) {
+  const Motion vs = base_velocity(data, l.successor), vp = base_velocity(data, l.predecessor);
+  const Motion rel = base_acceleration(data, l.successor) - base_acceleration(data, l.predecessor) +
+                     cross_motion(vs, vp);
+  const Motion rel_s = t.Xs.apply(rel);  // successor coordinates, where T is given
+  const double* T = t.T.data();          // 6 x nc, column-major
+  for (int c = 0; c < l.joint.nc(); ++c, T += 6)
+    k[l.row + c] = -(T[0] * rel_s[0] + T[1] * rel_s[1] + T[2] * rel_s[2] + T[3] * rel_s[3] +
+                     T[4] * rel_s[4] + T[5] * rel_s[5]);
+  if (l.joint.type == JointType::Universal)
+    k(l.row) -= loop_tdot_term(l.joint, t.X_sp, t.Xs.apply(Motion(vs - vp)));
+}
+}  // namespace
+
 void loop_position_errors(const Model&, const Data& data, const std::vector<LoopJoint>& loops,
                           VecX& delta) {
   delta.resize(constraint_rows(loops));
-  VecN d;
-  Mat6X T;
+  LoopTerms t;
   for (const LoopJoint& l : loops) {
-    loop_jcalc(l.joint, loop_transform(data, l), d, T);
-    delta.segment(l.row, d.size()) = d;
+    loop_terms(data, l, t);
+    delta.segment(l.row, t.delta.size()) = t.delta;
   }
 }
 
-void loop_jacobian(const Model& model, const Data& data, const std::vector<LoopJoint>& loops, MatX& K) {
+void loop_jacobian(const Model& model, const Data& data, const std::vector<LoopJoint>& loops,
+                   MatX& K) {
   K.setZero(constraint_rows(loops), model.nv);
-  VecN d;
-  Mat6X T;
+  LoopTerms t;
   for (const LoopJoint& l : loops) {  // RBDA Table 8.4
-    const Transform Xs = frame_from_base(data, l.successor, l.X_S);
-    loop_jcalc(l.joint, loop_transform(data, l), d, T);
-    const int nc = l.joint.nc();
-    Mat6X T0(6, nc);  // T in base coordinates
-    for (int c = 0; c < nc; ++c) T0.col(c) = Xs.transpose_apply(Force(T.col(c)));
-    auto add_path = [&](int body, double sign) {
-      for (int i = body; i > 0; i = model.parent[i])
-        for (int k = 0; k < model.joints[i].nv(); ++k) {
-          const Motion s0 = data.X0[i].inverse_apply(Motion(data.jc[i].S.col(k)));
-          K.block(l.row, model.v_index[i] + k, nc, 1) += sign * (T0.transpose() * s0);
-        }
-    };
-    // Joints on both paths (above the nearest common ancestor) cancel exactly.
-    add_path(l.successor, 1.0);
-    add_path(l.predecessor, -1.0);
+    loop_terms(data, l, t);
+    jacobian_rows(model, data, l, t, K);
+  }
+}
+
+void loop_errors_and_jacobian(const Model& model, const Data& data,
+                              const std::vector<LoopJoint>& loops, VecX& delta, MatX& K) {
+  const int m = constraint_rows(loops);
+  delta.resize(m);
+  K.setZero(m, model.nv);
+  LoopTerms t;
+  for (const LoopJoint& l : loops) {
+    loop_terms(data, l, t);
+    delta.segment(l.row, t.delta.size()) = t.delta;
+    jacobian_rows(model, data, l, t, K);
   }
 }
 
@@ -76,7 +143,7 @@ void relative_velocity_row(const Model& model, const Data& data, const LoopJoint
   auto add_path = [&](int body, double sign) {
     for (int i = body; i > 0; i = model.parent[i])
       for (int k = 0; k < model.joints[i].nv(); ++k)
-        row(model.v_index[i] + k) += sign * t0.dot(data.X0[i].inverse_apply(Motion(data.jc[i].S.col(k))));
+        row(model.v_index[i] + k) += sign * t0.dot(subspace_in_base(model, data, i, k));
   };
   add_path(l.successor, 1.0);
   add_path(l.predecessor, -1.0);
@@ -84,19 +151,10 @@ void relative_velocity_row(const Model& model, const Data& data, const LoopJoint
 
 void loop_bias(const Model&, const Data& data, const std::vector<LoopJoint>& loops, VecX& k) {
   k.resize(constraint_rows(loops));
-  VecN d;
-  Mat6X T;
+  LoopTerms t;
   for (const LoopJoint& l : loops) {
-    const Transform Xs = frame_from_base(data, l.successor, l.X_S);
-    const Transform X_sp = loop_transform(data, l);
-    loop_jcalc(l.joint, X_sp, d, T);
-    const Motion vs = base_velocity(data, l.successor), vp = base_velocity(data, l.predecessor);
-    const Motion rel = base_acceleration(data, l.successor) - base_acceleration(data, l.predecessor) +
-                       cross_motion(vs, vp);
-    const Motion rel_s = Xs.apply(rel);  // successor coordinates, where T is given
-    k.segment(l.row, l.joint.nc()) = -(T.transpose() * rel_s);
-    if (l.joint.type == JointType::Universal)
-      k(l.row) -= loop_tdot_term(l.joint, X_sp, Xs.apply(Motion(vs - vp)));
+    loop_terms(data, l, t);
+    bias_rows(data, l, t, k);
   }
 }
 
@@ -104,11 +162,19 @@ void loop_constraints(const Model& model, Data& data, const std::vector<LoopJoin
                       const VecX& q, const VecX& qd, double alpha, double beta, VecX& delta,
                       MatX& K, VecX& k) {
   forward_kinematics_bias(model, data, q, qd);
-  loop_position_errors(model, data, loops, delta);
-  loop_jacobian(model, data, loops, K);
-  loop_bias(model, data, loops, k);
+  const int m = constraint_rows(loops);
+  delta.resize(m);
+  K.setZero(m, model.nv);
+  k.resize(m);
+  LoopTerms t;
+  for (const LoopJoint& l : loops) {  // one X_sp and one loop_jcalc per loop for δ, K and k
+    loop_terms(data, l, t);
+    delta.segment(l.row, t.delta.size()) = t.delta;
+    jacobian_rows(model, data, l, t, K);
+    bias_rows(data, l, t, k);
+  }
   if (alpha != 0.0 || beta != 0.0)  // Eq. 8.22, row by row: no temporary vector
-    for (int r = 0; r < k.size(); ++r) k[r] -= 2 * alpha * K.row(r).dot(qd) + beta * beta * delta[r];
+    for (int r = 0; r < m; ++r) k[r] -= 2 * alpha * K.row(r).dot(qd) + beta * beta * delta[r];
 }
 
 }  // namespace articula

@@ -30,12 +30,21 @@ bool ltdl_factor(MatX& H, const std::vector<int>& lambda) {  // RBDA Table 6.3, 
 void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, VecX& x) { ltdl_solve(LD, lambda, x.data()); }
 
 void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, double* x) {  // Table 6.5
+  // Raw pointers: writes through x could alias LD's storage as far as the compiler knows, which
+  // would reload every coefficient (this runs per constraint column at every integrator stage).
   const int n = static_cast<int>(LD.rows());
-  for (int i = n - 1; i >= 0; --i)  // x := L^-T x
-    for (int j = lambda[i]; j >= 0; j = lambda[j]) x[j] -= LD(i, j) * x[i];
-  for (int i = 0; i < n; ++i) x[i] /= LD(i, i);  // x := D^-1 x
-  for (int i = 0; i < n; ++i)  // x := L^-1 x
-    for (int j = lambda[i]; j >= 0; j = lambda[j]) x[i] -= LD(i, j) * x[j];
+  const double* L = LD.data();
+  const long ld = LD.outerStride();
+  const int* lam = lambda.data();
+  for (int i = n - 1; i >= 0; --i) {  // x := L^-T x
+    const double xi = x[i];
+    for (int j = lam[i]; j >= 0; j = lam[j]) x[j] -= L[i + j * ld] * xi;
+  }
+  for (int i = 0; i < n; ++i) {  // x := D^-1 x, then L^-1 x (row i needs rows above it only)
+    double xi = x[i] / L[i + i * ld];
+    for (int j = lam[i]; j >= 0; j = lam[j]) xi -= L[i + j * ld] * x[j];
+    x[i] = xi;
+  }
 }
 
 void sparse_multiply(const MatX& H, const std::vector<int>& lambda, const VecX& x, VecX& y) {

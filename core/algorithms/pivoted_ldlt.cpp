@@ -1,5 +1,6 @@
 #include "core/algorithms/pivoted_ldlt.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace articula {
@@ -11,45 +12,92 @@ void PivotedLdlt::factor(const MatX& A, double rel_tol) {
     perm_.resize(n);
     y_.resize(n);
   }
-  LD_.triangularView<Eigen::Lower>() = A;
+  // Column-major with leading dimension n; raw pointers keep the tiny loops free of Eigen's
+  // index arithmetic and of aliasing reloads (this runs at every integrator stage).
+  double* L = LD_.data();
+  const double* a = A.data();
+  const long lda = A.outerStride();
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i) L[i + j * n] = a[i + j * lda];
+  auto at = [L, n](int i, int j) -> double& { return L[i + j * n]; };
   for (int i = 0; i < n; ++i) perm_[i] = i;
   rank_ = n;
   double first = 0.0;
   for (int k = 0; k < n; ++k) {
     int p = k;  // largest remaining diagonal entry
     for (int i = k + 1; i < n; ++i)
-      if (LD_(i, i) > LD_(p, p)) p = i;
-    if (k == 0) first = LD_(p, p);
-    if (!(LD_(p, p) > rel_tol * first) || !(first > 0.0)) {
+      if (at(i, i) > at(p, p)) p = i;
+    if (k == 0) first = at(p, p);
+    if (!(at(p, p) > rel_tol * first) || !(first > 0.0)) {
       rank_ = k;
       break;
     }
     if (p != k) {  // symmetric swap of rows/columns k and p, lower triangle only
       std::swap(perm_[k], perm_[p]);
-      std::swap(LD_(k, k), LD_(p, p));
-      for (int j = 0; j < k; ++j) std::swap(LD_(k, j), LD_(p, j));
-      for (int i = k + 1; i < p; ++i) std::swap(LD_(i, k), LD_(p, i));
-      for (int i = p + 1; i < n; ++i) std::swap(LD_(i, k), LD_(i, p));
+      std::swap(at(k, k), at(p, p));
+      for (int j = 0; j < k; ++j) std::swap(at(k, j), at(p, j));
+      for (int i = k + 1; i < p; ++i) std::swap(at(i, k), at(p, i));
+      for (int i = p + 1; i < n; ++i) std::swap(at(i, k), at(i, p));
     }
-    const double d = LD_(k, k);
+    const double d = at(k, k);
     for (int j = k + 1; j < n; ++j) {  // Schur complement, lower triangle: A_ij -= A_ik A_jk / d
-      const double ljd = LD_(j, k) / d;
-      for (int i = j; i < n; ++i) LD_(i, j) -= LD_(i, k) * ljd;
+      const double ljd = at(j, k) / d;
+      for (int i = j; i < n; ++i) at(i, j) -= at(i, k) * ljd;
     }
-    for (int i = k + 1; i < n; ++i) LD_(i, k) /= d;
+    for (int i = k + 1; i < n; ++i) at(i, k) /= d;
   }
 }
 
 void PivotedLdlt::solve(VecX& x) const {
   const int n = size(), r = rank_;
-  for (int k = 0; k < n; ++k) y_[k] = x[perm_[k]];
+  const double* L = LD_.data();
+  double* y = y_.data();
+  double* xv = x.data();
+  for (int k = 0; k < n; ++k) y[k] = xv[perm_[k]];
   for (int k = 0; k < r; ++k)  // L11 y = b1
-    for (int i = k + 1; i < r; ++i) y_[i] -= LD_(i, k) * y_[k];
-  for (int k = 0; k < r; ++k) y_[k] /= LD_(k, k);
+    for (int i = k + 1; i < r; ++i) y[i] -= L[i + k * n] * y[k];
+  for (int k = 0; k < r; ++k) y[k] /= L[k + k * n];
   for (int k = r - 1; k >= 0; --k)  // L11^T y = D^-1 y
-    for (int i = k + 1; i < r; ++i) y_[k] -= LD_(i, k) * y_[i];
-  for (int k = r; k < n; ++k) y_[k] = 0.0;
-  for (int k = 0; k < n; ++k) x[perm_[k]] = y_[k];
+    for (int i = k + 1; i < r; ++i) y[k] -= L[i + k * n] * y[i];
+  for (int k = r; k < n; ++k) y[k] = 0.0;
+  for (int k = 0; k < n; ++k) xv[perm_[k]] = y[k];
+}
+
+namespace {
+double row_norm2(const MatX& J, int r) {
+  double x = 0.0;
+  for (int j = 0; j < J.cols(); ++j) x += J(r, j) * J(r, j);
+  return x;
+}
+}  // namespace
+
+void significant_rows(const MatX& J, double rel, std::vector<int>& rows) {
+  double largest = 0.0;
+  for (int r = 0; r < J.rows(); ++r) largest = std::max(largest, row_norm2(J, r));
+  rows.clear();
+  rows.reserve(J.rows());  // allocates once: the capacity stays
+  for (int r = 0; r < J.rows(); ++r)
+    if (row_norm2(J, r) > rel * largest) rows.push_back(r);
+}
+
+void lower_gram(const MatX& J, const std::vector<int>& rows, MatX& A) {
+  const int m = static_cast<int>(rows.size()), n = static_cast<int>(J.cols());
+  A.resize(m, m);
+  for (int c = 0; c < m; ++c)
+    for (int r = c; r < m; ++r) {
+      double x = 0.0;
+      for (int j = 0; j < n; ++j) x += J(rows[r], j) * J(rows[c], j);
+      A(r, c) = x;
+    }
+}
+
+void transpose_times(const MatX& J, const VecX& y, VecX& out) {
+  out.resize(J.cols());
+  for (int j = 0; j < J.cols(); ++j) {
+    double x = 0.0;
+    for (int r = 0; r < J.rows(); ++r) x += J(r, j) * y[r];
+    out[j] = x;
+  }
 }
 
 }  // namespace articula

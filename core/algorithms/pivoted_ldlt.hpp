@@ -28,4 +28,14 @@ class PivotedLdlt {
   int rank_ = 0;
 };
 
+// Small products of the constraint solves as plain loops: the matrices have a few rows, where
+// Eigen's dynamic-size product kernels cost more in dispatch than in arithmetic.
+// Rows of J whose squared norm exceeds rel times the largest: the rest (e.g. a planar loop's
+// out-of-plane rows) would only give pivots far below any rank tolerance. Allocates once.
+void significant_rows(const MatX& J, double rel, std::vector<int>& rows);
+// The lower triangle of J_R J_R^T for the rows R of J (all the factor reads).
+void lower_gram(const MatX& J, const std::vector<int>& rows, MatX& A);
+// out = J^T y.
+void transpose_times(const MatX& J, const VecX& y, VecX& out);
+
 }  // namespace articula

@@ -68,6 +68,20 @@ const VecX& nonlinear_effects_from_kinematics(const Model& model, Data& data, co
   return data.C;
 }
 
+const VecX& nonlinear_effects_from_bias_kinematics(const Model& model, Data& data, const ExternalForces* f_ext) {
+  const Vec3 g = model.gravity();
+  for (int i = 1; i <= model.nb; ++i) {
+    Motion a = data.a[i];
+    const Mat3& E = data.X0[i].E;
+    for (int k = 0; k < 3; ++k) a[3 + k] -= E(k, 0) * g[0] + E(k, 1) * g[1] + E(k, 2) * g[2];
+    const RigidBodyInertia& I = model.inertia[i];
+    data.f[i] = I * a + cross_force(data.v[i], I * data.v[i]);
+    if (f_ext) data.f[i] -= data.X0[i].apply_force((*f_ext)[i]);
+  }
+  rnea_backward(model, data, data.C);
+  return data.C;
+}
+
 const VecX& nonlinear_effects(const Model& model, Data& data, const VecX& q, const VecX& qd,
                               const ExternalForces* f_ext) {
   rnea_forward(model, data, q, qd, nullptr, f_ext);

@@ -20,5 +20,11 @@ const VecX& nonlinear_effects(const Model& model, Data& data, const VecX& q, con
 // The same from data.Xup, X0, v and c of a forward_kinematics(q, qd) pass at this state.
 const VecX& nonlinear_effects_from_kinematics(const Model& model, Data& data,
                                               const ExternalForces* f_ext = nullptr);
+// The same when data.a already holds the velocity-product accelerations (q̈ = 0, no gravity) of
+// a forward_kinematics_bias(q, qd) pass, as loop_constraints leaves it: gravity enters as the
+// base acceleration -a_g seen from body i, ^iX_0 (-a_g) = [0; -E_i g], so the outward pass is
+// skipped. data.a is left as it was.
+const VecX& nonlinear_effects_from_bias_kinematics(const Model& model, Data& data,
+                                                   const ExternalForces* f_ext = nullptr);
 
 }  // namespace articula

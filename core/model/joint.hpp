@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/spatial/transform.hpp"
+#include "core/spatial/trig.hpp"
 
 namespace articula {
 
@@ -76,7 +77,8 @@ inline bool is_axial_revolute(const Joint& joint) {
   return joint.type == JointType::Revolute && !joint.reversed;
 }
 inline void jcalc_axial_revolute(double q, double qd, JointCalc& out) {
-  const double c = std::cos(q), s = std::sin(q);
+  double s, c;
+  sin_cos(q, s, c);
   out.XJ.E << c, s, 0, -s, c, 0, 0, 0, 1;
   out.XJ.r.setZero();
   out.S.setZero(6, 1);

@@ -351,10 +351,16 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
   loop_constraints(model_, data_, mech_.compiled.loops, q, v, a, a, delta_, K_, k_);
   const int nk = static_cast<int>(K_.rows()), nd = static_cast<int>(driven_v_.size());
   const int nl = static_cast<int>(loop_drives_.size());
-  G_.setZero(nk + nd + nl, model_.nv);
-  g_.resize(nk + nd + nl);
-  G_.topRows(nk) = K_;
-  g_.head(nk) = k_;
+  // Without drives G = K and g = k: solve with those directly (no copy).
+  const bool loops_only = nd + nl == 0;
+  if (!loops_only) {
+    G_.setZero(nk + nd + nl, model_.nv);
+    g_.resize(nk + nd + nl);
+    G_.topRows(nk) = K_;
+    g_.head(nk) = k_;
+  }
+  const MatX& G = loops_only ? K_ : G_;
+  const VecX& g = loops_only ? k_ : g_;
   for (int r = 0; r < nd; ++r) {  // a motion drive is the rheonomic constraint q̈_i = q̈_d(t)
     G_(nk + r, driven_v_[r]) = 1.0;
     g_(nk + r) = qdd_in_[driven_v_[r]];
@@ -367,10 +373,10 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
   }
   // loop_constraints ran the kinematics at (q, v): H and C reuse it
   crba_from_kinematics(model_, data_);
-  nonlinear_effects_from_kinematics(model_, data_, external_forces_ ? &f_applied_ : nullptr);
+  nonlinear_effects_from_bias_kinematics(model_, data_, external_forces_ ? &f_applied_ : nullptr);
   if (ltdl_factor(model_, data_)) {
-    constrained_forward_dynamics(model_, data_, G_, g_, tau_in_, cd_);
-  } else if (!augmented_forward_dynamics(model_, data_, G_, g_, tau_in_, cd_)) {
+    constrained_forward_dynamics(model_, data_, G, g, tau_in_, cd_);
+  } else if (!augmented_forward_dynamics(model_, data_, G, g, tau_in_, cd_)) {
     // Massless bodies that not even the constraints move: name their joints.
     check_mass_matrix(q, " at t = " + std::to_string(last_t_) + ", and the loops and drives do not determine their motion either");
   }
@@ -390,10 +396,13 @@ void Simulation::project(VecX& q, VecX& qd) {
   J.resize(nk + nl, model_.nv);
   e.resize(nk + nl);
   auto linearise = [&](const VecX& qq, bool with_errors) {
-    forward_kinematics_bias(model_, data_, qq, qd);
-    loop_jacobian(model_, data_, loops, K_);
+    // Loop-joint drives need velocities and accelerations (loop_drive_terms); loops alone need
+    // the positions only. δ and K share one X_sp per loop.
+    if (nl > 0) forward_kinematics_bias(model_, data_, qq, qd);
+    else forward_kinematics(model_, data_, qq);
+    if (with_errors) loop_errors_and_jacobian(model_, data_, loops, delta_, K_), e.head(nk) = delta_;
+    else loop_jacobian(model_, data_, loops, K_);
     J.topRows(nk) = K_;
-    if (with_errors) loop_position_errors(model_, data_, loops, delta_), e.head(nk) = delta_;
     for (int r = 0; r < nl; ++r) {
       loop_drive_terms(loop_drives_[r]);
       relative_velocity_row(model_, data_, loops[loop_drives_[r].loop], loop_drives_[r].P, J.row(nk + r));
@@ -402,10 +411,18 @@ void Simulation::project(VecX& q, VecX& qd) {
   };
   auto min_norm_step = [&](VecX& rhs_y, VecX& out) {  // out = J^+ rhs
     for (int v : driven_v_) J.col(v).setZero();
-    proj_JJt_.noalias() = J * J.transpose();
+    // Rows of J below 1e-12 of the largest (a planar loop's out-of-plane rows) give pivots far
+    // under kProjectionRankTolerance: the factor would drop them, so they are left out up front.
+    significant_rows(J, 1e-24, proj_rows_);
+    const int mc = static_cast<int>(proj_rows_.size());
+    lower_gram(J, proj_rows_, proj_JJt_);  // J J^T: the factor reads the lower triangle only
     proj_ldlt_.factor(proj_JJt_, kProjectionRankTolerance);
-    proj_ldlt_.solve(rhs_y);
-    out.noalias() = J.transpose() * rhs_y;
+    proj_yc_.resize(mc);
+    for (int c = 0; c < mc; ++c) proj_yc_[c] = rhs_y[proj_rows_[c]];
+    proj_ldlt_.solve(proj_yc_);
+    rhs_y.setZero();
+    for (int c = 0; c < mc; ++c) rhs_y[proj_rows_[c]] = proj_yc_[c];
+    transpose_times(J, rhs_y, out);
   };
   const double tolerance = mech_.closure_tolerance(opt_.projection_tolerance);  // far from the origin: round-off
   double err = 0.0;
@@ -431,8 +448,12 @@ void Simulation::project(VecX& q, VecX& qd) {
     throw SetupError(os.str());
   }
   if (!fresh) linearise(q, false);
-  proj_y_.noalias() = J * qd;  // target: K q̇ = 0 and q̇_l = q̇_d on driven loop joints
-  proj_y_ = -proj_y_;
+  proj_y_.resize(J.rows());  // target: K q̇ = 0 and q̇_l = q̇_d on driven loop joints
+  for (int r = 0; r < J.rows(); ++r) {
+    double x = 0.0;
+    for (int j = 0; j < J.cols(); ++j) x -= J(r, j) * qd[j];
+    proj_y_[r] = x;
+  }
   for (int r = 0; r < nl; ++r) proj_y_(nk + r) += drives_[loop_drives_[r].drive].eval(t_).d1;
   min_norm_step(proj_y_, proj_dq_);
   qd += proj_dq_;

@@ -156,7 +156,8 @@ class Simulation {
   std::unique_ptr<AdaptiveWorkspace> aws_;
   VecX q_try_, qd_try_;
   MatX proj_J_, proj_JJt_;  // projection workspace (no allocation per step)
-  VecX proj_e_, proj_y_, proj_dq_;
+  VecX proj_e_, proj_y_, proj_dq_, proj_yc_;
+  std::vector<int> proj_rows_;  // rows of J the solve keeps (not negligibly small)
   PivotedLdlt proj_ldlt_;
   void finish_step();
   // Failures with a diagnosis (SetupError): the quantity that went bad, where, and why.

@@ -24,12 +24,16 @@ struct RigidBodyInertia {
     return Ibar + m * cx * cx;
   }
 
-  // I v = [Ibar w + h x v; m v - h x w]
+  // I v = [Ibar w + h x v; m v - h x w] (scalars: see transform.hpp)
   Force operator*(const Motion& v) const {
-    const Vec3 w = v.head<3>(), vl = v.tail<3>();
     Force f;
-    f.head<3>() = Ibar * w + h.cross(vl);
-    f.tail<3>() = m * vl - h.cross(w);
+    for (int a = 0; a < 3; ++a) f[a] = Ibar(a, 0) * v[0] + Ibar(a, 1) * v[1] + Ibar(a, 2) * v[2];
+    f[0] += h[1] * v[5] - h[2] * v[4];
+    f[1] += h[2] * v[3] - h[0] * v[5];
+    f[2] += h[0] * v[4] - h[1] * v[3];
+    f[3] = m * v[3] - (h[1] * v[2] - h[2] * v[1]);
+    f[4] = m * v[4] - (h[2] * v[0] - h[0] * v[2]);
+    f[5] = m * v[5] - (h[0] * v[1] - h[1] * v[0]);
     return f;
   }
   RigidBodyInertia operator+(const RigidBodyInertia& o) const {
@@ -61,11 +65,30 @@ inline RigidBodyInertia apply(const Transform& X, const RigidBodyInertia& I) {
 }
 
 // X^T I X: an inertia given in B coordinates expressed in A coordinates (RBDA Eq. 2.66 / A.3).
+// The origin shift in closed form: with h1 = E^T h and h0 = h1 + m r (the shifted first moment),
+// skew(a) skew(b) = b a^T - (a.b) 1 turns I1 - r× h1× - h1× r× - m r× r× into
+// Ibar0 = E^T Ibar E - (h0 r^T + r h1^T) + (r.(h0 + h1)) 1, a symmetric rank-two update.
+// Written in scalars (see transform.hpp); only the lower triangle is computed.
 inline RigidBodyInertia transpose_apply(const Transform& X, const RigidBodyInertia& I) {
-  const Vec3 h1 = X.E.transpose() * I.h;
-  const Mat3 I1 = X.E.transpose() * I.Ibar * X.E;
-  const Mat3 rx = skew(X.r), hx = skew(h1);
-  return {I.m, h1 + I.m * X.r, I1 - rx * hx - hx * rx - I.m * rx * rx};
+  double e[3][3], ib[3][3];  // locals: the compiler need not reload them around the stores
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) e[i][j] = X.E(i, j), ib[i][j] = I.Ibar(i, j);
+  const double r[3] = {X.r[0], X.r[1], X.r[2]}, m = I.m;
+  double h1[3], h0[3], ie[3][3];  // ie[b] = column b of Ibar E
+  for (int a = 0; a < 3; ++a) {
+    h1[a] = e[0][a] * I.h[0] + e[1][a] * I.h[1] + e[2][a] * I.h[2];
+    h0[a] = h1[a] + m * r[a];
+    for (int k = 0; k < 3; ++k) ie[a][k] = ib[k][0] * e[0][a] + ib[k][1] * e[1][a] + ib[k][2] * e[2][a];
+  }
+  const double diag = r[0] * (h0[0] + h1[0]) + r[1] * (h0[1] + h1[1]) + r[2] * (h0[2] + h1[2]);
+  RigidBodyInertia out;
+  out.m = m;
+  out.h = Vec3(h0[0], h0[1], h0[2]);
+  for (int b = 0; b < 3; ++b)
+    for (int a = b; a < 3; ++a)
+      out.Ibar(a, b) = out.Ibar(b, a) = e[0][a] * ie[b][0] + e[1][a] * ie[b][1] + e[2][a] * ie[b][2] -
+                                        h0[a] * r[b] - r[a] * h1[b] + (a == b ? diag : 0.0);
+  return out;
 }
 
 // Articulated-body inertias are general symmetric 6x6 matrices (RBDA 7.1); X^T IA X is done

@@ -22,40 +22,55 @@ struct Transform {
   Mat3 rotation() const { return E.transpose(); }  // orientation of B in A
   const Vec3& translation() const { return r; }    // origin of B in A
 
+  // The operations below are written out in scalars: on 3-vectors Eigen's 2-wide SSE2 packets
+  // cost more shuffles than they save, and these run several times per body in every
+  // algorithm. E x and E^T x are rot() and rot_t(); r × x is cross().
+
   // X m = [E w; E (v - r x w)]   (RBDA Table A.2 / A.3)
   Motion apply(const Motion& m) const {
-    const Vec3 w = m.head<3>();
     Motion out;
-    out.head<3>() = E * w;
-    out.tail<3>() = E * (m.tail<3>() - r.cross(w));
+    rot(m[0], m[1], m[2], out.data());
+    rot(m[3] - (r[1] * m[2] - r[2] * m[1]), m[4] - (r[2] * m[0] - r[0] * m[2]),
+        m[5] - (r[0] * m[1] - r[1] * m[0]), out.data() + 3);
     return out;
   }
   // X^-1 m = [E^T w; E^T v + r x E^T w]
   Motion inverse_apply(const Motion& m) const {
-    const Vec3 w = E.transpose() * m.head<3>();
     Motion out;
-    out.head<3>() = w;
-    out.tail<3>() = E.transpose() * m.tail<3>() + r.cross(w);
+    rot_t(m[0], m[1], m[2], out.data());
+    rot_t(m[3], m[4], m[5], out.data() + 3);
+    out[3] += r[1] * out[2] - r[2] * out[1];
+    out[4] += r[2] * out[0] - r[0] * out[2];
+    out[5] += r[0] * out[1] - r[1] * out[0];
     return out;
   }
   // X* f = [E (n - r x f); E f]
   Force apply_force(const Force& f) const {
-    const Vec3 lin = f.tail<3>();
     Force out;
-    out.head<3>() = E * (f.head<3>() - r.cross(lin));
-    out.tail<3>() = E * lin;
+    rot(f[0] - (r[1] * f[5] - r[2] * f[4]), f[1] - (r[2] * f[3] - r[0] * f[5]),
+        f[2] - (r[0] * f[4] - r[1] * f[3]), out.data());
+    rot(f[3], f[4], f[5], out.data() + 3);
     return out;
   }
   // X^T f = (X*)^-1 f = [E^T n + r x E^T f; E^T f]
   Force transpose_apply(const Force& f) const {
-    const Vec3 lin = E.transpose() * f.tail<3>();
     Force out;
-    out.head<3>() = E.transpose() * f.head<3>() + r.cross(lin);
-    out.tail<3>() = lin;
+    rot_t(f[0], f[1], f[2], out.data());
+    rot_t(f[3], f[4], f[5], out.data() + 3);
+    out[0] += r[1] * out[5] - r[2] * out[4];
+    out[1] += r[2] * out[3] - r[0] * out[5];
+    out[2] += r[0] * out[4] - r[1] * out[3];
     return out;
   }
-  // Composition: (^C X_B) * (^B X_A) = ^C X_A.
-  Transform operator*(const Transform& b) const { return {E * b.E, b.r + b.E.transpose() * r}; }
+  // Composition: (^C X_B) * (^B X_A) = ^C X_A: E = E_cb E_ba, r = r_ba + E_ba^T r_cb.
+  Transform operator*(const Transform& b) const {
+    Transform out;
+    for (int j = 0; j < 3; ++j) {
+      for (int i = 0; i < 3; ++i) out.E(i, j) = E(i, 0) * b.E(0, j) + E(i, 1) * b.E(1, j) + E(i, 2) * b.E(2, j);
+      out.r[j] = b.r[j] + b.E(0, j) * r[0] + b.E(1, j) * r[1] + b.E(2, j) * r[2];
+    }
+    return out;
+  }
   Transform inverse() const { return {E.transpose(), -(E * r)}; }
 
   // Dense forms, for tests and diagnostics only.
@@ -75,6 +90,14 @@ struct Transform {
   }
   bool isApprox(const Transform& o, double tol = 1e-12) const {
     return (E - o.E).norm() <= tol && (r - o.r).norm() <= tol;
+  }
+
+ private:
+  void rot(double x0, double x1, double x2, double* out) const {  // out = E x
+    for (int a = 0; a < 3; ++a) out[a] = E(a, 0) * x0 + E(a, 1) * x1 + E(a, 2) * x2;
+  }
+  void rot_t(double x0, double x1, double x2, double* out) const {  // out = E^T x
+    for (int a = 0; a < 3; ++a) out[a] = E(0, a) * x0 + E(1, a) * x1 + E(2, a) * x2;
   }
 };
 
