@@ -235,7 +235,11 @@ bool sparse_ldlt_analyse(const std::vector<int>& dim, const std::vector<char>& b
              std::vector<std::set<int>>(n),
              std::vector<char>(n, 0),
              Parts{std::vector<int>(n), std::vector<int>(n, 0)},
-             std::vector<std::vector<int>>(n)};
+             std::vector<std::vector<int>>(n),
+             false,
+             {},
+             {},
+             {}};
   for (int u = 0; u < n; ++u) o.parts.parent[u] = u;
   for (int u = 0; u < n; ++u) {
     if (body[u]) continue;
