@@ -7,6 +7,7 @@
 #include "core/algorithms/rnea.hpp"
 #include "core/io/project.hpp"
 #include "core/model/configuration.hpp"
+#include "core/spec/templates.hpp"
 
 namespace articula::bench {
 
@@ -131,54 +132,6 @@ MechanismSpec spec_from_tree(const Model& model, const std::string& name) {
   return spec;
 }
 
-MechanismSpec make_ladder_spec(int k) {
-  constexpr double L = 0.2, h = 0.15;  // rail link length, rung length
-  MechanismSpec spec;
-  spec.name = "ladder" + std::to_string(k);
-  spec.gravity = Vec3(0, -9.81, 0);
-  auto rod = [&](const std::string& name, double length, const Vec3& at, double angle) {
-    BodySpec b;
-    b.name = name;
-    b.mass = 0.34 * length / kLinkLength;
-    b.com = Vec3(length / 2, 0, 0);
-    const double r = 0.02, axial = b.mass * r * r / 2, tr = b.mass * (3 * r * r + length * length) / 12;
-    b.inertia = {axial, tr, tr, 0, 0, 0};
-    b.pose = PoseSpec{};
-    b.pose->position = at;
-    b.pose->orientation = Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
-    spec.bodies.push_back(b);
-  };
-  auto hinge = [&](const std::string& name, const std::string& parent, const Vec3& at_parent,
-                   const std::string& child, const Vec3& at_child) {
-    JointSpec j;
-    j.name = name;
-    j.joint = Joint::revolute();
-    j.parent = parent;
-    j.child = child;
-    j.parent_frame.position = at_parent;
-    j.child_frame.position = at_child;
-    spec.joints.push_back(j);
-  };
-  for (int i = 1; i <= k; ++i) {
-    const std::string s = std::to_string(i), prev = std::to_string(i - 1);
-    const double x = (i - 1) * L;
-    rod("top" + s, L, Vec3(x, h, 0), 0.0);
-    rod("bottom" + s, L, Vec3(x, 0, 0), 0.0);
-    hinge("t" + s, i == 1 ? "ground" : "top" + prev, i == 1 ? Vec3(0, h, 0) : Vec3(L, 0, 0), "top" + s, Vec3::Zero());
-    hinge("b" + s, i == 1 ? "ground" : "bottom" + prev, i == 1 ? Vec3::Zero() : Vec3(L, 0, 0), "bottom" + s, Vec3::Zero());
-  }
-  // Rungs: from each top-rail tip down to the bottom-rail tip (the cells are parallelograms,
-  // far from their change point, where rails and rungs line up).
-  for (int i = 1; i <= k; ++i) {
-    const std::string s = std::to_string(i);
-    const double x = i * L;
-    rod("rung" + s, h, Vec3(x, h, 0), -kPi / 2);
-    hinge("r" + s, "top" + s, Vec3(L, 0, 0), "rung" + s, Vec3::Zero());
-    hinge("c" + s, "rung" + s, Vec3(h, 0, 0), "bottom" + s, Vec3(L, 0, 0));
-  }
-  return spec;
-}
-
 namespace {
 MechanismSpec passive(MechanismSpec spec) {
   for (JointSpec& j : spec.joints) j.drive.reset();
@@ -193,13 +146,15 @@ std::vector<BenchMechanism> benchmark_mechanisms(const std::string& samples_dir)
   std::vector<BenchMechanism> out;
   for (NamedModel& nm : benchmark_models())
     out.push_back(bench_mechanism(nm.name, nm.model.nb, spec_from_tree(nm.model, nm.name)));
-  const std::pair<const char*, const char*> samples[] = {
-      {"fourbar", "fourbar.json"}, {"slidercrank", "slider_crank.json"}, {"stewart", "stewart_platform.json"}};
+  const std::pair<const char*, const char*> samples[] = {{"fourbar", "fourbar.json"},
+                                                         {"slidercrank", "slider_crank.json"},
+                                                         {"stewart", "stewart_platform.json"}};
   for (const auto& [name, file] : samples) {
     const MechanismSpec spec = load_project(samples_dir + "/" + file).spec;
     out.push_back(bench_mechanism(name, 1, spec));
   }
-  for (int k : {5, 20, 80}) out.push_back(bench_mechanism("ladder" + std::to_string(k), k, make_ladder_spec(k)));
+  for (int k : {5, 20, 80})
+    out.push_back(bench_mechanism("ladder" + std::to_string(k), k, make_ladder(k)));
   return out;
 }
 
@@ -243,17 +198,25 @@ PeerPose peer_pose(const Transform& X) {  // X = ^{frame} X_{outer}
 }
 PeerJoint peer_joint(const Joint& j, const std::string& where) {
   switch (j.type) {
-    case JointType::Revolute: return PeerJoint::Revolute;
-    case JointType::Prismatic: return PeerJoint::Prismatic;
-    case JointType::Universal: return PeerJoint::Universal;
-    case JointType::Spherical: return PeerJoint::Spherical;
-    case JointType::Fixed: return PeerJoint::Fixed;
-    default: break;
+    case JointType::Revolute:
+      return PeerJoint::Revolute;
+    case JointType::Prismatic:
+      return PeerJoint::Prismatic;
+    case JointType::Universal:
+      return PeerJoint::Universal;
+    case JointType::Spherical:
+      return PeerJoint::Spherical;
+    case JointType::Fixed:
+      return PeerJoint::Fixed;
+    default:
+      break;
   }
   throw std::invalid_argument(where + ": joint type " + std::string(joint_type_name(j.type)) +
                               " has no peer-engine translation");
 }
-std::vector<double> copy(const VecX& x) { return {x.data(), x.data() + x.size()}; }
+std::vector<double> copy(const VecX& x) {
+  return {x.data(), x.data() + x.size()};
+}
 }  // namespace
 
 PeerModel peer_model(const BenchMechanism& bm, const BenchInput& in) {
@@ -281,13 +244,14 @@ PeerModel peer_model(const BenchMechanism& bm, const BenchInput& in) {
     const Mat3 Ic = I.inertia_about_com();
     for (int k = 0; k < 3; ++k) b.com[k] = c[k];
     b.I_com = {Ic(0, 0), Ic(1, 1), Ic(2, 2), Ic(0, 1), Ic(0, 2), Ic(1, 2)};
-    b.I_origin = {I.Ibar(0, 0), I.Ibar(1, 1), I.Ibar(2, 2), I.Ibar(0, 1), I.Ibar(0, 2), I.Ibar(1, 2)};
+    b.I_origin = {I.Ibar(0, 0), I.Ibar(1, 1), I.Ibar(2, 2),
+                  I.Ibar(0, 1), I.Ibar(0, 2), I.Ibar(1, 2)};
     b.q_index = m.q_index[i];
     b.v_index = m.v_index[i];
   }
   for (const LoopJoint& l : bm.loops())
-    pm.loops.push_back({peer_joint(l.joint, bm.name + " loop " + l.name), l.predecessor, l.successor,
-                        peer_pose(l.X_P), peer_pose(l.X_S)});
+    pm.loops.push_back({peer_joint(l.joint, bm.name + " loop " + l.name), l.predecessor,
+                        l.successor, peer_pose(l.X_P), peer_pose(l.X_S)});
   pm.q = copy(in.q);
   pm.qd = copy(in.qd);
   pm.qdd = copy(in.qdd);

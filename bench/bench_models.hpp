@@ -21,10 +21,6 @@ Model make_binary_tree(int nb, unsigned seed = 43);
 // The project-file form of a tree model: one body per model body (frame = joint successor
 // frame), joint frames from X_T, so prepare() compiles it back into the same model.
 MechanismSpec spec_from_tree(const Model& model, const std::string& name);
-// The ladder of RBDA Fig. 8.4 with k loops, in the x-y plane: two rails of k revolute links each
-// hinged to ground, and k rungs, each hinged to a top-rail node and closing a loop on the
-// matching bottom-rail node. 3k bodies, 4k revolute joints, mobility k.
-MechanismSpec make_ladder_spec(int k);
 
 struct NamedModel {
   std::string name;

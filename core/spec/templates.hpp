@@ -112,4 +112,10 @@ struct DhArmParams {
 };
 MechanismSpec make_dh_arm(const DhArmParams& p);
 
+// The ladder of RBDA Fig. 8.4 with k loops, in the x-y plane: two rails of k revolute links
+// (0.2 m) hinged to ground 0.15 m apart, and k rungs, each hinged to a top-rail tip and closing a
+// loop on the matching bottom-rail tip. 3k bodies (rods of 3.4 kg/m), 4k revolute joints,
+// mobility k. No spanning-tree method is O(n) on it (RBDA 8.13): a benchmark and test model.
+MechanismSpec make_ladder(int k);
+
 }  // namespace articula

@@ -173,4 +173,51 @@ MechanismSpec make_bennett(const BennettParams& p) {
   return sb.finish(4.0, text);
 }
 
+MechanismSpec make_ladder(int k) {
+  constexpr double L = 0.2, h = 0.15;  // rail link length, rung length
+  MechanismSpec spec;
+  spec.name = "ladder" + std::to_string(k);
+  spec.gravity = Vec3(0, -9.81, 0);
+  auto rod = [&](const std::string& name, double length, const Vec3& at, double angle) {
+    BodySpec b;
+    b.name = name;
+    b.mass = 3.4 * length;
+    b.com = Vec3(length / 2, 0, 0);
+    const double r = 0.02, axial = b.mass * r * r / 2,
+                 tr = b.mass * (3 * r * r + length * length) / 12;
+    b.inertia = {axial, tr, tr, 0, 0, 0};
+    b.pose = PoseSpec{};
+    b.pose->position = at;
+    b.pose->orientation = Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
+    spec.bodies.push_back(b);
+  };
+  auto hinge = [&](const std::string& name, const std::string& parent, const Vec3& at_parent,
+                   const std::string& child, const Vec3& at_child) {
+    JointSpec j;
+    j.name = name;
+    j.joint = Joint::revolute();
+    j.parent = parent;
+    j.child = child;
+    j.parent_frame.position = at_parent;
+    j.child_frame.position = at_child;
+    spec.joints.push_back(j);
+  };
+  for (int i = 1; i <= k; ++i) {
+    const std::string s = std::to_string(i), prev = std::to_string(i - 1);
+    rod("top" + s, L, Vec3((i - 1) * L, h, 0), 0.0);
+    rod("bottom" + s, L, Vec3((i - 1) * L, 0, 0), 0.0);
+    hinge("t" + s, i == 1 ? "ground" : "top" + prev, i == 1 ? Vec3(0, h, 0) : Vec3(L, 0, 0),
+          "top" + s, Vec3::Zero());
+    hinge("b" + s, i == 1 ? "ground" : "bottom" + prev, i == 1 ? Vec3::Zero() : Vec3(L, 0, 0),
+          "bottom" + s, Vec3::Zero());
+  }
+  for (int i = 1; i <= k; ++i) {
+    const std::string s = std::to_string(i);
+    rod("rung" + s, h, Vec3(i * L, h, 0), -kPi / 2);
+    hinge("r" + s, "top" + s, Vec3(L, 0, 0), "rung" + s, Vec3::Zero());
+    hinge("c" + s, "rung" + s, Vec3(h, 0, 0), "bottom" + s, Vec3(L, 0, 0));
+  }
+  return spec;
+}
+
 }  // namespace articula

@@ -16,6 +16,7 @@
 #include "core/model/configuration.hpp"
 #include "core/sim/loop_method.hpp"
 #include "core/sim/mechanism.hpp"
+#include "core/spec/templates.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
 
@@ -91,7 +92,7 @@ MechanismSpec passive(MechanismSpec spec) {
 
 TEST_CASE("Sparse-matrix method equals Method 2 on the ladders", "[sparse]") {
   for (int k : {1, 5, 20}) {
-    const Mechanism m = prepare(test::ladder_spec(k));
+    const Mechanism m = prepare(make_ladder(k));
     REQUIRE(m.planar);
     CHECK(compare_methods(m, 5, 10 + k));
   }
@@ -99,7 +100,7 @@ TEST_CASE("Sparse-matrix method equals Method 2 on the ladders", "[sparse]") {
 
 TEST_CASE("Sparse-matrix method keeps its precision 1e4 m from the origin", "[sparse]") {
   // Absolute coordinates about the mechanism's own centre (RBDA 10.1): no loss to the distance.
-  MechanismSpec spec = test::ladder_spec(5);
+  MechanismSpec spec = make_ladder(5);
   const Vec3 offset(1e4, -2e4, 0);
   for (BodySpec& b : spec.bodies) b.pose->position += offset;
   for (JointSpec& j : spec.joints)
@@ -129,7 +130,7 @@ TEST_CASE("Sparse-matrix method equals Method 2 on the samples, with and without
 
 TEST_CASE("Sparse-matrix method is O(n) on the ladder, where Method 2 is not", "[sparse]") {
   auto per_loop = [](int k) {
-    const Mechanism m = prepare(test::ladder_spec(k));
+    const Mechanism m = prepare(make_ladder(k));
     const auto sm = sparse_dynamics_model(m);
     REQUIRE(sm);
     return std::pair{sm->flops / k,
@@ -142,5 +143,5 @@ TEST_CASE("Sparse-matrix method is O(n) on the ladder, where Method 2 is not", "
   CHECK(s80 <= 1.2 * s5);  // bounded fill: the minimum-degree order finds a fixed bandwidth
   CHECK(m80 >= 10 * m5);
   // The selection follows the prediction: the long ladder is solved by the sparse method.
-  CHECK(prepare(test::ladder_spec(80)).sparse);
+  CHECK(prepare(make_ladder(80)).sparse);
 }

@@ -8,6 +8,7 @@
 #include "core/io/project.hpp"
 #include "core/sim/loop_method.hpp"
 #include "core/sim/simulation.hpp"
+#include "core/spec/templates.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
 
@@ -53,14 +54,14 @@ TEST_CASE("Simulation with the sparse-matrix method follows Method 2", "[sparse]
     ++compared;
   }
   CHECK(compared >= 6);
-  check_same(prepare(test::ladder_spec(5)));
+  check_same(prepare(make_ladder(5)));
 }
 
 TEST_CASE("The loop method is chosen at prepare time by predicted cost", "[sparse]") {
   // The long ladder goes to the sparse method. The four-bar and the Stewart platform stay with
   // Method 2, as measured (interleaved runs, 2026-11-22: four-bar 0.91 against 1.18 us, Stewart
   // 9.4 against 13.9 us); the Bennett linkage (redundant spatial loop) cannot use it.
-  CHECK(prepare(test::ladder_spec(80)).sparse);
+  CHECK(prepare(make_ladder(80)).sparse);
   for (const char* file : {"fourbar.json", "stewart_platform.json", "bennett.json"})
     CHECK_FALSE(prepare(load_project(test::sample_path(file)).spec).sparse);
   CHECK_FALSE(sparse_dynamics_model(prepare(load_project(test::sample_path("bennett.json")).spec)));

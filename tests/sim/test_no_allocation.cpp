@@ -9,6 +9,7 @@
 #include "core/io/project.hpp"
 #include "core/sim/loop_method.hpp"
 #include "core/sim/simulation.hpp"
+#include "core/spec/templates.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
 
@@ -65,21 +66,47 @@ void* realloc(void* p, std::size_t n) {
   count_malloc();
   return __libc_realloc(p, n);
 }
-void free(void* p) { __libc_free(p); }
+void free(void* p) {
+  __libc_free(p);
+}
 }
 
-void* operator new(std::size_t n) { return counted_new(n); }
-void* operator new[](std::size_t n) { return counted_new(n); }
-void* operator new(std::size_t n, std::align_val_t a) { return counted_aligned_new(n, a); }
-void* operator new[](std::size_t n, std::align_val_t a) { return counted_aligned_new(n, a); }
-void operator delete(void* p) noexcept { __libc_free(p); }
-void operator delete[](void* p) noexcept { __libc_free(p); }
-void operator delete(void* p, std::size_t) noexcept { __libc_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { __libc_free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { __libc_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { __libc_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { __libc_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { __libc_free(p); }
+void* operator new(std::size_t n) {
+  return counted_new(n);
+}
+void* operator new[](std::size_t n) {
+  return counted_new(n);
+}
+void* operator new(std::size_t n, std::align_val_t a) {
+  return counted_aligned_new(n, a);
+}
+void* operator new[](std::size_t n, std::align_val_t a) {
+  return counted_aligned_new(n, a);
+}
+void operator delete(void* p) noexcept {
+  __libc_free(p);
+}
+void operator delete[](void* p) noexcept {
+  __libc_free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  __libc_free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  __libc_free(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+  __libc_free(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+  __libc_free(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+  __libc_free(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+  __libc_free(p);
+}
 
 using namespace articula;
 
@@ -131,7 +158,7 @@ TEST_CASE("1000 simulation steps allocate nothing", "[allocation]") {
 TEST_CASE("1000 steps by the sparse-matrix method allocate nothing", "[allocation]") {
   // RBDA 8.13's block-sparse factorisation forced on planar and spatial loops, with motion drives
   // on tree and loop joints, and on the ladder of Fig. 8.4.
-  std::vector<MechanismSpec> specs = {test::ladder_spec(20)};
+  std::vector<MechanismSpec> specs = {make_ladder(20)};
   for (const char* file : {"fourbar.json", "slider_crank.json", "watt_six_bar.json",
                            "jansen_leg.json", "stewart_platform.json"})
     specs.push_back(load_project(test::sample_path(file)).spec);

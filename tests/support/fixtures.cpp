@@ -1,58 +1,10 @@
 #include "tests/support/fixtures.hpp"
 
 #include <cmath>
-#include <numbers>
 
 #include "core/spatial/lie.hpp"
 
 namespace articula::test {
-
-MechanismSpec ladder_spec(int k) {
-  constexpr double L = 0.2, h = 0.15;  // rail link length, rung length
-  MechanismSpec spec;
-  spec.name = "ladder" + std::to_string(k);
-  spec.gravity = Vec3(0, -9.81, 0);
-  auto rod = [&](const std::string& name, double length, const Vec3& at, double angle) {
-    BodySpec b;
-    b.name = name;
-    b.mass = 3.4 * length;
-    b.com = Vec3(length / 2, 0, 0);
-    const double r = 0.02, axial = b.mass * r * r / 2,
-                 tr = b.mass * (3 * r * r + length * length) / 12;
-    b.inertia = {axial, tr, tr, 0, 0, 0};
-    b.pose = PoseSpec{};
-    b.pose->position = at;
-    b.pose->orientation = Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
-    spec.bodies.push_back(b);
-  };
-  auto hinge = [&](const std::string& name, const std::string& parent, const Vec3& at_parent,
-                   const std::string& child, const Vec3& at_child) {
-    JointSpec j;
-    j.name = name;
-    j.joint = Joint::revolute();
-    j.parent = parent;
-    j.child = child;
-    j.parent_frame.position = at_parent;
-    j.child_frame.position = at_child;
-    spec.joints.push_back(j);
-  };
-  for (int i = 1; i <= k; ++i) {
-    const std::string s = std::to_string(i), prev = std::to_string(i - 1);
-    rod("top" + s, L, Vec3((i - 1) * L, h, 0), 0.0);
-    rod("bottom" + s, L, Vec3((i - 1) * L, 0, 0), 0.0);
-    hinge("t" + s, i == 1 ? "ground" : "top" + prev, i == 1 ? Vec3(0, h, 0) : Vec3(L, 0, 0),
-          "top" + s, Vec3::Zero());
-    hinge("b" + s, i == 1 ? "ground" : "bottom" + prev, i == 1 ? Vec3::Zero() : Vec3(L, 0, 0),
-          "bottom" + s, Vec3::Zero());
-  }
-  for (int i = 1; i <= k; ++i) {
-    const std::string s = std::to_string(i);
-    rod("rung" + s, h, Vec3(i * L, h, 0), -std::numbers::pi / 2);
-    hinge("r" + s, "top" + s, Vec3(L, 0, 0), "rung" + s, Vec3::Zero());
-    hinge("c" + s, "rung" + s, Vec3(h, 0, 0), "bottom" + s, Vec3(L, 0, 0));
-  }
-  return spec;
-}
 
 std::string sample_path(const std::string& file) {
   return std::string(ARTICULA_SOURCE_DIR) + "/samples/" + file;
@@ -75,7 +27,8 @@ RigidBodyInertia random_inertia(std::mt19937& rng) {
   const double m = 0.5 + 1.5 * u(rng);
   // Principal moments from a solid with random semi-axes: always physically valid.
   const Vec3 ax(0.05 + 0.3 * u(rng), 0.05 + 0.3 * u(rng), 0.05 + 0.3 * u(rng));
-  const Vec3 p(m / 5 * (ax.y() * ax.y() + ax.z() * ax.z()), m / 5 * (ax.x() * ax.x() + ax.z() * ax.z()),
+  const Vec3 p(m / 5 * (ax.y() * ax.y() + ax.z() * ax.z()),
+               m / 5 * (ax.x() * ax.x() + ax.z() * ax.z()),
                m / 5 * (ax.x() * ax.x() + ax.y() * ax.y()));
   const Mat3 R = random_rotation(rng);
   const Mat3 Ic = R * p.asDiagonal() * R.transpose();
@@ -89,11 +42,12 @@ Transform random_transform(std::mt19937& rng) {
 
 Joint random_joint(std::mt19937& rng, bool allow_fixed) {
   std::uniform_int_distribution<int> pick(0, allow_fixed ? 8 : 7);
-  const JointType types[] = {JointType::Revolute,  JointType::Prismatic, JointType::Helical,
+  const JointType types[] = {JointType::Revolute,    JointType::Prismatic, JointType::Helical,
                              JointType::Cylindrical, JointType::Universal, JointType::Spherical,
-                             JointType::Planar,    JointType::Free,      JointType::Fixed};
+                             JointType::Planar,      JointType::Free,      JointType::Fixed};
   Joint j{types[pick(rng)]};
-  if (j.type == JointType::Helical) j.pitch = 0.05 + 0.1 * std::uniform_real_distribution<>(0, 1)(rng);
+  if (j.type == JointType::Helical)
+    j.pitch = 0.05 + 0.1 * std::uniform_real_distribution<>(0, 1)(rng);
   j.reversed = rng() % 2;  // opposite-polarity tree joints (RBDA Table 4.2) appear too
   return j;
 }
@@ -106,9 +60,9 @@ Model random_tree(int nb, std::mt19937& rng, bool allow_fixed) {
     // The first nine bodies cycle through every joint type so each tree has all of them.
     Joint j = random_joint(rng, allow_fixed);
     if (i <= 9) {
-      const JointType all[] = {JointType::Revolute, JointType::Prismatic, JointType::Helical,
+      const JointType all[] = {JointType::Revolute,    JointType::Prismatic, JointType::Helical,
                                JointType::Cylindrical, JointType::Universal, JointType::Spherical,
-                               JointType::Planar, JointType::Free, JointType::Fixed};
+                               JointType::Planar,      JointType::Free,      JointType::Fixed};
       j = Joint{all[i - 1], 0.07, i % 2 == 0};
       if (!allow_fixed && j.type == JointType::Fixed) j = Joint::revolute();
     }
@@ -132,8 +86,8 @@ Model random_floating_tree(int nb, std::mt19937& rng) {
 Model planar_chain(int n) {
   ModelBuilder b;
   b.set_gravity(Vec3::Zero());
-  const RigidBodyInertia link =
-      RigidBodyInertia::from_mass_com(1.0, Vec3(0.5, 0, 0), Vec3(1.0 / 12, 1.0 / 12, 1.0 / 12).asDiagonal());
+  const RigidBodyInertia link = RigidBodyInertia::from_mass_com(
+      1.0, Vec3(0.5, 0, 0), Vec3(1.0 / 12, 1.0 / 12, 1.0 / 12).asDiagonal());
   for (int i = 1; i <= n; ++i)
     b.add_body("link" + std::to_string(i), i - 1, Joint::revolute(),
                Transform::xlt(Vec3(i == 1 ? 0.0 : 1.0, 0, 0)), link);

@@ -26,10 +26,6 @@ Model planar_chain(int n);
 
 VecX random_vector(int n, std::mt19937& rng);
 
-// The ladder of RBDA Fig. 8.4 with k loops in the x-y plane, as bench's make_ladder_spec: two
-// rails of k revolute links from two ground pivots, joined at every link tip by a rung.
-MechanismSpec ladder_spec(int k);
-
 // Path of a file in samples/ of the source tree.
 std::string sample_path(const std::string& file);
 
