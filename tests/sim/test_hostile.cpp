@@ -16,7 +16,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 Mechanism hostile(const std::string& file) {
-  return prepare(load_project(std::string(ARTICULA_SOURCE_DIR) + "/tests/data/hostile/" + file).spec);
+  return prepare(
+      load_project(std::string(ARTICULA_SOURCE_DIR) + "/tests/data/hostile/" + file).spec);
 }
 
 std::string setup_error(const std::string& file) {
@@ -53,9 +54,11 @@ struct TwoLink {
     M(0, 0) = m1 * c1 * c1 + I1 + m2 * (l1 * l1 + c2 * c2 + 2 * l1 * c2 * c) + I2;
     M(0, 1) = M(1, 0) = m2 * (c2 * c2 + l1 * c2 * c) + I2;
     M(1, 1) = m2 * c2 * c2 + I2;
-    const double G1 = (m1 * c1 + m2 * l1) * g * std::cos(q[0]) + m2 * c2 * g * std::cos(q[0] + q[1]);
+    const double G1 =
+        (m1 * c1 + m2 * l1) * g * std::cos(q[0]) + m2 * c2 * g * std::cos(q[0] + q[1]);
     const double G2 = m2 * c2 * g * std::cos(q[0] + q[1]);
-    const Eigen::Vector2d rhs(-(h * v[1] * v[1] + 2 * h * v[0] * v[1] + G1), -(-h * v[0] * v[0] + G2));
+    const Eigen::Vector2d rhs(-(h * v[1] * v[1] + 2 * h * v[0] * v[1] + G1),
+                              -(-h * v[0] * v[0] + G2));
     return M.ldlt().solve(rhs);
   }
   void rk4(Eigen::Vector2d& q, Eigen::Vector2d& v, double h) const {
@@ -83,6 +86,18 @@ void check_two_link(const std::string& file, const TwoLink& ref, double tol) {
   const Simulation::Energy& e = sim.energy();  // conservative: T + V constant
   CHECK(std::abs(e.residual) <= 1e-9 * std::max(1.0, std::abs(e.kinetic)));
 }
+
+// dead_point.json run for 2 s: stopped at the last good step before the dead point (closed form
+// t* = acos(0.0625) - 0.3 for the triple rocker there), naming the drive, with that state kept.
+void check_dead_point_stop(Simulation& sim) {
+  const double t_dead = std::acos(0.0625) - 0.3;
+  const std::string why = run(sim, 2.0, 1e-3);
+  INFO(why);
+  CHECK_THAT(why, Contains("'A0'") && Contains("dead point"));
+  CHECK(sim.time() <= t_dead);
+  CHECK(sim.time() >= t_dead - 0.01);
+  CHECK(sim.q().allFinite());
+}
 }  // namespace
 
 TEST_CASE("hostile: a loop that cannot close", "[hostile]") {
@@ -91,24 +106,19 @@ TEST_CASE("hostile: a loop that cannot close", "[hostile]") {
     (void)hostile("loop_cannot_close.json");
     FAIL("assembled a loop that cannot close");
   } catch (const SetupError& e) {
-    CHECK_THAT(e.what(), Contains("cannot close the loop at joint 'B': residual ") &&
-                             Contains("(check link lengths: the loop may be too long or too short to close)"));
+    CHECK_THAT(
+        e.what(),
+        Contains("cannot close the loop at joint 'B': residual ") &&
+            Contains("(check link lengths: the loop may be too long or too short to close)"));
   }
 }
 
 TEST_CASE("hostile: a crank driven through a dead point", "[hostile]") {
   // Triple rocker g = 0.3, a = 0.2, b = 0.15, c = 0.2: the crank angle is limited to
   // cos θ* = (a² + g² - (b + c)²) / (2 a g) = 0.0625, reached at t* = θ* - 0.3.
-  const double t_dead = std::acos(0.0625) - 0.3;
   const Mechanism m = hostile("dead_point.json");
   Simulation sim(m);
-  const std::string why = run(sim, 2.0, 1e-3);
-  INFO(why);
-  CHECK_THAT(why, Contains("'A0'") && Contains("dead point"));
-  // Stopped at the last good step before the dead point, with that state kept.
-  CHECK(sim.time() <= t_dead);
-  CHECK(sim.time() >= t_dead - 0.01);
-  CHECK(sim.q().allFinite());
+  check_dead_point_stop(sim);
   CHECK(std::abs(sim.q()[0] - (0.3 + sim.time())) <= 1e-12);  // the drive's law, to round-off
 }
 
@@ -116,8 +126,10 @@ TEST_CASE("hostile: a locked mechanism with a drive", "[hostile]") {
   const Mechanism m = hostile("locked.json");
   CHECK(m.mobility.mobility == 0);
   CHECK(setup_error("locked.json") ==
-        "the mechanism is locked (mobility 0, 3 redundant constraint(s)): it cannot move, so the motion "
-        "drive(s) on joint(s) 'O1' cannot be imposed; remove a joint or a body to give it a degree of "
+        "the mechanism is locked (mobility 0, 3 redundant constraint(s)): it cannot move, so the "
+        "motion "
+        "drive(s) on joint(s) 'O1' cannot be imposed; remove a joint or a body to give it a degree "
+        "of "
         "freedom, or remove the drive");
 }
 
@@ -126,16 +138,19 @@ TEST_CASE("hostile: inconsistent drives on an overconstrained mechanism", "[host
   const Mechanism m = hostile("inconsistent_drives.json");
   CHECK(m.gruebler == 0);
   CHECK(m.mobility.mobility == 1);
-  CHECK_THAT(setup_error("inconsistent_drives.json"),
-             Contains("the motion drives on joint(s) 'O1' 'O3' over-determine the mechanism at t = 0 "
-                      "(mobility 1, 2 motion drive(s), rank"));
+  CHECK_THAT(
+      setup_error("inconsistent_drives.json"),
+      Contains("the motion drives on joint(s) 'O1' 'O3' over-determine the mechanism at t = 0 "
+               "(mobility 1, 2 motion drive(s), rank"));
 }
 
 TEST_CASE("hostile: a zero-mass leaf body (singular mass matrix)", "[hostile]") {
-  CHECK(setup_error("zero_mass_leaf.json") ==
-        "the mass matrix is singular: joint(s) 'elbow' move no mass or inertia (the bodies they carry "
-        "are massless, or their mass lies on the joint axis): give those bodies mass and rotational "
-        "inertia, or fix the joint");
+  CHECK(
+      setup_error("zero_mass_leaf.json") ==
+      "the mass matrix is singular: joint(s) 'elbow' move no mass or inertia (the bodies they "
+      "carry "
+      "are massless, or their mass lies on the joint axis): give those bodies mass and rotational "
+      "inertia, or fix the joint");
 }
 
 TEST_CASE("hostile: massless intermediate bodies", "[hostile]") {
@@ -217,7 +232,8 @@ TEST_CASE("hostile: a 1000-body chain", "[hostile]") {
   CHECK(m.mobility.mobility == 1000);
   Simulation sim(m);
   REQUIRE(run(sim, 0.01, 1e-3).empty());  // ten RK4 steps
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   WARN("1000-body chain: prepare + 10 RK4 steps in " << seconds << " s");
   CHECK(seconds < 60.0);  // Release: well under a second; sanitizer builds are ~10x slower
   CHECK(sim.q().allFinite());
@@ -231,10 +247,13 @@ TEST_CASE("hostile: a spring too stiff for the explicit integrator", "[hostile]"
   Simulation sim(m);
   const std::string why = run(sim, 1.0, 1e-3);
   INFO(why);
-  CHECK_THAT(why, Contains("the acceleration of joint 'pivot' is not finite") && Contains("The integration diverged: "
-             "the spring-damper on joint 'pivot' (stiffness 1e+08, damping 0, rate 1e+04 1/s) is too stiff "
-             "for rk4 with step 0.001 s: it is stable below 0.000278 s; use a smaller step or the adaptive "
-             "integrator (rk45)"));
+  CHECK_THAT(why, Contains("the acceleration of joint 'pivot' is not finite") &&
+                      Contains("The integration diverged: "
+                               "the spring-damper on joint 'pivot' (stiffness 1e+08, damping 0, "
+                               "rate 1e+04 1/s) is too stiff "
+                               "for rk4 with step 0.001 s: it is stable below 0.000278 s; use a "
+                               "smaller step or the adaptive "
+                               "integrator (rk45)"));
   // The state before the bad step is kept, and the message says when that was.
   CHECK(sim.q().allFinite());
   CHECK(sim.qd().allFinite());
@@ -255,8 +274,9 @@ TEST_CASE("hostile: a simulation that produces NaN", "[hostile]") {
   const Mechanism m = hostile("nan_drive.json");
   Simulation sim(m);
   const std::string why = run(sim, 1.0, 1e-3);
-  CHECK_THAT(why, Contains("the force drive on joint 'pivot' gives a non-finite force ('sqrt(0.0105 - t)' "
-                           "is not defined there); the simulation stops at the last good state"));
+  CHECK_THAT(
+      why, Contains("the force drive on joint 'pivot' gives a non-finite force ('sqrt(0.0105 - t)' "
+                    "is not defined there); the simulation stops at the last good state"));
   CHECK(std::abs(sim.time() - 0.010) <= 1e-12);
   CHECK(sim.q().allFinite());
   CHECK(sim.qd().allFinite());
@@ -273,15 +293,9 @@ TEST_CASE("hostile: the same results with the sparse-matrix method forced", "[ho
     REQUIRE(m.sparse);
     return m;
   };
-  const double t_dead = std::acos(0.0625) - 0.3;
   const Mechanism dead = forced(hostile("dead_point.json"));
   Simulation sim(dead);
-  const std::string why = run(sim, 2.0, 1e-3);
-  INFO(why);
-  CHECK_THAT(why, Contains("'A0'") && Contains("dead point"));
-  CHECK(sim.time() <= t_dead);
-  CHECK(sim.time() >= t_dead - 0.01);
-  CHECK(sim.q().allFinite());
+  check_dead_point_stop(sim);
 
   const Mechanism near = forced(hostile("fourbar_origin.json")),
                   far = forced(hostile("fourbar_far.json"));
