@@ -41,6 +41,8 @@ std::string to_text(const MechanismSpec& spec);  // pretty-printed, 2-space inde
 // Atomic: writes a temporary file next to `path`, fsyncs, keeps the file it replaces as
 // backup_path(path), renames. Throws std::runtime_error.
 void save_project(const MechanismSpec& spec, const std::string& path);
+// The disk half of save_project: writes already serialised text with the same guarantees.
+void save_text(const std::string& text, const std::string& path);
 // Where save_project keeps the previous version: `path` + ".bak".
 std::string backup_path(const std::string& path);
 

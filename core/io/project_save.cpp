@@ -289,7 +289,10 @@ std::string to_text(const MechanismSpec& spec) {
 }
 
 void save_project(const MechanismSpec& spec, const std::string& path) {
-  const std::string text = to_text(spec);  // before touching the disk
+  save_text(to_text(spec), path);  // serialised before touching the disk
+}
+
+void save_text(const std::string& text, const std::string& path) {
   std::filesystem::path target(path);
   std::error_code ec;
   // Replace what a symbolic link points at, not the link.

@@ -47,7 +47,8 @@ MechanismSpec big_document(const std::string& name, int bodies) {
 }  // namespace
 
 TEST_CASE("SIGKILL during repeated saves leaves the old or the new document", "[io][save][crash]") {
-  const fs::path dir = fs::temp_directory_path() / ("articula-kill-test-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("articula-kill-test-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const fs::path target = dir / "project.json";
@@ -55,12 +56,16 @@ TEST_CASE("SIGKILL during repeated saves leaves the old or the new document", "[
   const std::string text_a = to_text(a), text_b = to_text(b);
   REQUIRE(text_a.size() > 50000);
   // Start with both versions on disk (A over B: the backup is B) and time one save, so that the
-  // kills can be spread over a few whole saves whatever the speed of the disk.
+  // kills can be spread over a few whole saves whatever the speed of the disk. The killed child
+  // saves pre-serialised text (save_text, the disk half of save_project): serialising touches no
+  // file, and leaving it out makes nearly every kill land between creating the temp file and
+  // the rename, the window that matters, even under ASan where serialising is slow.
   save_project(a, target.string());
   save_project(b, target.string());
   const auto t0 = std::chrono::steady_clock::now();
-  save_project(a, target.string());
-  const auto save_time = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
+  save_text(text_a, target.string());
+  const auto save_time =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
   REQUIRE(slurp(backup_path(target.string())) == text_b);
 
   std::mt19937 rng(8);  // fixed seed: reproducible kill times
@@ -71,8 +76,8 @@ TEST_CASE("SIGKILL during repeated saves leaves the old or the new document", "[
     REQUIRE(child >= 0);
     if (child == 0) {  // saves B and A alternately until killed
       for (;;) {
-        save_project(b, target.string());
-        save_project(a, target.string());
+        save_text(text_b, target.string());
+        save_text(text_a, target.string());
       }
     }
     std::this_thread::sleep_for(std::chrono::microseconds(delay_us(rng)));
@@ -100,10 +105,10 @@ TEST_CASE("SIGKILL during repeated saves leaves the old or the new document", "[
     interrupted += leftover;
   }
   CHECK(trials == 100);
-  // The test means something only if kills land inside saves (leaving their temp file): in a
-  // Release build about one in five does; under ASan serialising dominates and fewer do.
-  CHECK(interrupted >= 1);
+  // The test means something only if kills land inside saves (leaving their temp file).
+  CHECK(interrupted >= 10);
   WARN("100 trials, one save takes " << save_time.count() << " us: " << interrupted
-       << " killed inside a save, " << complete_a << " left A, " << complete_b << " left B");
+                                     << " killed inside a save, " << complete_a << " left A, "
+                                     << complete_b << " left B");
   fs::remove_all(dir);
 }
