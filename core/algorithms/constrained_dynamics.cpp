@@ -8,10 +8,137 @@
 namespace articula {
 
 namespace {
+// The rows of G worth solving for: squared norms above 1e-24 of the largest. Smaller rows give
+// pivots below 1e-24 of A's largest, far under rank_tolerance: the pivoted factor would drop
+// them anyway, so they are left out up front (their μ is zero). This shrinks a planar
+// mechanism's solve to its in-plane rows. Norms column by column: G is column-major.
 double row_norm2(const MatX& G, int r) {  // |G_r|^2 without a strided Eigen reduction
   double x = 0.0;
   for (int j = 0; j < G.cols(); ++j) x += G(r, j) * G(r, j);
   return x;
+}
+void significant_rows(const MatX& G, ConstrainedDynamicsWork& w) {
+  const int m = static_cast<int>(G.rows());
+  w.mu.resize(m);  // scratch for the row norms until μ is written
+  double largest = 0.0;
+  for (int r = 0; r < m; ++r) largest = std::max(largest, w.mu[r] = row_norm2(G, r));
+  w.rows.clear();
+  w.rows.reserve(m);  // allocates once: the capacity stays
+  for (int r = 0; r < m; ++r)
+    if (w.mu[r] > 1e-24 * largest) w.rows.push_back(r);
+}
+
+// Z^T = G_R L^-1 in place of G_R (RBDA Table 6.5's first loop, run on all rows at once): column
+// j of Z^T is contiguous, so each step is a short vector update, and L's branch sparsity keeps
+// the work to the ancestor chains.
+void back_substitute_rows(const MatX& LD, const std::vector<int>& lambda, MatX& Zt) {
+  const int mc = static_cast<int>(Zt.rows()), n = static_cast<int>(Zt.cols());
+  const double* U = LD.data();  // L^T above the diagonal (ltdl_factor(Model, Data))
+  const long ld = LD.outerStride();
+  double* Z = Zt.data();
+  for (int i = n - 1; i >= 0; --i) {
+    const double* __restrict zi = Z + static_cast<long>(i) * mc;
+    for (int j = lambda[i]; j >= 0; j = lambda[j]) {
+      double* __restrict zj = Z + static_cast<long>(j) * mc;
+      const double l = U[j + i * ld];
+      for (int c = 0; c < mc; ++c) zj[c] -= l * zi[c];
+    }
+  }
+}
+
+// Lower triangle of A = Z^T D^-1 Z as a sum of rank-one terms d_j^-1 z_j z_j^T over the rows z_j
+// of Z (columns of Z^T): independent accumulators, contiguous, and zeros of z_j skipped.
+void lower_schur(const MatX& Zt, const VecX& dinv, MatX& A) {
+  const int mc = static_cast<int>(Zt.rows()), n = static_cast<int>(Zt.cols());
+  A.setZero(mc, mc);
+  double* __restrict a = A.data();
+  for (int j = 0; j < n; ++j) {
+    const double* __restrict z = Zt.data() + static_cast<long>(j) * mc;
+    for (int c = 0; c < mc; ++c) {
+      if (z[c] == 0.0) continue;
+      const double v = z[c] * dinv[j];
+      double* __restrict ac = a + static_cast<long>(c) * mc;
+      for (int r = c; r < mc; ++r) ac[r] += z[r] * v;
+    }
+  }
+}
+
+// Few rows (a planar loop has two or three in the plane): Y = H^-1 G_R^T by one full solve per
+// row and A = G_R Y. Here that costs less than the sweeps below, whose set-up dominates.
+void few_multipliers(const Model& model, Data& data, const MatX& G, const VecX& g,
+                     ConstrainedDynamicsWork& w, double rank_tolerance) {
+  const int n = static_cast<int>(G.cols()), mc = static_cast<int>(w.rows.size());
+  w.Y.resize(n, mc);
+  w.rhs.resize(mc);
+  for (int c = 0; c < mc; ++c) {
+    const int r = w.rows[c];
+    double gq = 0.0;
+    for (int j = 0; j < n; ++j) {
+      w.Y(j, c) = G(r, j);
+      gq += G(r, j) * w.qdd0[j];
+    }
+    w.rhs[c] = g[r] - gq;  // g - G q̈0
+    ltdl_solve(data.LD, model.lambda_v, w.Y.col(c).data());
+  }
+  w.A.resize(mc, mc);
+  for (int c = 0; c < mc; ++c)  // A = G Y, lower triangle (all the factor reads)
+    for (int r = c; r < mc; ++r) {
+      double x = 0.0;
+      for (int j = 0; j < n; ++j) x += G(w.rows[r], j) * w.Y(j, c);
+      w.A(r, c) = x;
+    }
+  w.ldlt.factor(w.A, rank_tolerance);
+  w.rank = w.ldlt.rank();
+  w.ldlt.solve(w.rhs);
+  w.mu.setZero(G.rows());
+  for (int c = 0; c < mc; ++c) {
+    w.mu[w.rows[c]] = w.rhs[c];
+    for (int j = 0; j < n; ++j) data.qdd[j] += w.Y(j, c) * w.rhs[c];  // q̈ = q̈0 + Y μ
+  }
+}
+
+// RBDA 8.5 Method 2 with the factor split as H^-1 = L^-1 D^-1 L^-T: A = G H^-1 G^T = Z^T D^-1 Z
+// with Z = L^-T G^T (one back-substitution pass instead of a full solve per row), and
+// q̈ = q̈0 + L^-1 D^-1 (Z μ).
+void sparse_multipliers(const Model& model, Data& data, const MatX& G, const VecX& g,
+                        ConstrainedDynamicsWork& w, double rank_tolerance) {
+  const int n = static_cast<int>(G.cols());
+  significant_rows(G, w);
+  const int mc = static_cast<int>(w.rows.size());
+  if (mc <= 3) return few_multipliers(model, data, G, g, w, rank_tolerance);
+  MatX& Zt = w.Y;
+  Zt.resize(mc, n);
+  w.rhs.resize(mc);
+  for (int c = 0; c < mc; ++c) w.rhs[c] = g[w.rows[c]];
+  for (int j = 0; j < n; ++j) {  // Z^T := G_R, and rhs = g_R - G_R q̈0
+    const double* Gj = G.data() + static_cast<long>(j) * G.outerStride();
+    double* zj = Zt.data() + static_cast<long>(j) * mc;
+    const double x = w.qdd0[j];
+    for (int c = 0; c < mc; ++c) {
+      zj[c] = Gj[w.rows[c]];
+      w.rhs[c] -= zj[c] * x;
+    }
+  }
+  back_substitute_rows(data.LD, model.lambda_v, Zt);
+  w.dinv.resize(n);
+  for (int i = 0; i < n; ++i) w.dinv[i] = 1.0 / data.LD(i, i);
+  lower_schur(Zt, w.dinv, w.A);
+  w.ldlt.factor(w.A, rank_tolerance);
+  w.rank = w.ldlt.rank();
+  w.ldlt.solve(w.rhs);
+  w.mu.setZero(G.rows());
+  for (int c = 0; c < mc; ++c) w.mu[w.rows[c]] = w.rhs[c];
+  const double* U = data.LD.data();
+  const long ld = data.LD.outerStride();
+  for (int i = 0; i < n; ++i) {  // y = D^-1 Z μ, then L^-1 y (Table 6.5, last loop): q̈ - q̈0
+    const double* zi = Zt.data() + static_cast<long>(i) * mc;
+    double yi = 0.0;
+    for (int c = 0; c < mc; ++c) yi += zi[c] * w.rhs[c];
+    yi *= w.dinv[i];
+    for (int j = model.lambda_v[i]; j >= 0; j = model.lambda_v[j]) yi -= U[j + i * ld] * w.dinv[j];
+    w.dinv[i] = yi;  // the inverse pivot is no longer needed: dinv becomes L^-1 y
+    data.qdd[i] += yi;
+  }
 }
 }  // namespace
 
@@ -41,47 +168,7 @@ void constrained_forward_dynamics(const Model& model, Data& data, const MatX& G,
     w.mu = w.cod.solve(w.rhs);
     data.qdd.noalias() += w.Y * w.mu;
   } else {
-    // Rows below 1e-12 of the largest contribute pivots below 1e-24 of A's largest, far under
-    // rank_tolerance: the pivoted factor would drop them anyway, so they are left out up front
-    // (their μ is zero). This shrinks a planar mechanism's m x m solve to its in-plane rows.
-    // The products are plain loops: these matrices are a few rows by a few columns, where
-    // Eigen's dynamic-size product kernels cost more in dispatch than in arithmetic.
-    const int n = static_cast<int>(G.cols());
-    w.mu.resize(m);  // scratch for the row norms until μ is written below
-    double largest = 0.0;
-    for (int r = 0; r < m; ++r) largest = std::max(largest, w.mu[r] = row_norm2(G, r));
-    w.rows.clear();
-    w.rows.reserve(m);  // allocates once: the capacity stays
-    for (int r = 0; r < m; ++r)
-      if (w.mu[r] > 1e-24 * largest) w.rows.push_back(r);
-    const int mc = static_cast<int>(w.rows.size());
-    w.Y.resize(n, mc);
-    w.rhs.resize(mc);
-    for (int c = 0; c < mc; ++c) {
-      const int r = w.rows[c];
-      double gq = 0.0;
-      for (int j = 0; j < n; ++j) {
-        w.Y(j, c) = G(r, j);
-        gq += G(r, j) * w.qdd0[j];
-      }
-      w.rhs[c] = g[r] - gq;  // g - G q̈0
-      ltdl_solve(data.LD, model.lambda_v, w.Y.col(c).data());  // Y = H^-1 G^T
-    }
-    w.A.resize(mc, mc);
-    for (int c = 0; c < mc; ++c)  // A = G Y, lower triangle (all the factor reads)
-      for (int r = c; r < mc; ++r) {
-        double x = 0.0;
-        for (int j = 0; j < n; ++j) x += G(w.rows[r], j) * w.Y(j, c);
-        w.A(r, c) = x;
-      }
-    w.ldlt.factor(w.A, rank_tolerance);
-    w.rank = w.ldlt.rank();
-    w.ldlt.solve(w.rhs);
-    w.mu.setZero(m);
-    for (int c = 0; c < mc; ++c) {
-      w.mu[w.rows[c]] = w.rhs[c];
-      for (int j = 0; j < n; ++j) data.qdd[j] += w.Y(j, c) * w.rhs[c];  // q̈ = q̈0 + Y μ
-    }
+    sparse_multipliers(model, data, G, g, w, rank_tolerance);
   }
   w.residual = 0.0;
   for (int r = 0; r < m; ++r) {

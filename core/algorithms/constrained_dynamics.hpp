@@ -13,21 +13,23 @@
 namespace articula {
 
 struct ConstrainedDynamicsWork {
-  MatX Y;     // H^-1 G^T                          (nv x m)
-  MatX A;     // G H^-1 G^T                        (m x m)
-  VecX qdd0;  // unconstrained accelerations       (nv)
-  VecX mu;    // multipliers: G^T μ is the constraint generalized force (m)
-  VecX rhs;   // g - G q̈0                          (m)
+  MatX Y;            // H^-1 G^T, or Z = L^-T G^T in the fast path (nv x m)
+  MatX A;            // G H^-1 G^T                        (m x m)
+  VecX qdd0;         // unconstrained accelerations       (nv)
+  VecX mu;           // multipliers: G^T μ is the constraint generalized force (m)
+  VecX rhs;          // g - G q̈0                          (m)
   PivotedLdlt ldlt;  // per-step solve: no allocation once sized
   // Rows of G that are not structurally zero (a planar loop's out-of-plane rows are): the
   // per-step solve works on these only (Y, A and rhs are then compacted to them).
   std::vector<int> rows;
+  VecX dinv;       // inverse pivots of H's factor
+  VecX residuals;  // G q̈ - g
   // With redundant rows μ is not unique; minimum_norm picks the minimum-norm μ (complete
   // orthogonal decomposition, which allocates), e.g. for reporting joint forces.
   bool minimum_norm = false;
   Eigen::CompleteOrthogonalDecomposition<MatX> cod;
-  int rank = 0;            // numerical rank of A
-  double residual = 0.0;   // |G q̈ - g|_inf after the solve (nonzero when rows are inconsistent)
+  int rank = 0;           // numerical rank of A
+  double residual = 0.0;  // |G q̈ - g|_inf after the solve (nonzero when rows are inconsistent)
 };
 
 // Needs data.H factored in data.LD (crba, ltdl_factor) and data.C (nonlinear_effects).

@@ -18,35 +18,25 @@ const MatX& crba_from_kinematics(const Model& model, Data& data) {
     const int p = model.parent[i];
     if (p > 0) data.IC[p] += transpose_apply(data.Xup[i], data.IC[i]);
     const int ni = model.joints[i].nv();
-    if (ni == 0) continue;
     const int vi = model.v_index[i];
-    if (ni == 1) {  // the common case: one force vector carried up the ancestors
-      Force f = data.IC[i] * Motion(data.jc[i].S.col(0));
-      data.H(vi, vi) = f.dot(data.jc[i].S.col(0));
+    const Mat6X& Si = data.jc[i].S;
+    // Column by column: one force vector f = I^c_i s_k carried up the ancestors, in fixed-size
+    // scalars (a dynamic-size 6 x ni block product costs more in dispatch than in arithmetic).
+    for (int k = 0; k < ni; ++k) {
+      Force f = data.IC[i] * Motion(Si.col(k));
+      for (int l = 0; l <= k; ++l) data.H(vi + k, vi + l) = data.H(vi + l, vi + k) = f.dot(Si.col(l));
       for (int j = i; model.parent[j] > 0;) {
         f = data.Xup[j].transpose_apply(f);
         j = model.parent[j];
         const int vj = model.v_index[j];
-        if (is_axial_revolute(model.joints[j])) {
-          data.H(vi, vj) = data.H(vj, vi) = f[2];
+        if (is_axial_revolute(model.joints[j])) {  // S_j = e_z: the entry is f's z moment
+          data.H(vi + k, vj) = data.H(vj, vi + k) = f[2];
           continue;
         }
-        for (int k = 0; k < model.joints[j].nv(); ++k)
-          data.H(vi, vj + k) = data.H(vj + k, vi) = f.dot(data.jc[j].S.col(k));
+        const Mat6X& Sj = data.jc[j].S;
+        for (int l = 0; l < model.joints[j].nv(); ++l)
+          data.H(vi + k, vj + l) = data.H(vj + l, vi + k) = f.dot(Sj.col(l));
       }
-      continue;
-    }
-    Mat6X& F = data.F[i];
-    for (int k = 0; k < ni; ++k) F.col(k) = data.IC[i] * Motion(data.jc[i].S.col(k));
-    data.H.block(vi, vi, ni, ni).noalias() = data.jc[i].S.transpose() * F;
-    for (int j = i; model.parent[j] > 0;) {
-      for (int k = 0; k < ni; ++k) F.col(k) = data.Xup[j].transpose_apply(Force(F.col(k)));
-      j = model.parent[j];
-      const int nj = model.joints[j].nv();
-      if (nj == 0) continue;
-      const int vj = model.v_index[j];
-      data.H.block(vi, vj, ni, nj).noalias() = F.transpose() * data.jc[j].S;
-      data.H.block(vj, vi, nj, ni) = data.H.block(vi, vj, ni, nj).transpose();
     }
   }
   return data.H;

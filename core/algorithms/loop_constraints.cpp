@@ -66,25 +66,47 @@ void loop_terms(const Data& data, const LoopJoint& l, LoopTerms& t) {
 }
 void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, const LoopTerms& t,
                    MatX& K) {
-  // Each joint's motion subspace is taken to the loop joint's successor frame, where T is
-  // given: row c of K is T_c . (Xs ^0X_i S_i). (Transforming T to base coordinates instead
-  // multiplies two lever arms of the size of the base distance, which loses digits far from
-  // the origin.) Raw column pointers: K is written through while T is read.
+  // Row c of K is T_c . (Xs ^0X_i S_i). T is rotated to base orientation once per loop, and each
+  // column taken at the successor origin p_s as [w; v + (r_i - p_s) x w], with w and v the
+  // column rotated to base orientation at body i's origin r_i: the lever arm is a difference
+  // of nearby points, so no digits are lost far from the origin (RBDA 10.1), and the column
+  // costs a rotation instead of two full transforms. Raw column pointers: K is written through
+  // while T is read.
   const int nc = l.joint.nc();
   double* Kc = K.data() + l.row;  // K(l.row + c, col) = Kc[c + col * ldk]
   const long ldk = K.rows();
-  const double* T = t.T.data();  // 6 x nc, column-major
+  double Tb[6][6];  // Tb[c] = [E_s^T T_c,ang; E_s^T T_c,lin]
+  for (int c = 0; c < nc; ++c) {
+    const double* tc = t.T.data() + 6 * c;
+    t.Xs.rot_t(tc[0], tc[1], tc[2], Tb[c]);
+    t.Xs.rot_t(tc[3], tc[4], tc[5], Tb[c] + 3);
+  }
+  const Vec3& ps = t.Xs.r;
   auto add_path = [&](int body, double sign) {
-    for (int i = body; i > 0; i = model.parent[i])
+    for (int i = body; i > 0; i = model.parent[i]) {
+      const Transform& X = data.X0[i];
+      const double d0 = X.r[0] - ps[0], d1 = X.r[1] - ps[1], d2 = X.r[2] - ps[2];
+      const bool axial = is_axial_revolute(model.joints[i]);
       for (int k = 0; k < model.joints[i].nv(); ++k) {
-        const Motion x = t.Xs.apply(subspace_in_base(model, data, i, k));
+        double x[6];
+        if (axial) {  // S = e_z (RBDA App. A): w is row 2 of E, v = 0
+          x[0] = X.E(2, 0), x[1] = X.E(2, 1), x[2] = X.E(2, 2), x[3] = x[4] = x[5] = 0.0;
+        } else {
+          const double* s = data.jc[i].S.data() + 6 * k;
+          X.rot_t(s[0], s[1], s[2], x);
+          X.rot_t(s[3], s[4], s[5], x + 3);
+        }
+        x[3] += d1 * x[2] - d2 * x[1];
+        x[4] += d2 * x[0] - d0 * x[2];
+        x[5] += d0 * x[1] - d1 * x[0];
         double* out = Kc + (model.v_index[i] + k) * ldk;
         for (int c = 0; c < nc; ++c) {
-          const double* tc = T + 6 * c;
+          const double* tc = Tb[c];
           out[c] += sign * (tc[0] * x[0] + tc[1] * x[1] + tc[2] * x[2] + tc[3] * x[3] +
                             tc[4] * x[4] + tc[5] * x[5]);
         }
       }
+    }
   };
   add_path(l.successor, 1.0);
   add_path(l.predecessor, -1.0);

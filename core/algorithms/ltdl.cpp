@@ -2,26 +2,32 @@
 
 namespace articula {
 
+namespace {
+// RBDA Table 6.3 on the upper triangle U = H^T (column-major: row k of H's lower triangle is
+// column k of U, contiguous). Every inner loop walks an ancestor chain, so the work is that of
+// the branch-induced sparsity pattern.
+bool factor_upper(double* U, long ld, int n, const int* lam) {
+  for (int k = n - 1; k >= 0; --k) {
+    const double d = U[k + k * ld];
+    if (!(d > 0.0)) return false;
+    const double dinv = 1.0 / d;  // one division per row
+    double* Uk = U + k * ld;
+    for (int i = lam[k]; i >= 0; i = lam[i]) {
+      const double a = Uk[i] * dinv;
+      double* Ui = U + i * ld;
+      for (int j = i; j >= 0; j = lam[j]) Ui[j] -= a * Uk[j];
+      Uk[i] = a;
+    }
+  }
+  return true;
+}
+}  // namespace
+
 bool ltdl_factor(MatX& H, const std::vector<int>& lambda) {  // RBDA Table 6.3, LTDL
-  // Works on the upper triangle U = H^T (column-major: a row of H's lower triangle is a column
-  // of U, contiguous), where runs of consecutive ancestors (unbranched chains) are updated as
-  // vector segments; the factor is mirrored into the lower triangle at the end.
   const int n = static_cast<int>(H.rows());
   for (int c = 0; c < n; ++c)
     for (int r = c + 1; r < n; ++r) H(c, r) = H(r, c);
-  for (int k = n - 1; k >= 0; --k) {
-    if (!(H(k, k) > 0.0)) return false;
-    for (int i = lambda[k]; i >= 0; i = lambda[i]) {
-      const double a = H(i, k) / H(k, k);
-      for (int j = i; j >= 0;) {  // ancestors j of i (i included), run by run
-        int j0 = j;
-        while (j0 > 0 && lambda[j0] == j0 - 1) --j0;
-        H.col(i).segment(j0, j - j0 + 1) -= a * H.col(k).segment(j0, j - j0 + 1);
-        j = lambda[j0];
-      }
-      H(i, k) = a;
-    }
-  }
+  if (!factor_upper(H.data(), H.outerStride(), n, lambda.data())) return false;
   for (int c = 0; c < n; ++c)
     for (int r = c + 1; r < n; ++r) H(r, c) = H(c, r);
   return true;
@@ -30,19 +36,22 @@ bool ltdl_factor(MatX& H, const std::vector<int>& lambda) {  // RBDA Table 6.3, 
 void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, VecX& x) { ltdl_solve(LD, lambda, x.data()); }
 
 void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, double* x) {  // Table 6.5
-  // Raw pointers: writes through x could alias LD's storage as far as the compiler knows, which
-  // would reload every coefficient (this runs per constraint column at every integrator stage).
+  // Reads L^T from the upper triangle: row i of L is column i there, contiguous. Raw pointers:
+  // writes through x could alias LD's storage as far as the compiler knows, which would reload
+  // every coefficient (this runs per constraint column at every integrator stage).
   const int n = static_cast<int>(LD.rows());
-  const double* L = LD.data();
+  const double* U = LD.data();
   const long ld = LD.outerStride();
   const int* lam = lambda.data();
   for (int i = n - 1; i >= 0; --i) {  // x := L^-T x
     const double xi = x[i];
-    for (int j = lam[i]; j >= 0; j = lam[j]) x[j] -= L[i + j * ld] * xi;
+    const double* Ui = U + i * ld;
+    for (int j = lam[i]; j >= 0; j = lam[j]) x[j] -= Ui[j] * xi;
   }
   for (int i = 0; i < n; ++i) {  // x := D^-1 x, then L^-1 x (row i needs rows above it only)
-    double xi = x[i] / L[i + i * ld];
-    for (int j = lam[i]; j >= 0; j = lam[j]) xi -= L[i + j * ld] * x[j];
+    const double* Ui = U + i * ld;
+    double xi = x[i] / Ui[i];
+    for (int j = lam[i]; j >= 0; j = lam[j]) xi -= Ui[j] * x[j];
     x[i] = xi;
   }
 }
@@ -59,8 +68,15 @@ void sparse_multiply(const MatX& H, const std::vector<int>& lambda, const VecX& 
 }
 
 bool ltdl_factor(const Model& model, Data& data) {
-  data.LD = data.H;
-  return ltdl_factor(data.LD, model.lambda_v);
+  // Only H's branch pattern is copied (L has no fill outside it, RBDA 6.5); the rest of LD
+  // stays zero from Data's construction.
+  const int n = model.nv;
+  const int* lam = model.lambda_v.data();
+  for (int k = 0; k < n; ++k) {
+    data.LD(k, k) = data.H(k, k);
+    for (int j = lam[k]; j >= 0; j = lam[j]) data.LD(j, k) = data.H(k, j);
+  }
+  return factor_upper(data.LD.data(), data.LD.outerStride(), n, lam);
 }
 
 void ltdl_solve(const Model& model, const Data& data, VecX& x) {

@@ -9,8 +9,9 @@
 
 namespace articula {
 
-// In situ: on return D is on the diagonal and L (unit lower triangular) below it (and mirrored
-// above it: the upper triangle is the factor's working copy). Only the lower triangle is read. Returns false if a pivot is not positive (H not positive definite).
+// In situ: on return D is on the diagonal and L (unit lower triangular) below it, mirrored above
+// it (the upper triangle is the factor's working copy, and what ltdl_solve reads). Only the
+// lower triangle is read. Returns false if a pivot is not positive (H not positive definite).
 bool ltdl_factor(MatX& H, const std::vector<int>& lambda);
 // x := H^-1 x from the factor (L^-T, D^-1, L^-1 in turn).
 void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, VecX& x);
@@ -19,7 +20,8 @@ void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, double* x);
 // y = H x using only the lower triangle's sparsity pattern.
 void sparse_multiply(const MatX& H, const std::vector<int>& lambda, const VecX& x, VecX& y);
 
-// Model-level wrappers: factor data.H into data.LD using the expanded parent array.
+// Model-level wrappers: factor data.H into data.LD using the expanded parent array. data.LD
+// holds D on its diagonal and L^T above it (L(i, j) = LD(j, i)); its lower triangle is unused.
 bool ltdl_factor(const Model& model, Data& data);
 void ltdl_solve(const Model& model, const Data& data, VecX& x);
 

@@ -28,7 +28,7 @@ struct Data {
   MatX H;                              // joint-space inertia matrix             (nv x nv)
   VecX C;                              // bias forces C(q, qd, a_grav, f_ext)   (nv)
 
-  // Sparse L^T D L factor of H (ltdl_factor): D on the diagonal, L below it.  (nv x nv)
+  // Sparse L^T D L factor of H (ltdl_factor): D on the diagonal, L^T above it. (nv x nv)
   MatX LD;
 
   // Articulated bodies (aba, hybrid_dynamics).
@@ -39,8 +39,8 @@ struct Data {
   std::vector<VecN> u;                 // u_i = τ_i - S_i^T p^A_i                (NB+1)
   VecX qdd;                            // joint accelerations                    (nv)
 
-  // Scratch for multi-DoF joint solves.
-  std::vector<Mat6X> F;                // crba: F = I^c S propagated to ancestors (NB+1)
+  // Scratch of ABA's first pass.
+  std::vector<Mat6X> F;                // aba: S_i in base coordinates            (NB+1)
 };
 
 }  // namespace articula

@@ -41,7 +41,14 @@ Transform forward_transform(const Joint& joint, const double* q) {  // RBDA Tabl
     case JointType::Prismatic: return Transform::xlt(Vec3(0, 0, q[0]));
     case JointType::Helical: return {rz(q[0]), Vec3(0, 0, joint.pitch * q[0])};
     case JointType::Cylindrical: return {rz(q[0]), Vec3(0, 0, q[1])};
-    case JointType::Universal: return Transform::rot(ry(q[1]) * rz(q[0]));
+    case JointType::Universal: {  // ry(q1) rz(q0), multiplied out
+      double sa, ca, sb, cb;
+      sin_cos(q[0], sa, ca);
+      sin_cos(q[1], sb, cb);
+      Mat3 E;
+      E << cb * ca, cb * sa, -sb, -sa, ca, 0, sb * ca, sb * sa, cb;
+      return Transform::rot(E);
+    }
     case JointType::Spherical: return Transform::from_pose(quat_at(q).toRotationMatrix(), Vec3::Zero());
     case JointType::Planar: {
       const double c = std::cos(q[0]), s = std::sin(q[0]);
@@ -107,7 +114,7 @@ void jcalc(const Joint& joint, const double* q, const double* qd, JointCalc& out
     case JointType::Helical: out.S(2, 0) = 1; out.S(5, 0) = joint.pitch; break;
     case JointType::Cylindrical: out.S(2, 0) = 1; out.S(5, 1) = 1; break;
     case JointType::Universal: {
-      const double c2 = std::cos(q[1]), s2 = std::sin(q[1]);
+      const double c2 = out.XJ.E(2, 2), s2 = -out.XJ.E(0, 2);  // cos q1, sin q1 from X_J
       out.S(0, 0) = -s2; out.S(2, 0) = c2; out.S(1, 1) = 1;
       out.cJ(0) = -c2 * qd[1] * qd[0];  // Ṡ qd
       out.cJ(2) = -s2 * qd[1] * qd[0];
@@ -126,7 +133,11 @@ void jcalc(const Joint& joint, const double* q, const double* qd, JointCalc& out
     case JointType::Free: out.S.setIdentity(); break;
     case JointType::Fixed: break;
   }
-  out.vJ.noalias() = out.S * Eigen::Map<const VecN>(qd, nv);
+  for (int r = 0; r < 6; ++r) {  // v_J = S q̇, without a dynamic-size product
+    double x = 0.0;
+    for (int k = 0; k < nv; ++k) x += out.S(r, k) * qd[k];
+    out.vJ[r] = x;
+  }
   if (joint.reversed) {  // RBDA Table 4.2: S, v_J, c_J become -^pX_s times themselves
     out.XJ = out.XJ.inverse();
     for (int k = 0; k < nv; ++k) out.S.col(k) = -out.XJ.apply(Motion(out.S.col(k)));

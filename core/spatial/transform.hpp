@@ -92,7 +92,7 @@ struct Transform {
     return (E - o.E).norm() <= tol && (r - o.r).norm() <= tol;
   }
 
- private:
+  // Rotation only, in scalars for the kernels above and the loop Jacobian.
   void rot(double x0, double x1, double x2, double* out) const {  // out = E x
     for (int a = 0; a < 3; ++a) out[a] = E(a, 0) * x0 + E(a, 1) * x1 + E(a, 2) * x2;
   }

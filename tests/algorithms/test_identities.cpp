@@ -83,7 +83,7 @@ TEST_CASE("LTDL reproduces H = L^T D L without fill-in, and sparse H x is exact"
     MatX L = MatX::Identity(n, n), D = MatX::Zero(n, n);
     for (int k = 0; k < n; ++k) {
       D(k, k) = d.LD(k, k);
-      for (int i = c.model.lambda_v[k]; i >= 0; i = c.model.lambda_v[i]) L(k, i) = d.LD(k, i);
+      for (int i = c.model.lambda_v[k]; i >= 0; i = c.model.lambda_v[i]) L(k, i) = d.LD(i, k);  // L^T above the diagonal
     }
     CHECK_CLOSE(MatX(L.transpose() * D * L), H, 1e-12);
     // Entries off the ancestor chains are branch-induced zeros of H.
