@@ -3,31 +3,47 @@
 namespace articula {
 
 const MatX& crba(const Model& model, Data& data, const VecX& q) {  // RBDA Table 6.2
-  static const double kZero[6] = {0, 0, 0, 0, 0, 0};  // velocities are irrelevant here
+  static const double kZero[6] = {0, 0, 0, 0, 0, 0};               // velocities are irrelevant here
   for (int i = 1; i <= model.nb; ++i) {
-    if (is_axial_revolute(model.joints[i])) jcalc_axial_revolute(q[model.q_index[i]], 0.0, data.jc[i]);
-    else jcalc(model.joints[i], q.data() + model.q_index[i], kZero, data.jc[i]);  // S depends on q
+    if (is_axial_revolute(model.joints[i]))
+      jcalc_axial_revolute(q[model.q_index[i]], 0.0, data.jc[i]);
+    else
+      jcalc(model.joints[i], q.data() + model.q_index[i], kZero, data.jc[i]);  // S depends on q
     data.Xup[i] = compose_joint(model.joints[i], data.jc[i].XJ, model.X_tree[i]);
   }
   return crba_from_kinematics(model, data);
 }
 
+namespace {
+// Whether body p or one of its ancestors has a joint with degrees of freedom: otherwise its
+// composite inertia enters no entry of H (a base welded to the ground, say).
+bool moves(const Model& model, int p) {
+  for (; p > 0; p = model.parent[p])
+    if (model.joints[p].nv() > 0) return true;
+  return false;
+}
+}  // namespace
+
 const MatX& crba_from_kinematics(const Model& model, Data& data) {
   for (int i = 1; i <= model.nb; ++i) data.IC[i] = model.inertia[i];
   for (int i = model.nb; i >= 1; --i) {
     const int p = model.parent[i];
-    if (p > 0) data.IC[p] += transpose_apply(data.Xup[i], data.IC[i]);
+    if (moves(model, p)) data.IC[p] += transpose_apply(data.Xup[i], data.IC[i]);
     const int ni = model.joints[i].nv();
+    if (ni == 0) continue;
     const int vi = model.v_index[i];
     const Mat6X& Si = data.jc[i].S;
-    // Column by column: one force vector f = I^c_i s_k carried up the ancestors, in fixed-size
-    // scalars (a dynamic-size 6 x ni block product costs more in dispatch than in arithmetic).
+    // Column by column: one force vector f = I^c_i s_k carried up to the ancestors that have
+    // degrees of freedom (λ' gives them), in fixed-size scalars: a dynamic-size 6 x ni block
+    // product costs more in dispatch than in arithmetic.
     for (int k = 0; k < ni; ++k) {
       Force f = data.IC[i] * Motion(Si.col(k));
-      for (int l = 0; l <= k; ++l) data.H(vi + k, vi + l) = data.H(vi + l, vi + k) = f.dot(Si.col(l));
-      for (int j = i; model.parent[j] > 0;) {
-        f = data.Xup[j].transpose_apply(f);
-        j = model.parent[j];
+      for (int l = 0; l <= k; ++l)
+        data.H(vi + k, vi + l) = data.H(vi + l, vi + k) = f.dot(Si.col(l));
+      int j = i;
+      for (int t = model.lambda_v[vi]; t >= 0; t = model.lambda_v[model.v_index[j]]) {
+        const int b = model.v_body[t];
+        for (; j != b; j = model.parent[j]) f = data.Xup[j].transpose_apply(f);
         const int vj = model.v_index[j];
         if (is_axial_revolute(model.joints[j])) {  // S_j = e_z: the entry is f's z moment
           data.H(vi + k, vj) = data.H(vj, vi + k) = f[2];
