@@ -72,14 +72,16 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
   // of nearby points, so no digits are lost far from the origin (RBDA 10.1), and the column
   // costs a rotation instead of two full transforms. Raw column pointers: K is written through
   // while T is read.
-  const int nc = l.joint.nc();
+  int rows[6], nc = 0;  // the rows not known to be zero
+  for (int c = 0; c < l.joint.nc(); ++c)
+    if (!(l.zero_rows >> c & 1u)) rows[nc++] = c;
   double* Kc = K.data() + l.row;  // K(l.row + c, col) = Kc[c + col * ldk]
   const long ldk = K.rows();
-  double Tb[6][6];  // Tb[c] = [E_s^T T_c,ang; E_s^T T_c,lin]
-  for (int c = 0; c < nc; ++c) {
-    const double* tc = t.T.data() + 6 * c;
-    t.Xs.rot_t(tc[0], tc[1], tc[2], Tb[c]);
-    t.Xs.rot_t(tc[3], tc[4], tc[5], Tb[c] + 3);
+  double Tb[6][6];  // Tb[a] = [E_s^T T_c,ang; E_s^T T_c,lin] for c = rows[a]
+  for (int a = 0; a < nc; ++a) {
+    const double* tc = t.T.data() + 6 * rows[a];
+    t.Xs.rot_t(tc[0], tc[1], tc[2], Tb[a]);
+    t.Xs.rot_t(tc[3], tc[4], tc[5], Tb[a] + 3);
   }
   const Vec3& ps = t.Xs.r;
   auto add_path = [&](int body, double sign) {
@@ -100,10 +102,10 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
         x[4] += d2 * x[0] - d0 * x[2];
         x[5] += d0 * x[1] - d1 * x[0];
         double* out = Kc + (model.v_index[i] + k) * ldk;
-        for (int c = 0; c < nc; ++c) {
-          const double* tc = Tb[c];
-          out[c] += sign * (tc[0] * x[0] + tc[1] * x[1] + tc[2] * x[2] + tc[3] * x[3] +
-                            tc[4] * x[4] + tc[5] * x[5]);
+        for (int a = 0; a < nc; ++a) {
+          const double* tc = Tb[a];
+          out[rows[a]] += sign * (tc[0] * x[0] + tc[1] * x[1] + tc[2] * x[2] + tc[3] * x[3] +
+                                  tc[4] * x[4] + tc[5] * x[5]);
         }
       }
     }
@@ -118,8 +120,9 @@ void bias_rows(const Data& data, const LoopJoint& l, const LoopTerms& t, VecX& k
   const Motion rel_s = t.Xs.apply(rel);  // successor coordinates, where T is given
   const double* T = t.T.data();          // 6 x nc, column-major
   for (int c = 0; c < l.joint.nc(); ++c, T += 6)
-    k[l.row + c] = -(T[0] * rel_s[0] + T[1] * rel_s[1] + T[2] * rel_s[2] + T[3] * rel_s[3] +
-                     T[4] * rel_s[4] + T[5] * rel_s[5]);
+    k[l.row + c] = l.zero_rows >> c & 1u ? 0.0
+                                         : -(T[0] * rel_s[0] + T[1] * rel_s[1] + T[2] * rel_s[2] +
+                                             T[3] * rel_s[3] + T[4] * rel_s[4] + T[5] * rel_s[5]);
   if (l.joint.type == JointType::Universal)
     k(l.row) -= loop_tdot_term(l.joint, t.X_sp, t.Xs.apply(Motion(vs - vp)));
 }

@@ -16,6 +16,9 @@ struct LoopJoint {
   Transform X_P;        // ^{p(k),k} X_{p(k)}: predecessor body frame to joint predecessor frame
   Transform X_S;        // ^{s(k),k} X_{s(k)}: successor body frame to joint successor frame
   int row = 0;          // first of its nc() rows in K and k
+  // Rows that are zero in every configuration (bit c: row `row + c`), e.g. the out-of-plane
+  // rows of a loop in a planar mechanism: K and k are left zero there instead of computed.
+  unsigned zero_rows = 0;
 };
 
 // Total number of constraint rows.

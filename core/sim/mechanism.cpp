@@ -20,12 +20,16 @@ void bind_drives_and_springs(Mechanism& m) {
     const int v = map.loop ? -1 : model.v_index[map.index];
     if (js.drive) {
       DriveBinding d{static_cast<int>(j), js.drive->kind, {}, {}, q, v};
-      if (!js.drive->law.is_null()) d.law = MotionLaw::from_json(js.drive->law);
-      else d.expression = Expression::parse(js.drive->expression);
+      if (!js.drive->law.is_null())
+        d.law = MotionLaw::from_json(js.drive->law);
+      else
+        d.expression = Expression::parse(js.drive->expression);
       m.drives.push_back(std::move(d));
       if (js.drive->kind == DriveSpec::Kind::Motion && v >= 0) m.locked_v[v] = true;
     }
-    if (js.spring) m.springs.push_back({static_cast<int>(j), js.spring->stiffness, js.spring->rest, js.spring->damping, q, v});
+    if (js.spring)
+      m.springs.push_back(
+          {static_cast<int>(j), js.spring->stiffness, js.spring->rest, js.spring->damping, q, v});
   }
 }
 
@@ -39,7 +43,8 @@ void bind_forces(Mechanism& m) {
   };
   for (std::size_t i = 0; i < m.spec.forces.size(); ++i) {
     const ForceSpec& f = m.spec.forces[i];
-    ForceBinding fb{static_cast<int>(i), body(f.body1), body(f.body2), {}, {}, f.stiffness, f.rest_length, f.damping};
+    ForceBinding fb{static_cast<int>(i), body(f.body1), body(f.body2), {}, {},
+                    f.stiffness,         f.rest_length, f.damping};
     fb.point1 = point(fb.body1, f.point1);
     fb.point2 = point(fb.body2, f.point2);
     m.forces.push_back(fb);
@@ -57,10 +62,14 @@ double characteristic_length(const CompiledMechanism& c) {
 bool planar_joint(const Joint& joint, const Vec3& z) {
   switch (joint.type) {
     case JointType::Revolute:
-    case JointType::Planar: return std::abs(std::abs(z.z()) - 1.0) <= 1e-9;
-    case JointType::Prismatic: return std::abs(z.z()) <= 1e-9;
-    case JointType::Fixed: return true;
-    default: return false;
+    case JointType::Planar:
+      return std::abs(std::abs(z.z()) - 1.0) <= 1e-9;
+    case JointType::Prismatic:
+      return std::abs(z.z()) <= 1e-9;
+    case JointType::Fixed:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -73,6 +82,24 @@ bool is_planar(const Model& model, const Data& data, const std::vector<LoopJoint
     if (!planar_joint(l.joint, Xs.E.row(2).transpose())) return false;
   }
   return true;
+}
+
+// In a planar mechanism, a loop joint's constraint row whose force direction T_c (in world
+// orientation) has no in-plane part (moment about z, force along x or y) is zero in every
+// configuration: the motion stays in the plane and the successor frame only turns about z. The
+// loop Jacobian and bias then skip those rows (RBDA 8.3: they are the out-of-plane rows).
+void mark_out_of_plane_rows(const Data& data, std::vector<LoopJoint>& loops) {
+  VecN delta;
+  Mat6X T;
+  for (LoopJoint& l : loops) {
+    loop_jcalc(l.joint, loop_transform(data, l), delta, T);
+    const Transform Xs = l.successor == 0 ? l.X_S : l.X_S * data.X0[l.successor];
+    for (int c = 0; c < T.cols(); ++c) {
+      const Vec3 n = Xs.E.transpose() * T.col(c).head<3>();
+      const Vec3 f = Xs.E.transpose() * T.col(c).tail<3>();
+      if (std::abs(n.z()) + std::abs(f.x()) + std::abs(f.y()) <= 1e-12) l.zero_rows |= 1u << c;
+    }
+  }
 }
 
 std::string describe_failure(const Mechanism& m) {
@@ -108,15 +135,16 @@ Mechanism prepare(const MechanismSpec& spec) {
     const TimeJet j = d.eval(0.0);
     if (!std::isfinite(j.value) || !std::isfinite(j.d1))
       throw SetupError("the motion drive on joint '" + spec.joints[d.user_joint].name +
-                       "' is not defined at t = 0 (q = " + std::to_string(j.value) +
-                       ", velocity " + std::to_string(j.d1) + ")");
+                       "' is not defined at t = 0 (q = " + std::to_string(j.value) + ", velocity " +
+                       std::to_string(j.d1) + ")");
     m.q0[d.q] = j.value;
     m.qd0[d.v] = j.d1;
   }
   Data data(model);
   const auto& loops = m.compiled.loops;
   forward_kinematics(model, data, m.q0);
-  for (int i = 1; i <= model.nb; ++i) m.position_scale = std::max(m.position_scale, data.X0[i].r.norm());
+  for (int i = 1; i <= model.nb; ++i)
+    m.position_scale = std::max(m.position_scale, data.X0[i].r.norm());
   m.assembly = assemble(model, data, loops, m.q0, m.locked_v, m.closure_tolerance(1e-12));
   m.length_scale = characteristic_length(m.compiled);
   if (!m.assembly.converged) throw SetupError(describe_failure(m));
@@ -127,6 +155,7 @@ Mechanism prepare(const MechanismSpec& spec) {
   m.mobility = mobility(model, loops, K, m.length_scale);
   m.planar = is_planar(model, data, loops);
   m.gruebler = gruebler_count(model, loops, m.planar);
+  if (m.planar) mark_out_of_plane_rows(data, m.compiled.loops);
   m.sparse = select_loop_method(m);
   return m;
 }
