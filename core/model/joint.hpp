@@ -11,17 +11,7 @@
 
 namespace articula {
 
-enum class JointType {
-  Revolute,
-  Prismatic,
-  Helical,
-  Cylindrical,
-  Universal,
-  Spherical,
-  Planar,
-  Free,
-  Fixed
-};
+enum class JointType { Revolute, Prismatic, Helical, Cylindrical, Universal, Spherical, Planar, Free, Fixed };
 
 struct Joint {
   JointType type = JointType::Fixed;
@@ -69,26 +59,16 @@ struct JointCalc {
 void jcalc(const Joint& joint, const double* q, const double* qd, JointCalc& out);
 // ^i X_λ(i) = X_J X_T. Joints that rotate about z without translating (revolute, and the
 // rotation of cylindrical/helical is handled generally) only mix the first two rows of E:
-// RBDA Appendix A's rotation special case, 12 multiplications instead of 27. A prismatic joint
-// along z only moves the origin.
-[[gnu::always_inline]] inline Transform compose_joint(
-    const Joint& joint, const Transform& XJ,
-    const Transform& XT) {  // inlined: per body, per pass
-  if (joint.type == JointType::Revolute && !joint.reversed) {
-    Transform out;
-    const double c = XJ.E(0, 0), s = XJ.E(0, 1);  // XJ.E = rz(q)
-    out.E.row(0) = c * XT.E.row(0) + s * XT.E.row(1);
-    out.E.row(1) = c * XT.E.row(1) - s * XT.E.row(0);
-    out.E.row(2) = XT.E.row(2);
-    out.r = XT.r;  // rz has no translation: r = r_T + E_T^T 0
-    return out;
-  }
-  if (joint.type == JointType::Prismatic && !joint.reversed) {
-    Transform out = XT;  // X_J = xlt(q e_z): E = E_T and r = r_T + q E_T^T e_z (RBDA App. A)
-    for (int a = 0; a < 3; ++a) out.r[a] += XJ.r[2] * XT.E(2, a);
-    return out;
-  }
-  return XJ * XT;
+// RBDA Appendix A's rotation special case, 12 multiplications instead of 27.
+inline Transform compose_joint(const Joint& joint, const Transform& XJ, const Transform& XT) {
+  if (joint.type != JointType::Revolute || joint.reversed) return XJ * XT;
+  Transform out;
+  const double c = XJ.E(0, 0), s = XJ.E(0, 1);  // XJ.E = rz(q)
+  out.E.row(0) = c * XT.E.row(0) + s * XT.E.row(1);
+  out.E.row(1) = c * XT.E.row(1) - s * XT.E.row(0);
+  out.E.row(2) = XT.E.row(2);
+  out.r = XT.r;  // rz has no translation: r = r_T + E_T^T 0
+  return out;
 }
 
 // RBDA Appendix A's special case for the most common joint, a revolute joint about z in its
@@ -121,8 +101,7 @@ Transform joint_transform(const Joint& joint, const double* q);
 void joint_coordinates(const Joint& joint, const Transform& X, double* q);
 
 // q_out = q ⊕ v dt: exact for constant v (exponential map on the quaternion joints).
-void joint_integrate(const Joint& joint, const double* q, const double* v, double dt,
-                     double* q_out);
+void joint_integrate(const Joint& joint, const double* q, const double* v, double dt, double* q_out);
 // v with joint_integrate(q0, v, 1) = q1.
 void joint_difference(const Joint& joint, const double* q1, const double* q0, double* v);
 // dq/dt for joint velocity v (differs from v only for the quaternion joints).
