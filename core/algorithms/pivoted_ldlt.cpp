@@ -5,6 +5,55 @@
 
 namespace articula {
 
+namespace {
+// Schur complement step k of an L D L^T in place (lower triangle, leading dimension n):
+// A_ij -= A_ik A_jk / d, then column k scaled by 1/d. One division per pivot. Column k is only
+// read in the update: restrict lets the update of column j vectorise.
+void eliminate(double* L, int n, int k) {
+  const double dinv = 1.0 / L[k + k * n];
+  double* __restrict lk = L + k * n;
+  for (int j = k + 1; j < n; ++j) {
+    const double ljd = lk[j] * dinv;
+    double* __restrict lj = L + j * n;
+    for (int i = j; i < n; ++i) lj[i] -= lk[i] * ljd;
+  }
+  for (int i = k + 1; i < n; ++i) lk[i] *= dinv;
+}
+
+void copy_lower(const MatX& A, double* L) {
+  const int n = static_cast<int>(A.rows());
+  const double* a = A.data();
+  const long lda = A.outerStride();
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i) L[i + j * n] = a[i + j * lda];
+}
+}  // namespace
+
+// The pivoted factorisation stops at the first step whose largest remaining diagonal entry is
+// at most rel_tol * first (first = the largest diagonal entry of A). Pivots never exceed first,
+// and a semidefinite remainder with diagonal entries at most rel_tol * first has a determinant at
+// most (rel_tol * first)^(n-k) (Hadamard), so stopping implies det A <= rel_tol * first^n. The
+// unpivoted factor gives det A as the product of its pivots: when that product, relative to
+// first^n, clears rel_tol (with a margin of 1e3 for rounding), the pivoted factorisation would
+// have found full rank, and the unpivoted factor (no search, no swaps) is kept.
+bool PivotedLdlt::factor_unpivoted(const MatX& A, double rel_tol) {
+  const int n = static_cast<int>(A.rows());
+  double* L = LD_.data();
+  double first = 0.0;
+  for (int k = 0; k < n; ++k) first = std::max(first, A(k, k));
+  if (!(first > 0.0)) return false;
+  copy_lower(A, L);
+  double det = 1.0;  // det A / first^n, never growing: each pivot is at most first
+  for (int k = 0; k < n; ++k) {
+    det *= L[k + k * n] / first;
+    if (!(det > 1e3 * rel_tol)) return false;
+    eliminate(L, n, k);
+  }
+  for (int i = 0; i < n; ++i) perm_[i] = i;
+  rank_ = n;
+  return true;
+}
+
 void PivotedLdlt::factor(const MatX& A, double rel_tol) {
   const int n = static_cast<int>(A.rows());
   if (LD_.rows() != n) {
@@ -12,13 +61,11 @@ void PivotedLdlt::factor(const MatX& A, double rel_tol) {
     perm_.resize(n);
     y_.resize(n);
   }
+  if (factor_unpivoted(A, rel_tol)) return;
   // Column-major with leading dimension n; raw pointers keep the tiny loops free of Eigen's
   // index arithmetic and of aliasing reloads (this runs at every integrator stage).
   double* L = LD_.data();
-  const double* a = A.data();
-  const long lda = A.outerStride();
-  for (int j = 0; j < n; ++j)
-    for (int i = j; i < n; ++i) L[i + j * n] = a[i + j * lda];
+  copy_lower(A, L);
   auto at = [L, n](int i, int j) -> double& { return L[i + j * n]; };
   for (int i = 0; i < n; ++i) perm_[i] = i;
   rank_ = n;
@@ -39,17 +86,7 @@ void PivotedLdlt::factor(const MatX& A, double rel_tol) {
       for (int i = k + 1; i < p; ++i) std::swap(at(i, k), at(p, i));
       for (int i = p + 1; i < n; ++i) std::swap(at(i, k), at(i, p));
     }
-    // Schur complement, lower triangle: A_ij -= A_ik A_jk / d. One division per pivot (a
-    // division costs several multiplications). Column k is only read in the update:
-    // restrict lets the update of column j vectorise.
-    const double dinv = 1.0 / at(k, k);
-    double* __restrict lk = L + k * n;
-    for (int j = k + 1; j < n; ++j) {
-      const double ljd = lk[j] * dinv;
-      double* __restrict lj = L + j * n;
-      for (int i = j; i < n; ++i) lj[i] -= lk[i] * ljd;
-    }
-    for (int i = k + 1; i < n; ++i) lk[i] *= dinv;
+    eliminate(L, n, k);
   }
 }
 

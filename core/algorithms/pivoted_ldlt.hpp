@@ -22,8 +22,10 @@ class PivotedLdlt {
   int size() const { return static_cast<int>(LD_.rows()); }
 
  private:
-  MatX LD_;               // L below the diagonal, D on it (pivoted order)
-  std::vector<int> perm_; // pivoted row k is A's row perm_[k]
+  bool factor_unpivoted(const MatX& A, double rel_tol);  // true when full rank is certain
+
+  MatX LD_;                // L below the diagonal, D on it (pivoted order)
+  std::vector<int> perm_;  // pivoted row k is A's row perm_[k]
   mutable VecX y_;
   int rank_ = 0;
 };

@@ -38,7 +38,8 @@ TEST_CASE("Pivoted LDLT: rank and solutions of semidefinite systems", "[pivoted_
     }
 }
 
-TEST_CASE("Pivoted LDLT: constraint forces agree with the minimum-norm multipliers", "[pivoted_ldlt]") {
+TEST_CASE("Pivoted LDLT: constraint forces agree with the minimum-norm multipliers",
+          "[pivoted_ldlt]") {
   // G with dependent rows (a planar loop's out-of-plane rows are dependent or zero): μ differs
   // between solvers but G^T μ, the generalized constraint force, is unique.
   std::mt19937 rng(9);
@@ -61,4 +62,33 @@ TEST_CASE("Pivoted LDLT: constraint forces agree with the minimum-norm multiplie
   cod.setThreshold(1e-10);
   const VecX mu_min = cod.solve(rhs);
   CHECK_CLOSE(G.transpose() * mu, G.transpose() * mu_min, 1e-10);
+}
+
+TEST_CASE("Pivoted LDLT: the unpivoted shortcut keeps the rank decisions", "[pivoted_ldlt]") {
+  // A = Q diag(λ) Q^T. One eigenvalue far below rel_tol (1e-10), the others 1: the rank must
+  // come out n - 1. Eigenvalues spread geometrically from 1 down to `smallest` >= 1e-6: definite,
+  // the product of the pivots may be far below rel_tol (the shortcut then falls back to pivoting),
+  // the rank must be n and the solution must match Eigen's LDLT.
+  std::mt19937 rng(11);
+  PivotedLdlt f;
+  for (int n : {2, 6, 15, 30})
+    for (double smallest : {1e-16, 1e-14, 1e-6, 1e-3, 1e-1, 1.0}) {
+      INFO("n = " << n << ", smallest eigenvalue " << smallest);
+      const Eigen::HouseholderQR<MatX> qr(random_matrix(n, n, rng));
+      const MatX Q = qr.householderQ();
+      const bool singular = smallest < 1e-10;
+      VecX lambda = VecX::Ones(n);
+      for (int i = 0; i < n; ++i)
+        if (!singular) lambda[i] = std::pow(smallest, double(i) / std::max(1, n - 1));
+      if (singular) lambda[n - 1] = smallest;
+      const MatX A = Q * lambda.asDiagonal() * Q.transpose();
+      f.factor(A, 1e-10);
+      CHECK(f.rank() == (singular ? n - 1 : n));
+      if (singular) continue;
+      const VecX b = random_matrix(n, 1, rng);
+      VecX x = b;
+      f.solve(x);
+      const VecX ref = A.ldlt().solve(b);
+      CHECK((x - ref).norm() <= 1e-9 * ref.norm());
+    }
 }
