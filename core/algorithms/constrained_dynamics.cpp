@@ -8,26 +8,6 @@
 namespace articula {
 
 namespace {
-// The rows of G worth solving for: squared norms above 1e-24 of the largest. Smaller rows give
-// pivots below 1e-24 of A's largest, far under rank_tolerance: the pivoted factor would drop
-// them anyway, so they are left out up front (their μ is zero). This shrinks a planar
-// mechanism's solve to its in-plane rows. Norms column by column: G is column-major.
-double row_norm2(const MatX& G, int r) {  // |G_r|^2 without a strided Eigen reduction
-  double x = 0.0;
-  for (int j = 0; j < G.cols(); ++j) x += G(r, j) * G(r, j);
-  return x;
-}
-void significant_rows(const MatX& G, ConstrainedDynamicsWork& w) {
-  const int m = static_cast<int>(G.rows());
-  w.mu.resize(m);  // scratch for the row norms until μ is written
-  double largest = 0.0;
-  for (int r = 0; r < m; ++r) largest = std::max(largest, w.mu[r] = row_norm2(G, r));
-  w.rows.clear();
-  w.rows.reserve(m);  // allocates once: the capacity stays
-  for (int r = 0; r < m; ++r)
-    if (w.mu[r] > 1e-24 * largest) w.rows.push_back(r);
-}
-
 // Z^T = G_R L^-1 in place of G_R (RBDA Table 6.5's first loop, run on all rows at once): column
 // j of Z^T is contiguous, so each step is a short vector update, and L's branch sparsity keeps
 // the work to the ancestor chains.
@@ -103,7 +83,9 @@ void few_multipliers(const Model& model, Data& data, const MatX& G, const VecX& 
 void sparse_multipliers(const Model& model, Data& data, const MatX& G, const VecX& g,
                         ConstrainedDynamicsWork& w, double rank_tolerance) {
   const int n = static_cast<int>(G.cols());
-  significant_rows(G, w);
+  // Rows under 1e-24 of the largest squared norm give pivots far under rank_tolerance: the
+  // factor would drop them anyway (μ = 0), so a planar loop solves its in-plane rows only.
+  significant_rows(G, 1e-24, w.rows);
   const int mc = static_cast<int>(w.rows.size());
   if (mc <= 3) return few_multipliers(model, data, G, g, w, rank_tolerance);
   MatX& Zt = w.Y;
