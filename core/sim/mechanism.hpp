@@ -47,6 +47,7 @@ struct ForceBinding {
 };
 
 struct SparseDynamicsModel;
+struct PlanarModel;
 
 struct Mechanism {
   MechanismSpec spec;
@@ -67,6 +68,9 @@ struct Mechanism {
   // Loops solved by RBDA 8.13's sparse-matrix method when it is predicted cheaper than Method 2
   // (core/sim/loop_method.hpp); null: Method 2.
   std::shared_ptr<const SparseDynamicsModel> sparse;
+  // Planar mechanisms with loops whose joints planar_dynamics supports: Method 2 runs on planar
+  // vectors (RBDA 2.16), a third of the spatial arithmetic. Null otherwise.
+  std::shared_ptr<const PlanarModel> planar_dynamics;
   double closure_tolerance(double tolerance) const { return std::max(tolerance, 64 * 2.2e-16 * position_scale); }
 
   const Model& model() const { return compiled.model; }

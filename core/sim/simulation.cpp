@@ -87,6 +87,9 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   f_total_.assign(model_.nb + 1, Force::Zero());
   f_ = [this](double t, const VecX& q, const VecX& v, VecX& qdd) { accelerations(t, q, v, qdd); };
   if (mech_.sparse) sparse_.resize(*mech_.sparse);
+  // Loop-joint drives and applied forces need the spatial kinematics: those keep Method 2 there.
+  if (mech_.planar_dynamics && opt_.planar_algebra && loop_drives_.empty() && !external_forces_)
+    planar_ = std::make_unique<PlanarData>(*mech_.planar_dynamics);
   impose_motion_drives(0.0, q_, qd_);
   check_mass_matrix(q_, "");
   if (!loop_drives_.empty()) project(q_, qd_);  // loop-joint drives start on their law too
@@ -348,7 +351,10 @@ bool Simulation::sparse_accelerations(const VecX& q, const VecX& v, VecX& qdd) {
 void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v, VecX& qdd) {
   if (mech_.sparse && !cd_.minimum_norm && sparse_accelerations(q, v, qdd)) return;
   const double a = 1.0 / opt_.stabilization_time;  // α = β = 1/T_stab
-  loop_constraints(model_, data_, mech_.compiled.loops, q, v, a, a, delta_, K_, k_);
+  // The planar solve for stepping; reported forces (minimum norm) take the spatial one.
+  const bool planar = planar_ && !cd_.minimum_norm;
+  if (planar) planar_loop_constraints(*mech_.planar_dynamics, *planar_, q, v, a, a, delta_, K_, k_);
+  else loop_constraints(model_, data_, mech_.compiled.loops, q, v, a, a, delta_, K_, k_);
   const int nk = static_cast<int>(K_.rows()), nd = static_cast<int>(driven_v_.size());
   const int nl = static_cast<int>(loop_drives_.size());
   // Without drives G = K and g = k: solve with those directly (no copy).
@@ -372,8 +378,13 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
     g_(nk + nd + r) = loop_drive_rhs(ld, a);
   }
   // loop_constraints ran the kinematics at (q, v): H and C reuse it
-  crba_from_kinematics(model_, data_);
-  nonlinear_effects_from_bias_kinematics(model_, data_, external_forces_ ? &f_applied_ : nullptr);
+  if (planar) {
+    planar_crba(*mech_.planar_dynamics, *planar_, data_.H);
+    planar_bias_forces(*mech_.planar_dynamics, *planar_, data_.C);
+  } else {
+    crba_from_kinematics(model_, data_);
+    nonlinear_effects_from_bias_kinematics(model_, data_, external_forces_ ? &f_applied_ : nullptr);
+  }
   if (ltdl_factor(model_, data_)) {
     constrained_forward_dynamics(model_, data_, G, g, tau_in_, cd_);
   } else if (!augmented_forward_dynamics(model_, data_, G, g, tau_in_, cd_)) {
@@ -398,10 +409,16 @@ void Simulation::project(VecX& q, VecX& qd) {
   auto linearise = [&](const VecX& qq, bool with_errors) {
     // Loop-joint drives need velocities and accelerations (loop_drive_terms); loops alone need
     // the positions only. δ and K share one X_sp per loop.
-    if (nl > 0) forward_kinematics_bias(model_, data_, qq, qd);
-    else forward_kinematics(model_, data_, qq);
-    if (with_errors) loop_errors_and_jacobian(model_, data_, loops, delta_, K_), e.head(nk) = delta_;
-    else loop_jacobian(model_, data_, loops, K_);
+    if (planar_) {  // no loop-joint drives here (nl = 0)
+      planar_kinematics(*mech_.planar_dynamics, *planar_, qq, nullptr);
+      planar_loop_errors_and_jacobian(*mech_.planar_dynamics, *planar_, delta_, K_);
+      e.head(nk) = delta_;
+    } else {
+      if (nl > 0) forward_kinematics_bias(model_, data_, qq, qd);
+      else forward_kinematics(model_, data_, qq);
+      if (with_errors) loop_errors_and_jacobian(model_, data_, loops, delta_, K_), e.head(nk) = delta_;
+      else loop_jacobian(model_, data_, loops, K_);
+    }
     J.topRows(nk) = K_;
     for (int r = 0; r < nl; ++r) {
       loop_drive_terms(loop_drives_[r]);

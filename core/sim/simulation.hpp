@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/algorithms/constrained_dynamics.hpp"
+#include "core/algorithms/planar_dynamics.hpp"
 #include "core/algorithms/rnea.hpp"
 #include "core/algorithms/sparse_dynamics.hpp"
 #include "core/model/data.hpp"
@@ -29,6 +30,9 @@ struct SimulationOptions {
   // Pure inverse dynamics (kinematic analysis): every degree of freedom must be prescribed by a
   // motion drive; an under-actuated mechanism is refused with the free joints named.
   bool require_fully_driven = false;
+  // Planar mechanisms run the loop solve in planar vectors (RBDA 2.16) where they can; false
+  // keeps the spatial algorithms (the two agree to round-off: a cross-check, not a choice).
+  bool planar_algebra = true;
 };
 
 class Simulation {
@@ -126,6 +130,7 @@ class Simulation {
   VecX delta_, k_, g_;
   MatX K_, G_;
   ConstrainedDynamicsWork cd_;
+  std::unique_ptr<PlanarData> planar_;  // set when the planar loop solve applies
   SparseDynamicsWork sparse_;  // mech_.sparse's workspace, and its drive inputs
   VecX sparse_qdd_;
   std::vector<Force> sparse_P_;
