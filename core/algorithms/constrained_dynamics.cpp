@@ -10,35 +10,42 @@ namespace articula {
 namespace {
 // Z^T = G_R L^-1 in place of G_R (RBDA Table 6.5's first loop, run on all rows at once): column
 // j of Z^T is contiguous, so each step is a short vector update, and L's branch sparsity keeps
-// the work to the ancestor chains.
-void back_substitute_rows(const MatX& LD, const std::vector<int>& lambda, MatX& Zt) {
+// the work to the ancestor chains. span[j] is the hull [lo, hi) of column j's nonzero rows; a
+// column is final before its ancestors read it, and spreads its hull to them: a loop's rows
+// stay within the branches that close it (a Stewart leg's three), so the updates stay short.
+void back_substitute_rows(const MatX& LD, const std::vector<int>& lambda, MatX& Zt,
+                          std::vector<RowSpan>& span) {
   const int mc = static_cast<int>(Zt.rows()), n = static_cast<int>(Zt.cols());
   const double* U = LD.data();  // L^T above the diagonal (ltdl_factor(Model, Data))
   const long ld = LD.outerStride();
   double* Z = Zt.data();
   for (int i = n - 1; i >= 0; --i) {
     const double* __restrict zi = Z + static_cast<long>(i) * mc;
+    const RowSpan si = span[i];
+    if (si.lo >= si.hi) continue;
     for (int j = lambda[i]; j >= 0; j = lambda[j]) {
       double* __restrict zj = Z + static_cast<long>(j) * mc;
       const double l = U[j + i * ld];
-      for (int c = 0; c < mc; ++c) zj[c] -= l * zi[c];
+      for (int c = si.lo; c < si.hi; ++c) zj[c] -= l * zi[c];
+      span[j].lo = std::min(span[j].lo, si.lo);
+      span[j].hi = std::max(span[j].hi, si.hi);
     }
   }
 }
 
 // Lower triangle of A = Z^T D^-1 Z as a sum of rank-one terms d_j^-1 z_j z_j^T over the rows z_j
-// of Z (columns of Z^T): independent accumulators, contiguous, and zeros of z_j skipped.
-void lower_schur(const MatX& Zt, const VecX& dinv, MatX& A) {
+// of Z (columns of Z^T): contiguous, and only over each column's span of nonzero rows.
+void lower_schur(const MatX& Zt, const VecX& dinv, const std::vector<RowSpan>& span, MatX& A) {
   const int mc = static_cast<int>(Zt.rows()), n = static_cast<int>(Zt.cols());
   A.setZero(mc, mc);
   double* __restrict a = A.data();
   for (int j = 0; j < n; ++j) {
     const double* __restrict z = Zt.data() + static_cast<long>(j) * mc;
-    for (int c = 0; c < mc; ++c) {
-      if (z[c] == 0.0) continue;
+    const int hi = span[j].hi;
+    for (int c = span[j].lo; c < hi; ++c) {
       const double v = z[c] * dinv[j];
       double* __restrict ac = a + static_cast<long>(c) * mc;
-      for (int r = c; r < mc; ++r) ac[r] += z[r] * v;
+      for (int r = c; r < hi; ++r) ac[r] += z[r] * v;
     }
   }
 }
@@ -92,19 +99,25 @@ void sparse_multipliers(const Model& model, Data& data, const MatX& G, const Vec
   Zt.resize(mc, n);
   w.rhs.resize(mc);
   for (int c = 0; c < mc; ++c) w.rhs[c] = g[w.rows[c]];
-  for (int j = 0; j < n; ++j) {  // Z^T := G_R, and rhs = g_R - G_R q̈0
+  w.span.resize(n);  // allocates once: the capacity stays
+  for (int j = 0; j < n; ++j) {  // Z^T := G_R, rhs = g_R - G_R q̈0, and each column's hull
     const double* Gj = G.data() + static_cast<long>(j) * G.outerStride();
     double* zj = Zt.data() + static_cast<long>(j) * mc;
     const double x = w.qdd0[j];
-    for (int c = 0; c < mc; ++c) {
+    int lo = mc, hi = 0;
+    for (int c = mc - 1; c >= 0; --c) {  // selects, not branches: zeros follow no pattern
       zj[c] = Gj[w.rows[c]];
       w.rhs[c] -= zj[c] * x;
+      const bool nz = zj[c] != 0.0;
+      lo = nz ? c : lo;
+      hi = nz && hi == 0 ? c + 1 : hi;
     }
+    w.span[j] = {lo, hi};
   }
-  back_substitute_rows(data.LD, model.lambda_v, Zt);
+  back_substitute_rows(data.LD, model.lambda_v, Zt, w.span);
   w.dinv.resize(n);
   for (int i = 0; i < n; ++i) w.dinv[i] = 1.0 / data.LD(i, i);
-  lower_schur(Zt, w.dinv, w.A);
+  lower_schur(Zt, w.dinv, w.span, w.A);
   w.ldlt.factor(w.A, rank_tolerance);
   w.rank = w.ldlt.rank();
   w.ldlt.solve(w.rhs);
@@ -115,7 +128,7 @@ void sparse_multipliers(const Model& model, Data& data, const MatX& G, const Vec
   for (int i = 0; i < n; ++i) {  // y = D^-1 Z μ, then L^-1 y (Table 6.5, last loop): q̈ - q̈0
     const double* zi = Zt.data() + static_cast<long>(i) * mc;
     double yi = 0.0;
-    for (int c = 0; c < mc; ++c) yi += zi[c] * w.rhs[c];
+    for (int c = w.span[i].lo; c < w.span[i].hi; ++c) yi += zi[c] * w.rhs[c];
     yi *= w.dinv[i];
     for (int j = model.lambda_v[i]; j >= 0; j = model.lambda_v[j]) yi -= U[j + i * ld] * w.dinv[j];
     w.dinv[i] = yi;  // the inverse pivot is no longer needed: dinv becomes L^-1 y
@@ -152,12 +165,14 @@ void constrained_forward_dynamics(const Model& model, Data& data, const MatX& G,
   } else {
     sparse_multipliers(model, data, G, g, w, rank_tolerance);
   }
-  w.residual = 0.0;
-  for (int r = 0; r < m; ++r) {
-    double x = -g[r];
-    for (int j = 0; j < G.cols(); ++j) x += G(r, j) * data.qdd[j];
-    w.residual = std::max(w.residual, std::abs(x));
+  w.Gq = -g;  // G q̈ - g column by column: contiguous reads of G
+  for (int j = 0; j < G.cols(); ++j) {
+    const double* Gj = G.data() + static_cast<long>(j) * G.outerStride();
+    const double x = data.qdd[j];
+    for (int r = 0; r < m; ++r) w.Gq[r] += Gj[r] * x;
   }
+  w.residual = 0.0;
+  for (int r = 0; r < m; ++r) w.residual = std::max(w.residual, std::abs(w.Gq[r]));
 }
 
 }  // namespace articula

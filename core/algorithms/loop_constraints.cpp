@@ -1,5 +1,7 @@
 #include "core/algorithms/loop_constraints.hpp"
 
+#include <algorithm>
+
 #include "core/algorithms/kinematics.hpp"
 #include "core/spatial/cross.hpp"
 
@@ -128,6 +130,25 @@ void bias_rows(const Data& data, const LoopJoint& l, const LoopTerms& t, VecX& k
 }
 }  // namespace
 
+namespace {
+// k -= 2 α K q̇ + β² δ (RBDA Eq. 8.22). K q̇ is summed column by column into a stack buffer,
+// rows in chunks: K's columns are contiguous, its rows strided.
+void baumgarte(const MatX& K, const VecX& qd, const VecX& delta, double alpha, double beta,
+               VecX& k) {
+  constexpr int kChunk = 32;
+  const int m = static_cast<int>(K.rows());
+  for (int r0 = 0; r0 < m; r0 += kChunk) {
+    const int nr = std::min(kChunk, m - r0);
+    double kq[kChunk] = {};
+    for (int j = 0; j < K.cols(); ++j) {
+      const double* Kj = K.data() + static_cast<long>(j) * K.outerStride() + r0;
+      for (int r = 0; r < nr; ++r) kq[r] += Kj[r] * qd[j];
+    }
+    for (int r = 0; r < nr; ++r) k[r0 + r] -= 2 * alpha * kq[r] + beta * beta * delta[r0 + r];
+  }
+}
+}  // namespace
+
 void loop_position_errors(const Model&, const Data& data, const std::vector<LoopJoint>& loops,
                           VecX& delta) {
   delta.resize(constraint_rows(loops));
@@ -198,8 +219,7 @@ void loop_constraints(const Model& model, Data& data, const std::vector<LoopJoin
     jacobian_rows(model, data, l, t, K);
     bias_rows(data, l, t, k);
   }
-  if (alpha != 0.0 || beta != 0.0)  // Eq. 8.22, row by row: no temporary vector
-    for (int r = 0; r < m; ++r) k[r] -= 2 * alpha * K.row(r).dot(qd) + beta * beta * delta[r];
+  if (alpha != 0.0 || beta != 0.0) baumgarte(K, qd, delta, alpha, beta, k);
 }
 
 }  // namespace articula

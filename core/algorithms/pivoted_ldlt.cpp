@@ -106,20 +106,35 @@ void PivotedLdlt::solve(VecX& x) const {
 }
 
 namespace {
-double row_norm2(const MatX& J, int r) {
-  double x = 0.0;
-  for (int j = 0; j < J.cols(); ++j) x += J(r, j) * J(r, j);
-  return x;
+// Squared norms of rows r0 .. r0 + nr - 1 of J, summed column by column: contiguous reads (a
+// row-wise walk strides by the leading dimension), each row's terms in the same order.
+void row_norms2(const MatX& J, int r0, int nr, double* out) {
+  for (int r = 0; r < nr; ++r) out[r] = 0.0;
+  for (int j = 0; j < J.cols(); ++j) {
+    const double* c = J.data() + static_cast<long>(j) * J.outerStride() + r0;
+    for (int r = 0; r < nr; ++r) out[r] += c[r] * c[r];
+  }
 }
+constexpr int kRowChunk = 32;  // rows per stack buffer: a single chunk covers the usual sizes
 }  // namespace
 
 void significant_rows(const MatX& J, double rel, std::vector<int>& rows) {
+  const int m = static_cast<int>(J.rows());
+  double norms[kRowChunk];
   double largest = 0.0;
-  for (int r = 0; r < J.rows(); ++r) largest = std::max(largest, row_norm2(J, r));
+  for (int r0 = 0; r0 < m; r0 += kRowChunk) {
+    const int nr = std::min(kRowChunk, m - r0);
+    row_norms2(J, r0, nr, norms);
+    for (int r = 0; r < nr; ++r) largest = std::max(largest, norms[r]);
+  }
   rows.clear();
-  rows.reserve(J.rows());  // allocates once: the capacity stays
-  for (int r = 0; r < J.rows(); ++r)
-    if (row_norm2(J, r) > rel * largest) rows.push_back(r);
+  rows.reserve(m);  // allocates once: the capacity stays
+  for (int r0 = 0; r0 < m; r0 += kRowChunk) {
+    const int nr = std::min(kRowChunk, m - r0);
+    if (m > kRowChunk) row_norms2(J, r0, nr, norms);  // one chunk: still in the buffer
+    for (int r = 0; r < nr; ++r)
+      if (norms[r] > rel * largest) rows.push_back(r0 + r);
+  }
 }
 
 void lower_gram(const MatX& J, const std::vector<int>& rows, MatX& A) {
