@@ -15,12 +15,40 @@ const MatX& crba(const Model& model, Data& data, const VecX& q) {  // RBDA Table
 }
 
 namespace {
-// Whether body p or one of its ancestors has a joint with degrees of freedom: otherwise its
-// composite inertia enters no entry of H (a base welded to the ground, say).
-bool moves(const Model& model, int p) {
-  for (; p > 0; p = model.parent[p])
-    if (model.joints[p].nv() > 0) return true;
-  return false;
+// a when column k of the joint's S is the unit vector e_a (RBDA Table 4.1), else -1.
+int unit_axis(const Joint& joint, int k) {
+  if (joint.reversed) return -1;
+  switch (joint.type) {
+    case JointType::Revolute: return 2;
+    case JointType::Prismatic: return 5;
+    case JointType::Cylindrical: return k == 0 ? 2 : 5;
+    case JointType::Universal: return k == 1 ? 1 : -1;
+    case JointType::Spherical:
+    case JointType::Free: return k;
+    default: return -1;
+  }
+}
+
+// I s for column k of S: for s = e_a, column a of [Ibar h×; -h× m1] (RBDA Eq. 2.63), read off.
+Force inertia_times_column(const RigidBodyInertia& I, const Mat6X& S, int k, int a) {
+  if (a < 0) return I * Motion(S.col(k));
+  const Vec3& h = I.h;
+  Force f;
+  if (a < 3) {  // e_a angular: [Ibar e_a; -h × e_a]
+    f.head<3>() = I.Ibar.col(a);
+    const Vec3 e = Vec3::Unit(a);
+    f.tail<3>() = e.cross(h);
+  } else {  // e_b linear: [h × e_b; m e_b]
+    const Vec3 e = Vec3::Unit(a - 3);
+    f.head<3>() = h.cross(e);
+    f.tail<3>() = I.m * e;
+  }
+  return f;
+}
+
+// s^T f for column l of S, with a = unit_axis(joint, l).
+double column_dot(const Force& f, const Mat6X& S, int l, int a) {
+  return a >= 0 ? f[a] : f.dot(S.col(l));
 }
 }  // namespace
 
@@ -28,30 +56,27 @@ const MatX& crba_from_kinematics(const Model& model, Data& data) {
   for (int i = 1; i <= model.nb; ++i) data.IC[i] = model.inertia[i];
   for (int i = model.nb; i >= 1; --i) {
     const int p = model.parent[i];
-    if (moves(model, p)) data.IC[p] += transpose_apply(data.Xup[i], data.IC[i]);
+    if (body_moves(model, p)) data.IC[p] += transpose_apply(data.Xup[i], data.IC[i]);
     const int ni = model.joints[i].nv();
     if (ni == 0) continue;
     const int vi = model.v_index[i];
     const Mat6X& Si = data.jc[i].S;
     // Column by column: one force vector f = I^c_i s_k carried up to the ancestors that have
     // degrees of freedom (λ' gives them), in fixed-size scalars: a dynamic-size 6 x ni block
-    // product costs more in dispatch than in arithmetic.
+    // product costs more in dispatch than in arithmetic. Unit columns of S (most joints') are
+    // read off instead of multiplied.
     for (int k = 0; k < ni; ++k) {
-      Force f = data.IC[i] * Motion(Si.col(k));
+      Force f = inertia_times_column(data.IC[i], Si, k, unit_axis(model.joints[i], k));
       for (int l = 0; l <= k; ++l)
-        data.H(vi + k, vi + l) = data.H(vi + l, vi + k) = f.dot(Si.col(l));
+        data.H(vi + k, vi + l) = data.H(vi + l, vi + k) = column_dot(f, Si, l, unit_axis(model.joints[i], l));
       int j = i;
       for (int t = model.lambda_v[vi]; t >= 0; t = model.lambda_v[model.v_index[j]]) {
         const int b = model.v_body[t];
         for (; j != b; j = model.parent[j]) f = data.Xup[j].transpose_apply(f);
         const int vj = model.v_index[j];
-        if (is_axial_revolute(model.joints[j])) {  // S_j = e_z: the entry is f's z moment
-          data.H(vi + k, vj) = data.H(vj, vi + k) = f[2];
-          continue;
-        }
         const Mat6X& Sj = data.jc[j].S;
         for (int l = 0; l < model.joints[j].nv(); ++l)
-          data.H(vi + k, vj + l) = data.H(vj + l, vi + k) = f.dot(Sj.col(l));
+          data.H(vi + k, vj + l) = data.H(vj + l, vi + k) = column_dot(f, Sj, l, unit_axis(model.joints[j], l));
       }
     }
   }

@@ -20,12 +20,14 @@ void fk_pass(const Model& model, Data& data, const VecX& q, const VecX* qd, cons
     data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
     data.X0[i] = p > 0 ? data.Xup[i] * data.X0[p] : data.Xup[i];
     if (!qd) continue;
-    data.v[i] = data.Xup[i].apply(data.v[p]) + jc.vJ;
+    // A parent welded to the base has v = a = 0 exactly: nothing to carry over.
+    const bool still = !body_moves(model, p);
+    data.v[i] = still ? jc.vJ : Motion(data.Xup[i].apply(data.v[p]) + jc.vJ);
     data.c[i] = axial ? cross_axial(data.v[i], jc.vJ[2]) : Motion(jc.cJ + cross_motion(data.v[i], jc.vJ));
-    if (bias) data.a[i] = data.Xup[i].apply(data.a[p]) + data.c[i];
+    if (bias) data.a[i] = still ? data.c[i] : Motion(data.Xup[i].apply(data.a[p]) + data.c[i]);
     if (!qdd) continue;
     const auto qddi = qdd->segment(model.v_index[i], model.joints[i].nv());
-    data.a[i] = data.Xup[i].apply(data.a[p]) + data.c[i] + jc.S * qddi;
+    data.a[i] = (still ? data.c[i] : Motion(data.Xup[i].apply(data.a[p]) + data.c[i])) + jc.S * qddi;
   }
 }
 }  // namespace
