@@ -1,7 +1,9 @@
 #include "core/algorithms/constrained_dynamics.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "core/algorithms/ltdl.hpp"
 
@@ -33,20 +35,37 @@ void back_substitute_rows(const MatX& LD, const std::vector<int>& lambda, MatX& 
   }
 }
 
+// The hull of z's nonzero entries. Up to 64 rows, from a bit mask built without branches (the
+// zeros follow no pattern the branch predictor could learn); beyond, the whole column.
+RowSpan nonzero_span(const double* z, int mc) {
+  if (mc > 64) return {0, mc};
+  std::uint64_t mask = 0;
+  for (int c = 0; c < mc; ++c) mask |= static_cast<std::uint64_t>(z[c] != 0.0) << c;
+  if (mask == 0) return {0, 0};
+  return {std::countr_zero(mask), 64 - std::countl_zero(mask)};
+}
+
 // Lower triangle of A = Z^T D^-1 Z as a sum of rank-one terms d_j^-1 z_j z_j^T over the rows z_j
-// of Z (columns of Z^T): contiguous, and only over each column's span of nonzero rows.
+// of Z (columns of Z^T): contiguous, and only over each column's span of nonzero rows. Up to
+// four consecutive columns with the same span (a joint's, or a chain's below the same loops)
+// go through A together: one pass over A instead of one per column.
 void lower_schur(const MatX& Zt, const VecX& dinv, const std::vector<RowSpan>& span, MatX& A) {
   const int mc = static_cast<int>(Zt.rows()), n = static_cast<int>(Zt.cols());
   A.setZero(mc, mc);
   double* __restrict a = A.data();
-  for (int j = 0; j < n; ++j) {
-    const double* __restrict z = Zt.data() + static_cast<long>(j) * mc;
-    const int hi = span[j].hi;
-    for (int c = span[j].lo; c < hi; ++c) {
-      const double v = z[c] * dinv[j];
+  const double* z[4] = {};
+  double v[4] = {};
+  for (int j = 0; j < n;) {
+    const int lo = span[j].lo, hi = span[j].hi;
+    int g = 1;
+    while (g < 4 && j + g < n && span[j + g].lo == lo && span[j + g].hi == hi) ++g;
+    for (int e = 0; e < 4; ++e) z[e] = Zt.data() + static_cast<long>(j + std::min(e, g - 1)) * mc;
+    for (int c = lo; c < hi; ++c) {
+      for (int e = 0; e < 4; ++e) v[e] = e < g ? z[e][c] * dinv[j + e] : 0.0;  // unused: v = 0
       double* __restrict ac = a + static_cast<long>(c) * mc;
-      for (int r = c; r < hi; ++r) ac[r] += z[r] * v;
+      for (int r = c; r < hi; ++r) ac[r] += z[0][r] * v[0] + z[1][r] * v[1] + z[2][r] * v[2] + z[3][r] * v[3];
     }
+    j += g;
   }
 }
 
@@ -104,15 +123,11 @@ void sparse_multipliers(const Model& model, Data& data, const MatX& G, const Vec
     const double* Gj = G.data() + static_cast<long>(j) * G.outerStride();
     double* zj = Zt.data() + static_cast<long>(j) * mc;
     const double x = w.qdd0[j];
-    int lo = mc, hi = 0;
-    for (int c = mc - 1; c >= 0; --c) {  // selects, not branches: zeros follow no pattern
+    for (int c = 0; c < mc; ++c) {
       zj[c] = Gj[w.rows[c]];
       w.rhs[c] -= zj[c] * x;
-      const bool nz = zj[c] != 0.0;
-      lo = nz ? c : lo;
-      hi = nz && hi == 0 ? c + 1 : hi;
     }
-    w.span[j] = {lo, hi};
+    w.span[j] = nonzero_span(zj, mc);
   }
   back_substitute_rows(data.LD, model.lambda_v, Zt, w.span);
   w.dinv.resize(n);
