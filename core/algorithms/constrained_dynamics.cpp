@@ -119,16 +119,13 @@ void sparse_multipliers(const Model& model, Data& data, const MatX& G, const Vec
   w.rhs.resize(mc);
   for (int c = 0; c < mc; ++c) w.rhs[c] = g[w.rows[c]];
   w.span.resize(n);  // allocates once: the capacity stays
-  for (int j = 0; j < n; ++j) {  // Z^T := G_R, rhs = g_R - G_R q̈0, and each column's hull
+  for (int j = 0; j < n; ++j) {  // Z^T := G_R, and each column's hull
     const double* Gj = G.data() + static_cast<long>(j) * G.outerStride();
     double* zj = Zt.data() + static_cast<long>(j) * mc;
-    const double x = w.qdd0[j];
-    for (int c = 0; c < mc; ++c) {
-      zj[c] = Gj[w.rows[c]];
-      w.rhs[c] -= zj[c] * x;
-    }
+    for (int c = 0; c < mc; ++c) zj[c] = Gj[w.rows[c]];
     w.span[j] = nonzero_span(zj, mc);
   }
+  add_times(Zt, mc, w.qdd0.data(), -1.0, w.rhs.data());  // rhs = g_R - G_R q̈0
   back_substitute_rows(data.LD, model.lambda_v, Zt, w.span);
   w.dinv.resize(n);
   for (int i = 0; i < n; ++i) w.dinv[i] = 1.0 / data.LD(i, i);
@@ -180,12 +177,8 @@ void constrained_forward_dynamics(const Model& model, Data& data, const MatX& G,
   } else {
     sparse_multipliers(model, data, G, g, w, rank_tolerance);
   }
-  w.Gq = -g;  // G q̈ - g column by column: contiguous reads of G
-  for (int j = 0; j < G.cols(); ++j) {
-    const double* Gj = G.data() + static_cast<long>(j) * G.outerStride();
-    const double x = data.qdd[j];
-    for (int r = 0; r < m; ++r) w.Gq[r] += Gj[r] * x;
-  }
+  w.Gq = -g;
+  add_times(G, m, data.qdd.data(), 1.0, w.Gq.data());  // G q̈ - g
   w.residual = 0.0;
   for (int r = 0; r < m; ++r) w.residual = std::max(w.residual, std::abs(w.Gq[r]));
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/algorithms/kinematics.hpp"
+#include "core/algorithms/pivoted_ldlt.hpp"
 #include "core/spatial/cross.hpp"
 
 namespace articula {
@@ -144,21 +145,19 @@ void bias_rows(const Data& data, const LoopJoint& l, const LoopTerms& t, VecX& k
 }  // namespace
 
 namespace {
-// k -= 2 α K q̇ + β² δ (RBDA Eq. 8.22). K q̇ is summed column by column into a stack buffer,
-// rows in chunks: K's columns are contiguous, its rows strided.
+// k -= 2 α K q̇ + β² δ (RBDA Eq. 8.22), K q̇ by add_times (K's columns are contiguous, its rows
+// strided) into a stack buffer when it fits.
 void baumgarte(const MatX& K, const VecX& qd, const VecX& delta, double alpha, double beta,
                VecX& k) {
-  constexpr int kChunk = 32;
+  constexpr int kMax = 64;
   const int m = static_cast<int>(K.rows());
-  for (int r0 = 0; r0 < m; r0 += kChunk) {
-    const int nr = std::min(kChunk, m - r0);
-    double kq[kChunk] = {};
-    for (int j = 0; j < K.cols(); ++j) {
-      const double* Kj = K.data() + static_cast<long>(j) * K.outerStride() + r0;
-      for (int r = 0; r < nr; ++r) kq[r] += Kj[r] * qd[j];
-    }
-    for (int r = 0; r < nr; ++r) k[r0 + r] -= 2 * alpha * kq[r] + beta * beta * delta[r0 + r];
+  if (m > kMax) {
+    for (int r = 0; r < m; ++r) k[r] -= 2 * alpha * K.row(r).dot(qd) + beta * beta * delta[r];
+    return;
   }
+  double kq[kMax] = {};
+  add_times(K, m, qd.data(), 1.0, kq);
+  for (int r = 0; r < m; ++r) k[r] -= 2 * alpha * kq[r] + beta * beta * delta[r];
 }
 }  // namespace
 

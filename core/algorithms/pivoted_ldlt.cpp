@@ -133,10 +133,20 @@ namespace {
 // Squared norms of rows r0 .. r0 + nr - 1 of J, summed column by column: contiguous reads (a
 // row-wise walk strides by the leading dimension), each row's terms in the same order.
 void row_norms2(const MatX& J, int r0, int nr, double* out) {
-  for (int r = 0; r < nr; ++r) out[r] = 0.0;
-  for (int j = 0; j < J.cols(); ++j) {
-    const double* c = J.data() + static_cast<long>(j) * J.outerStride() + r0;
-    for (int r = 0; r < nr; ++r) out[r] += c[r] * c[r];
+  const long ld = J.outerStride();
+  int r = 0;
+  for (; r + 4 <= nr; r += 4) {  // the sums in registers, as in add_times
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    for (int j = 0; j < J.cols(); ++j) {
+      const double* c = J.data() + j * ld + r0 + r;
+      s0 += c[0] * c[0], s1 += c[1] * c[1], s2 += c[2] * c[2], s3 += c[3] * c[3];
+    }
+    out[r] = s0, out[r + 1] = s1, out[r + 2] = s2, out[r + 3] = s3;
+  }
+  for (; r < nr; ++r) {
+    double s0 = 0.0;
+    for (int j = 0; j < J.cols(); ++j) s0 += J.data()[j * ld + r0 + r] * J.data()[j * ld + r0 + r];
+    out[r] = s0;
   }
 }
 constexpr int kRowChunk = 32;  // rows per stack buffer: a single chunk covers the usual sizes
@@ -178,6 +188,26 @@ void transpose_times(const MatX& J, const VecX& y, VecX& out) {
     double x = 0.0;
     for (int r = 0; r < J.rows(); ++r) x += J(r, j) * y[r];
     out[j] = x;
+  }
+}
+
+void add_times(const MatX& M, int m, const double* x, double sign, double* out) {
+  const int n = static_cast<int>(M.cols());
+  const long ld = M.outerStride();
+  int r = 0;
+  for (; r + 4 <= m; r += 4) {
+    double s0 = out[r], s1 = out[r + 1], s2 = out[r + 2], s3 = out[r + 3];
+    for (int j = 0; j < n; ++j) {
+      const double* Mj = M.data() + j * ld + r;
+      const double xj = sign * x[j];  // exact: sign is ±1
+      s0 += Mj[0] * xj, s1 += Mj[1] * xj, s2 += Mj[2] * xj, s3 += Mj[3] * xj;
+    }
+    out[r] = s0, out[r + 1] = s1, out[r + 2] = s2, out[r + 3] = s3;
+  }
+  for (; r < m; ++r) {
+    double s0 = out[r];
+    for (int j = 0; j < n; ++j) s0 += M.data()[j * ld + r] * (sign * x[j]);
+    out[r] = s0;
   }
 }
 
