@@ -77,7 +77,10 @@ const VecX& nonlinear_effects_from_bias_kinematics(const Model& model, Data& dat
     const Mat3& E = data.X0[i].E;
     for (int k = 0; k < 3; ++k) a[3 + k] -= E(k, 0) * g[0] + E(k, 1) * g[1] + E(k, 2) * g[2];
     const RigidBodyInertia& I = model.inertia[i];
-    data.f[i] = I * a + cross_force(data.v[i], I * data.v[i]);
+    // Summed element by element: both terms were just stored scalar by scalar, and Eigen's
+    // 2-wide loads of them would stall on store forwarding.
+    const Force ia = I * a, vxiv = cross_force(data.v[i], I * data.v[i]);
+    for (int e = 0; e < 6; ++e) data.f[i][e] = ia[e] + vxiv[e];
     if (f_ext) data.f[i] -= data.X0[i].apply_force((*f_ext)[i]);
   }
   rnea_backward(model, data, data.C, false);  // C only: a welded base's force is not needed
