@@ -63,7 +63,8 @@ void lower_schur(const MatX& Zt, const VecX& dinv, const std::vector<RowSpan>& s
     for (int c = lo; c < hi; ++c) {
       for (int e = 0; e < 4; ++e) v[e] = e < g ? z[e][c] * dinv[j + e] : 0.0;  // unused: v = 0
       double* __restrict ac = a + static_cast<long>(c) * mc;
-      for (int r = c; r < hi; ++r) ac[r] += z[0][r] * v[0] + z[1][r] * v[1] + z[2][r] * v[2] + z[3][r] * v[3];
+      for (int r = c; r < hi; ++r)
+        ac[r] += z[0][r] * v[0] + z[1][r] * v[1] + z[2][r] * v[2] + z[3][r] * v[3];
     }
     j += g;
   }

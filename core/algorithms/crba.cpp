@@ -36,7 +36,8 @@ void inertia_times_column(const RigidBodyInertia& I, const Mat6X& S, int k, int 
   const Vec3& h = I.h;
   if (a < 0) {
     const double* v = S.data() + 6 * k;
-    for (int e = 0; e < 3; ++e) f[e] = I.Ibar(e, 0) * v[0] + I.Ibar(e, 1) * v[1] + I.Ibar(e, 2) * v[2];
+    for (int e = 0; e < 3; ++e)
+      f[e] = I.Ibar(e, 0) * v[0] + I.Ibar(e, 1) * v[1] + I.Ibar(e, 2) * v[2];
     f[0] += h[1] * v[5] - h[2] * v[4];
     f[1] += h[2] * v[3] - h[0] * v[5];
     f[2] += h[0] * v[4] - h[1] * v[3];
@@ -93,7 +94,8 @@ const MatX& crba_from_kinematics(const Model& model, Data& data) {
       double f[6];
       inertia_times_column(data.IC[i], Si, k, unit_axis(model.joints[i], k), f);
       for (int l = 0; l <= k; ++l)
-        data.H(vi + k, vi + l) = data.H(vi + l, vi + k) = column_dot(f, Si, l, unit_axis(model.joints[i], l));
+        data.H(vi + k, vi + l) = data.H(vi + l, vi + k) =
+            column_dot(f, Si, l, unit_axis(model.joints[i], l));
       int j = i;
       for (int t = model.lambda_v[vi]; t >= 0; t = model.lambda_v[model.v_index[j]]) {
         const int b = model.v_body[t];
@@ -101,7 +103,8 @@ const MatX& crba_from_kinematics(const Model& model, Data& data) {
         const int vj = model.v_index[j];
         const Mat6X& Sj = data.jc[j].S;
         for (int l = 0; l < model.joints[j].nv(); ++l)
-          data.H(vi + k, vj + l) = data.H(vj + l, vi + k) = column_dot(f, Sj, l, unit_axis(model.joints[j], l));
+          data.H(vi + k, vj + l) = data.H(vj + l, vi + k) =
+              column_dot(f, Sj, l, unit_axis(model.joints[j], l));
       }
     }
   }

@@ -39,7 +39,8 @@ void fk_pass(const Model& model, Data& data, const VecX& q, const VecX* qd, cons
     }
     if (!qdd) continue;
     const auto qddi = qdd->segment(model.v_index[i], model.joints[i].nv());
-    data.a[i] = (still ? data.c[i] : Motion(data.Xup[i].apply(data.a[p]) + data.c[i])) + jc.S * qddi;
+    const Motion ap = still ? data.c[i] : Motion(data.Xup[i].apply(data.a[p]) + data.c[i]);
+    data.a[i] = ap + jc.S * qddi;
   }
 }
 }  // namespace

@@ -131,7 +131,8 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
 }
 void bias_rows(const Data& data, const LoopJoint& l, const LoopTerms& t, VecX& k) {
   const Motion vs = base_velocity(data, l.successor), vp = base_velocity(data, l.predecessor);
-  const Motion as = base_acceleration(data, l.successor), ap = base_acceleration(data, l.predecessor);
+  const Motion as = base_acceleration(data, l.successor);
+  const Motion ap = base_acceleration(data, l.predecessor);
   const Motion vxv = cross_motion(vs, vp);
   Motion rel;  // element by element: Eigen's 2-wide loads of the just stored terms would stall
   for (int e = 0; e < 6; ++e) rel[e] = as[e] - ap[e] + vxv[e];

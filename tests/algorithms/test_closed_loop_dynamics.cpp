@@ -56,9 +56,11 @@ TEST_CASE("Closed-loop forward dynamics matches a dense solve of the same system
     ClosedLoopWork w;
     for (int s = 0; s < 5; ++s) {
       VecX q = m.q0;
-      integrate_in_place(model, q, test::random_vector(model.nv, rng), 0.02);  // loops slightly open
+      // Coordinates off the assembled pose: the loops are slightly open.
+      integrate_in_place(model, q, test::random_vector(model.nv, rng), 0.02);
       const VecX qd = test::random_vector(model.nv, rng), tau = test::random_vector(model.nv, rng);
-      REQUIRE(closed_loop_forward_dynamics(model, data, m.compiled.loops, q, qd, tau, kAlpha, kAlpha, w));
+      REQUIRE(closed_loop_forward_dynamics(model, data, m.compiled.loops, q, qd, tau, kAlpha,
+                                           kAlpha, w));
       INFO(file << " state " << s);
       CHECK_CLOSE(data.qdd, dense_closed_loop(m, q, qd, tau), 1e-9);
     }
