@@ -129,9 +129,21 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
   add_path(l.successor, 1.0);
   add_path(l.predecessor, -1.0);
 }
-void bias_rows(const Data& data, const LoopJoint& l, const LoopTerms& t, VecX& k) {
-  const Motion vs = base_velocity(data, l.successor), vp = base_velocity(data, l.predecessor);
-  const Motion as = base_acceleration(data, l.successor);
+// A successor body's velocity and bias acceleration in base coordinates, kept for the next loop
+// joint: loops that close on the same body (a Stewart platform's top plate) transform them once.
+struct SuccessorMotion {
+  int body = -1;
+  Motion v, a;
+};
+void bias_rows(const Data& data, const LoopJoint& l, const LoopTerms& t, SuccessorMotion& s,
+               VecX& k) {
+  if (s.body != l.successor) {
+    s.body = l.successor;
+    s.v = base_velocity(data, l.successor);
+    s.a = base_acceleration(data, l.successor);
+  }
+  const Motion &vs = s.v, &as = s.a;
+  const Motion vp = base_velocity(data, l.predecessor);
   const Motion ap = base_acceleration(data, l.predecessor);
   const Motion vxv = cross_motion(vs, vp);
   Motion rel;  // element by element: Eigen's 2-wide loads of the just stored terms would stall
@@ -213,9 +225,10 @@ void relative_velocity_row(const Model& model, const Data& data, const LoopJoint
 void loop_bias(const Model&, const Data& data, const std::vector<LoopJoint>& loops, VecX& k) {
   k.resize(constraint_rows(loops));
   LoopTerms t;
+  SuccessorMotion succ;
   for (const LoopJoint& l : loops) {
     loop_terms(data, l, t);
-    bias_rows(data, l, t, k);
+    bias_rows(data, l, t, succ, k);
   }
 }
 
@@ -231,11 +244,12 @@ void loop_constraints(const Model& model, Data& data, const std::vector<LoopJoin
   K.setZero(m, model.nv);
   k.resize(m);
   LoopTerms t;
+  SuccessorMotion succ;
   for (const LoopJoint& l : loops) {  // one X_sp and one loop_jcalc per loop for δ, K and k
     loop_terms(data, l, t);
     delta.segment(l.row, t.delta.size()) = t.delta;
     jacobian_rows(model, data, l, t, data.S0.data(), K);
-    bias_rows(data, l, t, k);
+    bias_rows(data, l, t, succ, k);
   }
   if (alpha != 0.0 || beta != 0.0) baumgarte(K, qd, delta, alpha, beta, k);
 }
