@@ -1,7 +1,9 @@
 #include "core/algorithms/constrained_dynamics.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "core/algorithms/ltdl.hpp"
 
@@ -10,36 +12,61 @@ namespace articula {
 namespace {
 // Z^T = G_R L^-1 in place of G_R (RBDA Table 6.5's first loop, run on all rows at once): column
 // j of Z^T is contiguous, so each step is a short vector update, and L's branch sparsity keeps
-// the work to the ancestor chains.
-void back_substitute_rows(const MatX& LD, const std::vector<int>& lambda, MatX& Zt) {
+// the work to the ancestor chains. span[j] is the hull [lo, hi) of column j's nonzero rows; a
+// column is final before its ancestors read it, and spreads its hull to them: a loop's rows
+// stay within the branches that close it (a Stewart leg's three), so the updates stay short.
+void back_substitute_rows(const MatX& LD, const std::vector<int>& lambda, MatX& Zt,
+                          std::vector<RowSpan>& span) {
   const int mc = static_cast<int>(Zt.rows()), n = static_cast<int>(Zt.cols());
   const double* U = LD.data();  // L^T above the diagonal (ltdl_factor(Model, Data))
   const long ld = LD.outerStride();
   double* Z = Zt.data();
   for (int i = n - 1; i >= 0; --i) {
     const double* __restrict zi = Z + static_cast<long>(i) * mc;
+    const RowSpan si = span[i];
+    if (si.lo >= si.hi) continue;
     for (int j = lambda[i]; j >= 0; j = lambda[j]) {
       double* __restrict zj = Z + static_cast<long>(j) * mc;
       const double l = U[j + i * ld];
-      for (int c = 0; c < mc; ++c) zj[c] -= l * zi[c];
+      for (int c = si.lo; c < si.hi; ++c) zj[c] -= l * zi[c];
+      span[j].lo = std::min(span[j].lo, si.lo);
+      span[j].hi = std::max(span[j].hi, si.hi);
     }
   }
 }
 
+// The hull of z's nonzero entries. Up to 64 rows, from a bit mask built without branches (the
+// zeros follow no pattern the branch predictor could learn); beyond, the whole column.
+RowSpan nonzero_span(const double* z, int mc) {
+  if (mc > 64) return {0, mc};
+  std::uint64_t mask = 0;
+  for (int c = 0; c < mc; ++c) mask |= static_cast<std::uint64_t>(z[c] != 0.0) << c;
+  if (mask == 0) return {0, 0};
+  return {std::countr_zero(mask), 64 - std::countl_zero(mask)};
+}
+
 // Lower triangle of A = Z^T D^-1 Z as a sum of rank-one terms d_j^-1 z_j z_j^T over the rows z_j
-// of Z (columns of Z^T): independent accumulators, contiguous, and zeros of z_j skipped.
-void lower_schur(const MatX& Zt, const VecX& dinv, MatX& A) {
+// of Z (columns of Z^T): contiguous, and only over each column's span of nonzero rows. Up to
+// four consecutive columns with the same span (a joint's, or a chain's below the same loops)
+// go through A together: one pass over A instead of one per column.
+void lower_schur(const MatX& Zt, const VecX& dinv, const std::vector<RowSpan>& span, MatX& A) {
   const int mc = static_cast<int>(Zt.rows()), n = static_cast<int>(Zt.cols());
   A.setZero(mc, mc);
   double* __restrict a = A.data();
-  for (int j = 0; j < n; ++j) {
-    const double* __restrict z = Zt.data() + static_cast<long>(j) * mc;
-    for (int c = 0; c < mc; ++c) {
-      if (z[c] == 0.0) continue;
-      const double v = z[c] * dinv[j];
+  const double* z[4] = {};
+  double v[4] = {};
+  for (int j = 0; j < n;) {
+    const int lo = span[j].lo, hi = span[j].hi;
+    int g = 1;
+    while (g < 4 && j + g < n && span[j + g].lo == lo && span[j + g].hi == hi) ++g;
+    for (int e = 0; e < 4; ++e) z[e] = Zt.data() + static_cast<long>(j + std::min(e, g - 1)) * mc;
+    for (int c = lo; c < hi; ++c) {
+      for (int e = 0; e < 4; ++e) v[e] = e < g ? z[e][c] * dinv[j + e] : 0.0;  // unused: v = 0
       double* __restrict ac = a + static_cast<long>(c) * mc;
-      for (int r = c; r < mc; ++r) ac[r] += z[r] * v;
+      for (int r = c; r < hi; ++r)
+        ac[r] += z[0][r] * v[0] + z[1][r] * v[1] + z[2][r] * v[2] + z[3][r] * v[3];
     }
+    j += g;
   }
 }
 
@@ -92,19 +119,18 @@ void sparse_multipliers(const Model& model, Data& data, const MatX& G, const Vec
   Zt.resize(mc, n);
   w.rhs.resize(mc);
   for (int c = 0; c < mc; ++c) w.rhs[c] = g[w.rows[c]];
-  for (int j = 0; j < n; ++j) {  // Z^T := G_R, and rhs = g_R - G_R q̈0
+  w.span.resize(n);  // allocates once: the capacity stays
+  for (int j = 0; j < n; ++j) {  // Z^T := G_R, and each column's hull
     const double* Gj = G.data() + static_cast<long>(j) * G.outerStride();
     double* zj = Zt.data() + static_cast<long>(j) * mc;
-    const double x = w.qdd0[j];
-    for (int c = 0; c < mc; ++c) {
-      zj[c] = Gj[w.rows[c]];
-      w.rhs[c] -= zj[c] * x;
-    }
+    for (int c = 0; c < mc; ++c) zj[c] = Gj[w.rows[c]];
+    w.span[j] = nonzero_span(zj, mc);
   }
-  back_substitute_rows(data.LD, model.lambda_v, Zt);
+  add_times(Zt, mc, w.qdd0.data(), -1.0, w.rhs.data());  // rhs = g_R - G_R q̈0
+  back_substitute_rows(data.LD, model.lambda_v, Zt, w.span);
   w.dinv.resize(n);
   for (int i = 0; i < n; ++i) w.dinv[i] = 1.0 / data.LD(i, i);
-  lower_schur(Zt, w.dinv, w.A);
+  lower_schur(Zt, w.dinv, w.span, w.A);
   w.ldlt.factor(w.A, rank_tolerance);
   w.rank = w.ldlt.rank();
   w.ldlt.solve(w.rhs);
@@ -115,7 +141,7 @@ void sparse_multipliers(const Model& model, Data& data, const MatX& G, const Vec
   for (int i = 0; i < n; ++i) {  // y = D^-1 Z μ, then L^-1 y (Table 6.5, last loop): q̈ - q̈0
     const double* zi = Zt.data() + static_cast<long>(i) * mc;
     double yi = 0.0;
-    for (int c = 0; c < mc; ++c) yi += zi[c] * w.rhs[c];
+    for (int c = w.span[i].lo; c < w.span[i].hi; ++c) yi += zi[c] * w.rhs[c];
     yi *= w.dinv[i];
     for (int j = model.lambda_v[i]; j >= 0; j = model.lambda_v[j]) yi -= U[j + i * ld] * w.dinv[j];
     w.dinv[i] = yi;  // the inverse pivot is no longer needed: dinv becomes L^-1 y
@@ -152,12 +178,10 @@ void constrained_forward_dynamics(const Model& model, Data& data, const MatX& G,
   } else {
     sparse_multipliers(model, data, G, g, w, rank_tolerance);
   }
+  w.Gq = -g;
+  add_times(G, m, data.qdd.data(), 1.0, w.Gq.data());  // G q̈ - g
   w.residual = 0.0;
-  for (int r = 0; r < m; ++r) {
-    double x = -g[r];
-    for (int j = 0; j < G.cols(); ++j) x += G(r, j) * data.qdd[j];
-    w.residual = std::max(w.residual, std::abs(x));
-  }
+  for (int r = 0; r < m; ++r) w.residual = std::max(w.residual, std::abs(w.Gq[r]));
 }
 
 }  // namespace articula

@@ -12,6 +12,11 @@
 
 namespace articula {
 
+// Rows lo .. hi - 1 of a column: the hull of its nonzero entries (empty when lo >= hi).
+struct RowSpan {
+  int lo = 0, hi = 0;
+};
+
 struct ConstrainedDynamicsWork {
   MatX Y;            // H^-1 G^T, or Z = L^-T G^T in the fast path (nv x m)
   MatX A;            // G H^-1 G^T                        (m x m)
@@ -23,6 +28,8 @@ struct ConstrainedDynamicsWork {
   // per-step solve works on these only (Y, A and rhs are then compacted to them).
   std::vector<int> rows;
   VecX dinv;  // inverse pivots of H's factor
+  VecX Gq;    // G q̈ - g (m), for the residual
+  std::vector<RowSpan> span;  // nonzero rows of each column of Z^T (nv)
   // With redundant rows μ is not unique; minimum_norm picks the minimum-norm μ (complete
   // orthogonal decomposition, which allocates), e.g. for reporting joint forces.
   bool minimum_norm = false;

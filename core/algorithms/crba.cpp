@@ -14,21 +14,11 @@ const MatX& crba(const Model& model, Data& data, const VecX& q) {  // RBDA Table
   return crba_from_kinematics(model, data);
 }
 
-namespace {
-// Whether body p or one of its ancestors has a joint with degrees of freedom: otherwise its
-// composite inertia enters no entry of H (a base welded to the ground, say).
-bool moves(const Model& model, int p) {
-  for (; p > 0; p = model.parent[p])
-    if (model.joints[p].nv() > 0) return true;
-  return false;
-}
-}  // namespace
-
 const MatX& crba_from_kinematics(const Model& model, Data& data) {
   for (int i = 1; i <= model.nb; ++i) data.IC[i] = model.inertia[i];
   for (int i = model.nb; i >= 1; --i) {
     const int p = model.parent[i];
-    if (moves(model, p)) data.IC[p] += transpose_apply(data.Xup[i], data.IC[i]);
+    if (body_moves(model, p)) data.IC[p] += transpose_apply(data.Xup[i], data.IC[i]);
     const int ni = model.joints[i].nv();
     if (ni == 0) continue;
     const int vi = model.v_index[i];

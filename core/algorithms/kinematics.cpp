@@ -5,6 +5,11 @@
 namespace articula {
 
 namespace {
+// out = x + y in scalars.
+void add_to(const Motion& x, const Motion& y, Motion& out) {
+  for (int e = 0; e < 6; ++e) out[e] = x[e] + y[e];
+}
+
 void fk_pass(const Model& model, Data& data, const VecX& q, const VecX* qd, const VecX* qdd,
              bool bias = false) {
   static const VecX kNoVelocity = VecX::Zero(6);
@@ -20,12 +25,22 @@ void fk_pass(const Model& model, Data& data, const VecX& q, const VecX* qd, cons
     data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
     data.X0[i] = p > 0 ? data.Xup[i] * data.X0[p] : data.Xup[i];
     if (!qd) continue;
-    data.v[i] = data.Xup[i].apply(data.v[p]) + jc.vJ;
-    data.c[i] = axial ? cross_axial(data.v[i], jc.vJ[2]) : Motion(jc.cJ + cross_motion(data.v[i], jc.vJ));
-    if (bias) data.a[i] = data.Xup[i].apply(data.a[p]) + data.c[i];
+    // A parent welded to the base has v = a = 0 exactly: nothing to carry over. The sums are
+    // taken element by element: the terms were just stored scalar by scalar, and Eigen's 2-wide
+    // loads of them would stall on store forwarding.
+    const bool still = !body_moves(model, p);
+    if (still) data.v[i] = jc.vJ;
+    else add_to(data.Xup[i].apply(data.v[p]), jc.vJ, data.v[i]);
+    if (axial) data.c[i] = cross_axial(data.v[i], jc.vJ[2]);
+    else add_to(cross_motion(data.v[i], jc.vJ), jc.cJ, data.c[i]);
+    if (bias) {
+      if (still) data.a[i] = data.c[i];
+      else add_to(data.Xup[i].apply(data.a[p]), data.c[i], data.a[i]);
+    }
     if (!qdd) continue;
     const auto qddi = qdd->segment(model.v_index[i], model.joints[i].nv());
-    data.a[i] = data.Xup[i].apply(data.a[p]) + data.c[i] + jc.S * qddi;
+    const Motion ap = still ? data.c[i] : Motion(data.Xup[i].apply(data.a[p]) + data.c[i]);
+    data.a[i] = ap + jc.S * qddi;
   }
 }
 }  // namespace

@@ -1,6 +1,9 @@
 #include "core/algorithms/loop_constraints.hpp"
 
+#include <algorithm>
+
 #include "core/algorithms/kinematics.hpp"
+#include "core/algorithms/pivoted_ldlt.hpp"
 #include "core/spatial/cross.hpp"
 
 namespace articula {
@@ -64,8 +67,24 @@ void loop_terms(const Data& data, const LoopJoint& l, LoopTerms& t) {
   t.X_sp = t.Xs * frame_from_base(data, l.predecessor, l.X_P).inverse();
   loop_jcalc(l.joint, t.X_sp, t.delta, t.T);
 }
+// Column k of S_i rotated to base axes, still at body i's origin: [E^T s_ang; E^T s_lin]. An
+// axial revolute joint has S = e_z (RBDA App. A): w is row 2 of E, v = 0.
+void rotated_column(const Model& model, const Data& data, int i, int k, double* x) {
+  const Transform& X = data.X0[i];
+  if (is_axial_revolute(model.joints[i])) {
+    x[0] = X.E(2, 0), x[1] = X.E(2, 1), x[2] = X.E(2, 2), x[3] = x[4] = x[5] = 0.0;
+    return;
+  }
+  const double* s = data.jc[i].S.data() + 6 * k;
+  X.rot_t(s[0], s[1], s[2], x);
+  X.rot_t(s[3], s[4], s[5], x + 3);
+}
+
+// rotated: the columns of rotated_column for every degree of freedom (nv), or nullptr to
+// compute them here. Loops that share a path (a Stewart platform's legs all end at the top
+// plate) then rotate each column once.
 void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, const LoopTerms& t,
-                   MatX& K) {
+                   const Motion* rotated, MatX& K) {
   // Row c of K is T_c . (Xs ^0X_i S_i). T is rotated to base orientation once per loop, and each
   // column taken at the successor origin p_s as [w; v + (r_i - p_s) x w], with w and v the
   // column rotated to base orientation at body i's origin r_i: the lever arm is a difference
@@ -78,34 +97,31 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
   double* Kc = K.data() + l.row;  // K(l.row + c, col) = Kc[c + col * ldk]
   const long ldk = K.rows();
   double Tb[6][6];  // Tb[a] = [E_s^T T_c,ang; E_s^T T_c,lin] for c = rows[a]
+  bool angular = false;  // whether a row has a moment part (a spherical joint's have none)
   for (int a = 0; a < nc; ++a) {
     const double* tc = t.T.data() + 6 * rows[a];
     t.Xs.rot_t(tc[0], tc[1], tc[2], Tb[a]);
     t.Xs.rot_t(tc[3], tc[4], tc[5], Tb[a] + 3);
+    angular = angular || tc[0] != 0.0 || tc[1] != 0.0 || tc[2] != 0.0;
   }
   const Vec3& ps = t.Xs.r;
   auto add_path = [&](int body, double sign) {
     for (int i = body; i > 0; i = model.parent[i]) {
       const Transform& X = data.X0[i];
       const double d0 = X.r[0] - ps[0], d1 = X.r[1] - ps[1], d2 = X.r[2] - ps[2];
-      const bool axial = is_axial_revolute(model.joints[i]);
       for (int k = 0; k < model.joints[i].nv(); ++k) {
+        const int col = model.v_index[i] + k;
         double x[6];
-        if (axial) {  // S = e_z (RBDA App. A): w is row 2 of E, v = 0
-          x[0] = X.E(2, 0), x[1] = X.E(2, 1), x[2] = X.E(2, 2), x[3] = x[4] = x[5] = 0.0;
-        } else {
-          const double* s = data.jc[i].S.data() + 6 * k;
-          X.rot_t(s[0], s[1], s[2], x);
-          X.rot_t(s[3], s[4], s[5], x + 3);
-        }
+        if (rotated) for (int e = 0; e < 6; ++e) x[e] = rotated[col][e];
+        else rotated_column(model, data, i, k, x);
         x[3] += d1 * x[2] - d2 * x[1];
         x[4] += d2 * x[0] - d0 * x[2];
         x[5] += d0 * x[1] - d1 * x[0];
-        double* out = Kc + (model.v_index[i] + k) * ldk;
+        double* out = Kc + col * ldk;
         for (int a = 0; a < nc; ++a) {
           const double* tc = Tb[a];
-          out[rows[a]] += sign * (tc[0] * x[0] + tc[1] * x[1] + tc[2] * x[2] + tc[3] * x[3] +
-                                  tc[4] * x[4] + tc[5] * x[5]);
+          const double lin = tc[3] * x[3] + tc[4] * x[4] + tc[5] * x[5];
+          out[rows[a]] += sign * (angular ? tc[0] * x[0] + tc[1] * x[1] + tc[2] * x[2] + lin : lin);
         }
       }
     }
@@ -113,10 +129,25 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
   add_path(l.successor, 1.0);
   add_path(l.predecessor, -1.0);
 }
-void bias_rows(const Data& data, const LoopJoint& l, const LoopTerms& t, VecX& k) {
-  const Motion vs = base_velocity(data, l.successor), vp = base_velocity(data, l.predecessor);
-  const Motion rel = base_acceleration(data, l.successor) - base_acceleration(data, l.predecessor) +
-                     cross_motion(vs, vp);
+// A successor body's velocity and bias acceleration in base coordinates, kept for the next loop
+// joint: loops that close on the same body (a Stewart platform's top plate) transform them once.
+struct SuccessorMotion {
+  int body = -1;
+  Motion v, a;
+};
+void bias_rows(const Data& data, const LoopJoint& l, const LoopTerms& t, SuccessorMotion& s,
+               VecX& k) {
+  if (s.body != l.successor) {
+    s.body = l.successor;
+    s.v = base_velocity(data, l.successor);
+    s.a = base_acceleration(data, l.successor);
+  }
+  const Motion &vs = s.v, &as = s.a;
+  const Motion vp = base_velocity(data, l.predecessor);
+  const Motion ap = base_acceleration(data, l.predecessor);
+  const Motion vxv = cross_motion(vs, vp);
+  Motion rel;  // element by element: Eigen's 2-wide loads of the just stored terms would stall
+  for (int e = 0; e < 6; ++e) rel[e] = as[e] - ap[e] + vxv[e];
   const Motion rel_s = t.Xs.apply(rel);  // successor coordinates, where T is given
   const double* T = t.T.data();          // 6 x nc, column-major
   for (int c = 0; c < l.joint.nc(); ++c, T += 6)
@@ -125,6 +156,23 @@ void bias_rows(const Data& data, const LoopJoint& l, const LoopTerms& t, VecX& k
                                              T[3] * rel_s[3] + T[4] * rel_s[4] + T[5] * rel_s[5]);
   if (l.joint.type == JointType::Universal)
     k(l.row) -= loop_tdot_term(l.joint, t.X_sp, t.Xs.apply(Motion(vs - vp)));
+}
+}  // namespace
+
+namespace {
+// k -= 2 α K q̇ + β² δ (RBDA Eq. 8.22), K q̇ by add_times (K's columns are contiguous, its rows
+// strided) into a stack buffer when it fits.
+void baumgarte(const MatX& K, const VecX& qd, const VecX& delta, double alpha, double beta,
+               VecX& k) {
+  constexpr int kMax = 64;
+  const int m = static_cast<int>(K.rows());
+  if (m > kMax) {
+    for (int r = 0; r < m; ++r) k[r] -= 2 * alpha * K.row(r).dot(qd) + beta * beta * delta[r];
+    return;
+  }
+  double kq[kMax] = {};
+  add_times(K, m, qd.data(), 1.0, kq);
+  for (int r = 0; r < m; ++r) k[r] -= 2 * alpha * kq[r] + beta * beta * delta[r];
 }
 }  // namespace
 
@@ -144,7 +192,7 @@ void loop_jacobian(const Model& model, const Data& data, const std::vector<LoopJ
   LoopTerms t;
   for (const LoopJoint& l : loops) {  // RBDA Table 8.4
     loop_terms(data, l, t);
-    jacobian_rows(model, data, l, t, K);
+    jacobian_rows(model, data, l, t, nullptr, K);
   }
 }
 
@@ -157,7 +205,7 @@ void loop_errors_and_jacobian(const Model& model, const Data& data,
   for (const LoopJoint& l : loops) {
     loop_terms(data, l, t);
     delta.segment(l.row, t.delta.size()) = t.delta;
-    jacobian_rows(model, data, l, t, K);
+    jacobian_rows(model, data, l, t, nullptr, K);
   }
 }
 
@@ -177,9 +225,10 @@ void relative_velocity_row(const Model& model, const Data& data, const LoopJoint
 void loop_bias(const Model&, const Data& data, const std::vector<LoopJoint>& loops, VecX& k) {
   k.resize(constraint_rows(loops));
   LoopTerms t;
+  SuccessorMotion succ;
   for (const LoopJoint& l : loops) {
     loop_terms(data, l, t);
-    bias_rows(data, l, t, k);
+    bias_rows(data, l, t, succ, k);
   }
 }
 
@@ -187,19 +236,22 @@ void loop_constraints(const Model& model, Data& data, const std::vector<LoopJoin
                       const VecX& q, const VecX& qd, double alpha, double beta, VecX& delta,
                       MatX& K, VecX& k) {
   forward_kinematics_bias(model, data, q, qd);
+  for (int i = 1; i <= model.nb; ++i)
+    for (int k = 0; k < model.joints[i].nv(); ++k)
+      rotated_column(model, data, i, k, data.S0[model.v_index[i] + k].data());
   const int m = constraint_rows(loops);
   delta.resize(m);
   K.setZero(m, model.nv);
   k.resize(m);
   LoopTerms t;
+  SuccessorMotion succ;
   for (const LoopJoint& l : loops) {  // one X_sp and one loop_jcalc per loop for δ, K and k
     loop_terms(data, l, t);
     delta.segment(l.row, t.delta.size()) = t.delta;
-    jacobian_rows(model, data, l, t, K);
-    bias_rows(data, l, t, k);
+    jacobian_rows(model, data, l, t, data.S0.data(), K);
+    bias_rows(data, l, t, succ, k);
   }
-  if (alpha != 0.0 || beta != 0.0)  // Eq. 8.22, row by row: no temporary vector
-    for (int r = 0; r < m; ++r) k[r] -= 2 * alpha * K.row(r).dot(qd) + beta * beta * delta[r];
+  if (alpha != 0.0 || beta != 0.0) baumgarte(K, qd, delta, alpha, beta, k);
 }
 
 }  // namespace articula

@@ -8,15 +8,23 @@ namespace articula {
 namespace {
 // Schur complement step k of an L D L^T in place (lower triangle, leading dimension n):
 // A_ij -= A_ik A_jk / d, then column k scaled by 1/d. One division per pivot. Column k is only
-// read in the update: restrict lets the update of column j vectorise.
+// read in the update: restrict lets the update of column j vectorise. Columns go in pairs, which
+// share the loads of column k and halve the (short) loops.
 void eliminate(double* L, int n, int k) {
   const double dinv = 1.0 / L[k + k * n];
   double* __restrict lk = L + k * n;
-  for (int j = k + 1; j < n; ++j) {
-    const double ljd = lk[j] * dinv;
-    double* __restrict lj = L + j * n;
-    for (int i = j; i < n; ++i) lj[i] -= lk[i] * ljd;
+  int j = k + 1;
+  for (; j + 1 < n; j += 2) {
+    const double a0 = lk[j] * dinv, a1 = lk[j + 1] * dinv;
+    double* __restrict l0 = L + j * n;
+    double* __restrict l1 = L + (j + 1) * n;
+    l0[j] -= lk[j] * a0;
+    for (int i = j + 1; i < n; ++i) {
+      l0[i] -= lk[i] * a0;
+      l1[i] -= lk[i] * a1;
+    }
   }
+  if (j < n) L[j + j * n] -= lk[j] * (lk[j] * dinv);
   for (int i = k + 1; i < n; ++i) lk[i] *= dinv;
 }
 
@@ -96,30 +104,71 @@ void PivotedLdlt::solve(VecX& x) const {
   double* y = y_.data();
   double* xv = x.data();
   for (int k = 0; k < n; ++k) y[k] = xv[perm_[k]];
-  for (int k = 0; k < r; ++k)  // L11 y = b1
+  int k = 0;
+  for (; k + 1 < r; k += 2) {  // L11 y = b1, two columns per pass (half the short loops)
+    const double* __restrict l0 = L + k * n;
+    const double* __restrict l1 = L + (k + 1) * n;
+    const double y0 = y[k], y1 = y[k + 1] - l0[k + 1] * y0;
+    y[k + 1] = y1;
+    for (int i = k + 2; i < r; ++i) y[i] -= l0[i] * y0 + l1[i] * y1;
+  }
+  for (; k < r; ++k)
     for (int i = k + 1; i < r; ++i) y[i] -= L[i + k * n] * y[k];
-  for (int k = 0; k < r; ++k) y[k] /= L[k + k * n];
-  for (int k = r - 1; k >= 0; --k)  // L11^T y = D^-1 y
-    for (int i = k + 1; i < r; ++i) y[k] -= L[i + k * n] * y[i];
-  for (int k = r; k < n; ++k) y[k] = 0.0;
-  for (int k = 0; k < n; ++k) xv[perm_[k]] = y[k];
+  for (k = 0; k < r; ++k) y[k] /= L[k + k * n];
+  for (k = r - 1; k >= 1; k -= 2) {  // L11^T y = D^-1 y, two rows per pass
+    const double* __restrict l0 = L + k * n;
+    const double* __restrict l1 = L + (k - 1) * n;
+    double s0 = 0.0, s1 = 0.0;
+    for (int i = k + 1; i < r; ++i) s0 += l0[i] * y[i], s1 += l1[i] * y[i];
+    y[k] -= s0;
+    y[k - 1] -= s1 + l1[k] * y[k];
+  }
+  if (k == 0)
+    for (int i = 1; i < r; ++i) y[0] -= L[i] * y[i];
+  for (k = r; k < n; ++k) y[k] = 0.0;
+  for (k = 0; k < n; ++k) xv[perm_[k]] = y[k];
 }
 
 namespace {
-double row_norm2(const MatX& J, int r) {
-  double x = 0.0;
-  for (int j = 0; j < J.cols(); ++j) x += J(r, j) * J(r, j);
-  return x;
+// Squared norms of rows r0 .. r0 + nr - 1 of J, summed column by column: contiguous reads (a
+// row-wise walk strides by the leading dimension), each row's terms in the same order.
+void row_norms2(const MatX& J, int r0, int nr, double* out) {
+  const long ld = J.outerStride();
+  int r = 0;
+  for (; r + 4 <= nr; r += 4) {  // the sums in registers, as in add_times
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    for (int j = 0; j < J.cols(); ++j) {
+      const double* c = J.data() + j * ld + r0 + r;
+      s0 += c[0] * c[0], s1 += c[1] * c[1], s2 += c[2] * c[2], s3 += c[3] * c[3];
+    }
+    out[r] = s0, out[r + 1] = s1, out[r + 2] = s2, out[r + 3] = s3;
+  }
+  for (; r < nr; ++r) {
+    double s0 = 0.0;
+    for (int j = 0; j < J.cols(); ++j) s0 += J.data()[j * ld + r0 + r] * J.data()[j * ld + r0 + r];
+    out[r] = s0;
+  }
 }
+constexpr int kRowChunk = 32;  // rows per stack buffer: a single chunk covers the usual sizes
 }  // namespace
 
 void significant_rows(const MatX& J, double rel, std::vector<int>& rows) {
+  const int m = static_cast<int>(J.rows());
+  double norms[kRowChunk];
   double largest = 0.0;
-  for (int r = 0; r < J.rows(); ++r) largest = std::max(largest, row_norm2(J, r));
+  for (int r0 = 0; r0 < m; r0 += kRowChunk) {
+    const int nr = std::min(kRowChunk, m - r0);
+    row_norms2(J, r0, nr, norms);
+    for (int r = 0; r < nr; ++r) largest = std::max(largest, norms[r]);
+  }
   rows.clear();
-  rows.reserve(J.rows());  // allocates once: the capacity stays
-  for (int r = 0; r < J.rows(); ++r)
-    if (row_norm2(J, r) > rel * largest) rows.push_back(r);
+  rows.reserve(m);  // allocates once: the capacity stays
+  for (int r0 = 0; r0 < m; r0 += kRowChunk) {
+    const int nr = std::min(kRowChunk, m - r0);
+    if (m > kRowChunk) row_norms2(J, r0, nr, norms);  // one chunk: still in the buffer
+    for (int r = 0; r < nr; ++r)
+      if (norms[r] > rel * largest) rows.push_back(r0 + r);
+  }
 }
 
 void lower_gram(const MatX& J, const std::vector<int>& rows, MatX& A) {
@@ -139,6 +188,26 @@ void transpose_times(const MatX& J, const VecX& y, VecX& out) {
     double x = 0.0;
     for (int r = 0; r < J.rows(); ++r) x += J(r, j) * y[r];
     out[j] = x;
+  }
+}
+
+void add_times(const MatX& M, int m, const double* x, double sign, double* out) {
+  const int n = static_cast<int>(M.cols());
+  const long ld = M.outerStride();
+  int r = 0;
+  for (; r + 4 <= m; r += 4) {
+    double s0 = out[r], s1 = out[r + 1], s2 = out[r + 2], s3 = out[r + 3];
+    for (int j = 0; j < n; ++j) {
+      const double* Mj = M.data() + j * ld + r;
+      const double xj = sign * x[j];  // exact: sign is ±1
+      s0 += Mj[0] * xj, s1 += Mj[1] * xj, s2 += Mj[2] * xj, s3 += Mj[3] * xj;
+    }
+    out[r] = s0, out[r + 1] = s1, out[r + 2] = s2, out[r + 3] = s3;
+  }
+  for (; r < m; ++r) {
+    double s0 = out[r];
+    for (int j = 0; j < n; ++j) s0 += M.data()[j * ld + r] * (sign * x[j]);
+    out[r] = s0;
   }
 }
 

@@ -37,14 +37,18 @@ void rnea_forward(const Model& model, Data& data, const VecX& q, const VecX& qd,
   }
 }
 
-// Pass 2: joint forces, inward.
-void rnea_backward(const Model& model, Data& data, VecX& tau) {
+// Pass 2: joint forces, inward. all_forces = false when only τ is wanted: a force is then not
+// carried into a parent that cannot move (a welded base), whose f enters no τ.
+void rnea_backward(const Model& model, Data& data, VecX& tau, bool all_forces = true) {
   for (int i = model.nb; i >= 1; --i) {
-    const int nv = model.joints[i].nv();
-    if (is_axial_revolute(model.joints[i])) tau[model.v_index[i]] = data.f[i][2];
-    else if (nv > 0) tau.segment(model.v_index[i], nv).noalias() = data.jc[i].S.transpose() * data.f[i];
+    const int vi = model.v_index[i];
+    if (is_axial_revolute(model.joints[i])) tau[vi] = data.f[i][2];
+    else  // S^T f column by column: fixed-size dots, not a dynamic-size product
+      for (int k = 0; k < model.joints[i].nv(); ++k)
+        tau[vi + k] = data.jc[i].S.col(k).dot(data.f[i]);
     const int p = model.parent[i];
-    if (p > 0) data.f[p] += data.Xup[i].transpose_apply(data.f[i]);
+    if (p > 0 && (all_forces || body_moves(model, p)))
+      data.f[p] += data.Xup[i].transpose_apply(data.f[i]);
   }
 }
 }  // namespace
@@ -75,10 +79,13 @@ const VecX& nonlinear_effects_from_bias_kinematics(const Model& model, Data& dat
     const Mat3& E = data.X0[i].E;
     for (int k = 0; k < 3; ++k) a[3 + k] -= E(k, 0) * g[0] + E(k, 1) * g[1] + E(k, 2) * g[2];
     const RigidBodyInertia& I = model.inertia[i];
-    data.f[i] = I * a + cross_force(data.v[i], I * data.v[i]);
+    // Summed element by element: both terms were just stored scalar by scalar, and Eigen's
+    // 2-wide loads of them would stall on store forwarding.
+    const Force ia = I * a, vxiv = cross_force(data.v[i], I * data.v[i]);
+    for (int e = 0; e < 6; ++e) data.f[i][e] = ia[e] + vxiv[e];
     if (f_ext) data.f[i] -= data.X0[i].apply_force((*f_ext)[i]);
   }
-  rnea_backward(model, data, data.C);
+  rnea_backward(model, data, data.C, false);  // C only: a welded base's force is not needed
   return data.C;
 }
 

@@ -31,6 +31,7 @@ Data::Data(const Model& model) {
     u[i].setZero(nv);
   }
   qdd = VecX::Zero(model.nv);
+  S0.assign(model.nv, Motion::Zero());
 }
 
 }  // namespace articula

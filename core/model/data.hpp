@@ -41,6 +41,8 @@ struct Data {
 
   // Scratch of ABA's first pass.
   std::vector<Mat6X> F;                // aba: S_i in base coordinates            (NB+1)
+  // Scratch of loop_constraints: each column of S_i in base axes at body i's origin. (nv)
+  std::vector<Motion> S0;
 };
 
 }  // namespace articula

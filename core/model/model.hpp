@@ -37,6 +37,14 @@ struct Model {
   Vec3 gravity() const { return a_grav.tail<3>(); }
 };
 
+// Whether body i or one of its ancestors has a joint with degrees of freedom: otherwise body i
+// is welded to the base (v = 0, and its inertia or force enters no entry of H, C or τ).
+inline bool body_moves(const Model& model, int i) {
+  for (; i > 0; i = model.parent[i])
+    if (model.joints[i].nv() > 0) return true;
+  return false;
+}
+
 // Assembles a Model body by body; a body's parent must already exist.
 class ModelBuilder {
  public:
