@@ -6,52 +6,55 @@
 #include <cstdint>
 
 #include "core/algorithms/ltdl.hpp"
+#include "core/spatial/pair.hpp"
 
 namespace articula {
 
 namespace {
 // Z^T = G_R L^-1 in place of G_R (RBDA Table 6.5's first loop, run on all rows at once): column
 // j of Z^T is contiguous, so each step is a short vector update, and L's branch sparsity keeps
-// the work to the ancestor chains. span[j] is the hull [lo, hi) of column j's nonzero rows; a
+// the work to the ancestor chains. span[j] is the hull [lo, hi) of column j's nonzero rows,
+// rounded out to pairs (Z^T has an even leading dimension and a zero padding row: pair.hpp); a
 // column is final before its ancestors read it, and spreads its hull to them: a loop's rows
 // stay within the branches that close it (a Stewart leg's three), so the updates stay short.
 void back_substitute_rows(const MatX& LD, const std::vector<int>& lambda, MatX& Zt,
                           std::vector<RowSpan>& span) {
-  const int mc = static_cast<int>(Zt.rows()), n = static_cast<int>(Zt.cols());
+  const int ld = static_cast<int>(Zt.rows()), n = static_cast<int>(Zt.cols());
   const double* U = LD.data();  // L^T above the diagonal (ltdl_factor(Model, Data))
-  const long ld = LD.outerStride();
+  const long ldu = LD.outerStride();
   double* Z = Zt.data();
   for (int i = n - 1; i >= 0; --i) {
-    const double* __restrict zi = Z + static_cast<long>(i) * mc;
+    const double* __restrict zi = Z + static_cast<long>(i) * ld;
     const RowSpan si = span[i];
     if (si.lo >= si.hi) continue;
     for (int j = lambda[i]; j >= 0; j = lambda[j]) {
-      double* __restrict zj = Z + static_cast<long>(j) * mc;
-      const double l = U[j + i * ld];
-      for (int c = si.lo; c < si.hi; ++c) zj[c] -= l * zi[c];
+      double* __restrict zj = Z + static_cast<long>(j) * ld;
+      const double l = U[j + i * ldu];
+      for (int c = si.lo; c < si.hi; c += 2) store_pair(zj + c, load_pair(zj + c) - load_pair(zi + c) * l);
       span[j].lo = std::min(span[j].lo, si.lo);
       span[j].hi = std::max(span[j].hi, si.hi);
     }
   }
 }
 
-// The hull of z's nonzero entries. Up to 64 rows, from a bit mask built without branches (the
-// zeros follow no pattern the branch predictor could learn); beyond, the whole column.
-RowSpan nonzero_span(const double* z, int mc) {
-  if (mc > 64) return {0, mc};
-  std::uint64_t mask = 0;
-  for (int c = 0; c < mc; ++c) mask |= static_cast<std::uint64_t>(z[c] != 0.0) << c;
+// The hull of z's nonzero entries in pairs of rows (ld even), from a bit mask built without
+// branches (the zeros follow no pattern the branch predictor could learn); beyond 128 rows, the
+// whole column.
+RowSpan nonzero_span(const double* z, int ld) {
+  if (ld > 128) return {0, ld};
+  const std::uint64_t mask = nonzero_pairs(z, ld);
   if (mask == 0) return {0, 0};
-  return {std::countr_zero(mask), 64 - std::countl_zero(mask)};
+  return {2 * std::countr_zero(mask), 2 * (64 - std::countl_zero(mask))};
 }
 
 // Lower triangle of A = Z^T D^-1 Z as a sum of rank-one terms d_j^-1 z_j z_j^T over the rows z_j
-// of Z (columns of Z^T): contiguous, and only over each column's span of nonzero rows. Up to
-// four consecutive columns with the same span (a joint's, or a chain's below the same loops)
-// go through A together: one pass over A instead of one per column.
+// of Z (columns of Z^T): contiguous, and only over each column's span of nonzero rows (in pairs:
+// a column's update may also write the entry above its diagonal, which nothing reads). Up to
+// four consecutive columns with the same span (a joint's, or a chain's below the same loops) go
+// through A together: one pass over A instead of one per column.
 void lower_schur(const MatX& Zt, const VecX& dinv, const std::vector<RowSpan>& span, MatX& A) {
-  const int mc = static_cast<int>(Zt.rows()), n = static_cast<int>(Zt.cols());
-  A.setZero(mc, mc);
+  const int ld = static_cast<int>(Zt.rows()), n = static_cast<int>(Zt.cols());
+  A.setZero(ld, ld);
   double* __restrict a = A.data();
   const double* z[4] = {};
   double v[4] = {};
@@ -59,12 +62,13 @@ void lower_schur(const MatX& Zt, const VecX& dinv, const std::vector<RowSpan>& s
     const int lo = span[j].lo, hi = span[j].hi;
     int g = 1;
     while (g < 4 && j + g < n && span[j + g].lo == lo && span[j + g].hi == hi) ++g;
-    for (int e = 0; e < 4; ++e) z[e] = Zt.data() + static_cast<long>(j + std::min(e, g - 1)) * mc;
+    for (int e = 0; e < 4; ++e) z[e] = Zt.data() + static_cast<long>(j + std::min(e, g - 1)) * ld;
     for (int c = lo; c < hi; ++c) {
       for (int e = 0; e < 4; ++e) v[e] = e < g ? z[e][c] * dinv[j + e] : 0.0;  // unused: v = 0
-      double* __restrict ac = a + static_cast<long>(c) * mc;
-      for (int r = c; r < hi; ++r)
-        ac[r] += z[0][r] * v[0] + z[1][r] * v[1] + z[2][r] * v[2] + z[3][r] * v[3];
+      double* __restrict ac = a + static_cast<long>(c) * ld;
+      for (int r = c & ~1; r < hi; r += 2)
+        store_pair(ac + r, load_pair(ac + r) + load_pair(z[0] + r) * v[0] + load_pair(z[1] + r) * v[1] +
+                               load_pair(z[2] + r) * v[2] + load_pair(z[3] + r) * v[3]);
     }
     j += g;
   }
@@ -116,34 +120,43 @@ void sparse_multipliers(const Model& model, Data& data, const MatX& G, const Vec
   const int mc = static_cast<int>(w.rows.size());
   if (mc <= 3) return few_multipliers(model, data, G, g, w, rank_tolerance);
   MatX& Zt = w.Y;
-  Zt.resize(mc, n);
-  w.rhs.resize(mc);
+  const int ld = paired(mc), m = static_cast<int>(G.rows());
+  Zt.resize(ld, n);
+  w.rhs.resize(ld);  // the padding row stays zero through the solve
+  w.rhs[ld - 1] = 0.0;
   for (int c = 0; c < mc; ++c) w.rhs[c] = g[w.rows[c]];
   w.span.resize(n);  // allocates once: the capacity stays
   for (int j = 0; j < n; ++j) {  // Z^T := G_R, and each column's hull
     const double* Gj = G.data() + static_cast<long>(j) * G.outerStride();
-    double* zj = Zt.data() + static_cast<long>(j) * mc;
-    for (int c = 0; c < mc; ++c) zj[c] = Gj[w.rows[c]];
-    w.span[j] = nonzero_span(zj, mc);
+    double* zj = Zt.data() + static_cast<long>(j) * ld;
+    if (mc == m) {  // pairs, not std::copy_n: a library call per short column costs more
+      int c = 0;
+      for (; c + 1 < m; c += 2) store_pair(zj + c, load_pair(Gj + c));
+      if (c < m) zj[c] = Gj[c];
+    } else {
+      for (int c = 0; c < mc; ++c) zj[c] = Gj[w.rows[c]];
+    }
+    if (ld > mc) zj[mc] = 0.0;
+    w.span[j] = nonzero_span(zj, ld);
   }
   add_times(Zt, mc, w.qdd0.data(), -1.0, w.rhs.data());  // rhs = g_R - G_R q̈0
   back_substitute_rows(data.LD, model.lambda_v, Zt, w.span);
   w.dinv.resize(n);
   for (int i = 0; i < n; ++i) w.dinv[i] = 1.0 / data.LD(i, i);
   lower_schur(Zt, w.dinv, w.span, w.A);
-  w.ldlt.factor(w.A, rank_tolerance);
+  w.ldlt.factor(w.A.topLeftCorner(mc, mc), rank_tolerance);
   w.rank = w.ldlt.rank();
   w.ldlt.solve(w.rhs);
   w.mu.setZero(G.rows());
   for (int c = 0; c < mc; ++c) w.mu[w.rows[c]] = w.rhs[c];
   const double* U = data.LD.data();
-  const long ld = data.LD.outerStride();
+  const long ldu = data.LD.outerStride();
   for (int i = 0; i < n; ++i) {  // y = D^-1 Z μ, then L^-1 y (Table 6.5, last loop): q̈ - q̈0
-    const double* zi = Zt.data() + static_cast<long>(i) * mc;
-    double yi = 0.0;
-    for (int c = w.span[i].lo; c < w.span[i].hi; ++c) yi += zi[c] * w.rhs[c];
-    yi *= w.dinv[i];
-    for (int j = model.lambda_v[i]; j >= 0; j = model.lambda_v[j]) yi -= U[j + i * ld] * w.dinv[j];
+    const double* zi = Zt.data() + static_cast<long>(i) * ld;
+    Pair yp = {0.0, 0.0};
+    for (int c = w.span[i].lo; c < w.span[i].hi; c += 2) yp += load_pair(zi + c) * load_pair(w.rhs.data() + c);
+    double yi = (yp[0] + yp[1]) * w.dinv[i];
+    for (int j = model.lambda_v[i]; j >= 0; j = model.lambda_v[j]) yi -= U[j + i * ldu] * w.dinv[j];
     w.dinv[i] = yi;  // the inverse pivot is no longer needed: dinv becomes L^-1 y
     data.qdd[i] += yi;
   }

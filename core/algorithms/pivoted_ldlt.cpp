@@ -3,37 +3,50 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/spatial/pair.hpp"
+
 namespace articula {
 
 namespace {
-// Schur complement step k of an L D L^T in place (lower triangle, leading dimension n):
-// A_ij -= A_ik A_jk / d, then column k scaled by 1/d. One division per pivot. Column k is only
-// read in the update: restrict lets the update of column j vectorise. Columns go in pairs, which
-// share the loads of column k and halve the (short) loops.
-void eliminate(double* L, int n, int k) {
-  const double dinv = 1.0 / L[k + k * n];
-  double* __restrict lk = L + k * n;
+// Schur complement step k of an L D L^T in place (lower triangle, leading dimension ld, even):
+// A_ij -= A_ik A_jk / d, then column k scaled by 1/d. One division per pivot. Columns go in
+// pairs, which share the loads of column k, and rows in pairs (pair.hpp): the update of column c
+// starts at row (c - 1) & ~1 and runs into the zero padding row, so it may write the two entries
+// above the diagonal, which copy_lower zeroes and nothing reads.
+void eliminate(double* L, int ld, int n, int k) {
+  const double dinv = 1.0 / L[k + k * ld];
+  double* __restrict lk = L + k * ld;
   int j = k + 1;
   for (; j + 1 < n; j += 2) {
     const double a0 = lk[j] * dinv, a1 = lk[j + 1] * dinv;
-    double* __restrict l0 = L + j * n;
-    double* __restrict l1 = L + (j + 1) * n;
-    l0[j] -= lk[j] * a0;
-    for (int i = j + 1; i < n; ++i) {
-      l0[i] -= lk[i] * a0;
-      l1[i] -= lk[i] * a1;
+    double* __restrict l0 = L + j * ld;
+    double* __restrict l1 = L + (j + 1) * ld;
+    for (int i = j & ~1; i < ld; i += 2) {
+      const Pair x = load_pair(lk + i);
+      store_pair(l0 + i, load_pair(l0 + i) - x * a0);
+      store_pair(l1 + i, load_pair(l1 + i) - x * a1);
     }
   }
-  if (j < n) L[j + j * n] -= lk[j] * (lk[j] * dinv);
+  if (j < n) {
+    const double a0 = lk[j] * dinv;
+    double* __restrict l0 = L + j * ld;
+    for (int i = j & ~1; i < ld; i += 2) store_pair(l0 + i, load_pair(l0 + i) - load_pair(lk + i) * a0);
+  }
   for (int i = k + 1; i < n; ++i) lk[i] *= dinv;
 }
 
-void copy_lower(const MatX& A, double* L) {
+// The lower triangle of A into L, with the two entries above each diagonal entry (which
+// eliminate may write) and the padding row zero.
+void copy_lower(const Eigen::Ref<const MatX>& A, double* L, int ld) {
   const int n = static_cast<int>(A.rows());
   const double* a = A.data();
   const long lda = A.outerStride();
-  for (int j = 0; j < n; ++j)
-    for (int i = j; i < n; ++i) L[i + j * n] = a[i + j * lda];
+  for (int j = 0; j < n; ++j) {
+    double* l = L + j * ld;
+    for (int i = std::max(0, j - 2); i < j; ++i) l[i] = 0.0;
+    for (int i = j; i < n; ++i) l[i] = a[i + j * lda];
+    for (int i = n; i < ld; ++i) l[i] = 0.0;
+  }
 }
 }  // namespace
 
@@ -44,37 +57,37 @@ void copy_lower(const MatX& A, double* L) {
 // unpivoted factor gives det A as the product of its pivots: when that product, relative to
 // first^n, clears rel_tol (with a margin of 1e3 for rounding), the pivoted factorisation would
 // have found full rank, and the unpivoted factor (no search, no swaps) is kept.
-bool PivotedLdlt::factor_unpivoted(const MatX& A, double rel_tol) {
-  const int n = static_cast<int>(A.rows());
+bool PivotedLdlt::factor_unpivoted(const Eigen::Ref<const MatX>& A, double rel_tol) {
+  const int n = static_cast<int>(A.rows()), ld = static_cast<int>(LD_.rows());
   double* L = LD_.data();
   double first = 0.0;
   for (int k = 0; k < n; ++k) first = std::max(first, A(k, k));
   if (!(first > 0.0)) return false;
-  copy_lower(A, L);
+  copy_lower(A, L, ld);
   double det = 1.0;  // det A / first^n, never growing: each pivot is at most first
   for (int k = 0; k < n; ++k) {
-    det *= L[k + k * n] / first;
+    det *= L[k + k * ld] / first;
     if (!(det > 1e3 * rel_tol)) return false;
-    eliminate(L, n, k);
+    eliminate(L, ld, n, k);
   }
   for (int i = 0; i < n; ++i) perm_[i] = i;
   rank_ = n;
   return true;
 }
 
-void PivotedLdlt::factor(const MatX& A, double rel_tol) {
-  const int n = static_cast<int>(A.rows());
-  if (LD_.rows() != n) {
-    LD_.resize(n, n);
+void PivotedLdlt::factor(const Eigen::Ref<const MatX>& A, double rel_tol) {
+  const int n = static_cast<int>(A.rows()), ld = paired(n);
+  if (size() != n) {
+    LD_.setZero(ld, n);
     perm_.resize(n);
     y_.resize(n);
   }
   if (factor_unpivoted(A, rel_tol)) return;
-  // Column-major with leading dimension n; raw pointers keep the tiny loops free of Eigen's
+  // Column-major with leading dimension ld; raw pointers keep the tiny loops free of Eigen's
   // index arithmetic and of aliasing reloads (this runs at every integrator stage).
   double* L = LD_.data();
-  copy_lower(A, L);
-  auto at = [L, n](int i, int j) -> double& { return L[i + j * n]; };
+  copy_lower(A, L, ld);
+  auto at = [L, ld](int i, int j) -> double& { return L[i + j * ld]; };
   for (int i = 0; i < n; ++i) perm_[i] = i;
   rank_ = n;
   double first = 0.0;
@@ -94,30 +107,30 @@ void PivotedLdlt::factor(const MatX& A, double rel_tol) {
       for (int i = k + 1; i < p; ++i) std::swap(at(i, k), at(p, i));
       for (int i = p + 1; i < n; ++i) std::swap(at(i, k), at(i, p));
     }
-    eliminate(L, n, k);
+    eliminate(L, ld, n, k);
   }
 }
 
 void PivotedLdlt::solve(VecX& x) const {
-  const int n = size(), r = rank_;
+  const int n = size(), r = rank_, ld = static_cast<int>(LD_.rows());
   const double* L = LD_.data();
   double* y = y_.data();
   double* xv = x.data();
   for (int k = 0; k < n; ++k) y[k] = xv[perm_[k]];
   int k = 0;
   for (; k + 1 < r; k += 2) {  // L11 y = b1, two columns per pass (half the short loops)
-    const double* __restrict l0 = L + k * n;
-    const double* __restrict l1 = L + (k + 1) * n;
+    const double* __restrict l0 = L + k * ld;
+    const double* __restrict l1 = L + (k + 1) * ld;
     const double y0 = y[k], y1 = y[k + 1] - l0[k + 1] * y0;
     y[k + 1] = y1;
     for (int i = k + 2; i < r; ++i) y[i] -= l0[i] * y0 + l1[i] * y1;
   }
   for (; k < r; ++k)
-    for (int i = k + 1; i < r; ++i) y[i] -= L[i + k * n] * y[k];
-  for (k = 0; k < r; ++k) y[k] /= L[k + k * n];
+    for (int i = k + 1; i < r; ++i) y[i] -= L[i + k * ld] * y[k];
+  for (k = 0; k < r; ++k) y[k] /= L[k + k * ld];
   for (k = r - 1; k >= 1; k -= 2) {  // L11^T y = D^-1 y, two rows per pass
-    const double* __restrict l0 = L + k * n;
-    const double* __restrict l1 = L + (k - 1) * n;
+    const double* __restrict l0 = L + k * ld;
+    const double* __restrict l1 = L + (k - 1) * ld;
     double s0 = 0.0, s1 = 0.0;
     for (int i = k + 1; i < r; ++i) s0 += l0[i] * y[i], s1 += l1[i] * y[i];
     y[k] -= s0;

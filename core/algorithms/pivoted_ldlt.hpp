@@ -14,17 +14,17 @@ class PivotedLdlt {
  public:
   // Factor the lower triangle of A. Pivots at most rel_tol times the first (largest) pivot are
   // treated as zero. Allocates only when A's size changes.
-  void factor(const MatX& A, double rel_tol);
+  void factor(const Eigen::Ref<const MatX>& A, double rel_tol);
   // x := a solution of A x = b (exact when b is in the range of A): the components beyond the
   // rank, in pivot order, are zero.
   void solve(VecX& x) const;
   int rank() const { return rank_; }
-  int size() const { return static_cast<int>(LD_.rows()); }
+  int size() const { return static_cast<int>(LD_.cols()); }
 
  private:
-  bool factor_unpivoted(const MatX& A, double rel_tol);  // true when full rank is certain
+  bool factor_unpivoted(const Eigen::Ref<const MatX>& A, double rel_tol);  // true when full rank is certain
 
-  MatX LD_;                // L below the diagonal, D on it (pivoted order)
+  MatX LD_;  // L below the diagonal, D on it (pivoted order); rows padded to even (pair.hpp)
   std::vector<int> perm_;  // pivoted row k is A's row perm_[k]
   mutable VecX y_;
   int rank_ = 0;
