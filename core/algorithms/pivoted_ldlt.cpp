@@ -1,6 +1,7 @@
 #include "core/algorithms/pivoted_ldlt.hpp"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "core/spatial/pair.hpp"
@@ -143,24 +144,53 @@ void PivotedLdlt::solve(VecX& x) const {
 }
 
 namespace {
+// Rows 0 .. 2P - 1 (and 2P when Odd) of out += Σ_j t_j with t_j = sign M(:, j) x[j], or the
+// squares M(:, j)² when Square: every row's sum in a register (P pairs and a single), so the
+// columns feed 2P + Odd independent chains of additions at once. Those chains' latency, not the
+// count of additions, sets the time of these short sums.
+template <int P, bool Odd, bool Square>
+void column_sums(const double* M, long ld, int n, const double* x, double sign, double* out) {
+  Pair acc[P > 0 ? P : 1];
+  for (int p = 0; p < P; ++p) acc[p] = load_pair(out + 2 * p);
+  double single = Odd ? out[2 * P] : 0.0;
+  for (int j = 0; j < n; ++j) {
+    const double* Mj = M + j * ld;
+    const double xj = Square ? 0.0 : sign * x[j];  // exact: sign is ±1
+    for (int p = 0; p < P; ++p) {
+      const Pair c = load_pair(Mj + 2 * p);
+      acc[p] += Square ? c * c : c * xj;
+    }
+    if (Odd) single += Square ? Mj[2 * P] * Mj[2 * P] : Mj[2 * P] * xj;
+  }
+  for (int p = 0; p < P; ++p) store_pair(out + 2 * p, acc[p]);
+  if (Odd) out[2 * P] = single;
+}
+
+using ColumnSums = void (*)(const double*, long, int, const double*, double, double*);
+template <bool Square, int... P>
+constexpr std::array<ColumnSums, 2 * sizeof...(P)> column_sum_kernels(std::integer_sequence<int, P...>) {
+  return {column_sums<P, false, Square>..., column_sums<P, true, Square>...};
+}
+constexpr auto kTimes = column_sum_kernels<false>(std::make_integer_sequence<int, 9>{});  // 0..8 pairs
+constexpr auto kSquares = column_sum_kernels<true>(std::make_integer_sequence<int, 9>{});
+
+// Rows 0 .. m - 1 in blocks of sixteen (eight pairs, as many sums as the registers hold).
+void sum_columns(const std::array<ColumnSums, 18>& kernel, const MatX& M, int r0, int m,
+                 const double* x, double sign, double* out) {
+  const int n = static_cast<int>(M.cols());
+  const long ld = M.outerStride();
+  const double* M0 = M.data() + r0;
+  int r = 0;
+  for (; r + 16 < m; r += 16) kernel[8](M0 + r, ld, n, x, sign, out + r);
+  const int rest = m - r;  // 1 .. 16 rows, or none when m is 0
+  if (rest > 0) kernel[rest / 2 + (rest % 2) * 9](M0 + r, ld, n, x, sign, out + r);
+}
+
 // Squared norms of rows r0 .. r0 + nr - 1 of J, summed column by column: contiguous reads (a
 // row-wise walk strides by the leading dimension), each row's terms in the same order.
 void row_norms2(const MatX& J, int r0, int nr, double* out) {
-  const long ld = J.outerStride();
-  int r = 0;
-  for (; r + 4 <= nr; r += 4) {  // the sums in registers, as in add_times
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    for (int j = 0; j < J.cols(); ++j) {
-      const double* c = J.data() + j * ld + r0 + r;
-      s0 += c[0] * c[0], s1 += c[1] * c[1], s2 += c[2] * c[2], s3 += c[3] * c[3];
-    }
-    out[r] = s0, out[r + 1] = s1, out[r + 2] = s2, out[r + 3] = s3;
-  }
-  for (; r < nr; ++r) {
-    double s0 = 0.0;
-    for (int j = 0; j < J.cols(); ++j) s0 += J.data()[j * ld + r0 + r] * J.data()[j * ld + r0 + r];
-    out[r] = s0;
-  }
+  for (int r = 0; r < nr; ++r) out[r] = 0.0;
+  sum_columns(kSquares, J, r0, nr, nullptr, 1.0, out);
 }
 constexpr int kRowChunk = 32;  // rows per stack buffer: a single chunk covers the usual sizes
 }  // namespace
@@ -205,23 +235,7 @@ void transpose_times(const MatX& J, const VecX& y, VecX& out) {
 }
 
 void add_times(const MatX& M, int m, const double* x, double sign, double* out) {
-  const int n = static_cast<int>(M.cols());
-  const long ld = M.outerStride();
-  int r = 0;
-  for (; r + 4 <= m; r += 4) {
-    double s0 = out[r], s1 = out[r + 1], s2 = out[r + 2], s3 = out[r + 3];
-    for (int j = 0; j < n; ++j) {
-      const double* Mj = M.data() + j * ld + r;
-      const double xj = sign * x[j];  // exact: sign is ±1
-      s0 += Mj[0] * xj, s1 += Mj[1] * xj, s2 += Mj[2] * xj, s3 += Mj[3] * xj;
-    }
-    out[r] = s0, out[r + 1] = s1, out[r + 2] = s2, out[r + 3] = s3;
-  }
-  for (; r < m; ++r) {
-    double s0 = out[r];
-    for (int j = 0; j < n; ++j) s0 += M.data()[j * ld + r] * (sign * x[j]);
-    out[r] = s0;
-  }
+  sum_columns(kTimes, M, 0, m, x, sign, out);
 }
 
 }  // namespace articula

@@ -40,8 +40,8 @@ void lower_gram(const MatX& J, const std::vector<int>& rows, MatX& A);
 // out = J^T y.
 void transpose_times(const MatX& J, const VecX& y, VecX& out);
 // out[r] += sign Σ_j M(r, j) x[j] for the first m rows of M, term by term in column order, with
-// the sums in registers four rows at a time (a sum kept in memory across the columns would wait
-// on store forwarding at every column).
+// the sums in registers sixteen rows at a time: the sums are chains of additions, whose latency
+// (not their count) sets the time, so as many rows as the registers hold advance together.
 void add_times(const MatX& M, int m, const double* x, double sign, double* out);
 
 }  // namespace articula
