@@ -34,14 +34,21 @@ void rigid_articulated(const RigidBodyInertia& I0, const Motion& v, Mat6& IA, Fo
 }
 
 // ^0X_i for an axial revolute joint: rz(q) X_T ^λX_0, the rotation mixing rows 0 and 1 only
-// (RBDA App. A, rotation about z); no 6x6 or 3x3 product with rz itself.
-void axial_base_transform(double c, double s, const Transform& XT, const Transform* Xp, Transform& X0) {
+// (RBDA App. A, rotation about z); no 6x6 or 3x3 product with rz itself, and none with X_T's
+// rotation either when that is a signed permutation (a frame turned by multiples of 90°).
+void axial_base_transform(double c, double s, const Transform& XT, const AxisPermutation& axes,
+                          const Transform* Xp, Transform& X0) {
   Mat3& E = X0.E;
   if (Xp) {
-    for (int b = 0; b < 3; ++b) {
-      for (int a = 0; a < 3; ++a)
-        E(a, b) = XT.E(a, 0) * Xp->E(0, b) + XT.E(a, 1) * Xp->E(1, b) + XT.E(a, 2) * Xp->E(2, b);
+    for (int b = 0; b < 3; ++b)
       X0.r[b] = Xp->r[b] + Xp->E(0, b) * XT.r[0] + Xp->E(1, b) * XT.r[1] + Xp->E(2, b) * XT.r[2];
+    if (axes.valid) {
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) E(a, b) = axes.sign[a] * Xp->E(axes.axis[a], b);
+    } else {
+      for (int b = 0; b < 3; ++b)
+        for (int a = 0; a < 3; ++a)
+          E(a, b) = XT.E(a, 0) * Xp->E(0, b) + XT.E(a, 1) * Xp->E(1, b) + XT.E(a, 2) * Xp->E(2, b);
     }
   } else {
     E = XT.E;
@@ -68,7 +75,8 @@ void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd, 
       const double qi = q[model.q_index[i]], qdi = qd[vi];
       double sq, cq;
       sin_cos(qi, sq, cq);
-      axial_base_transform(cq, sq, model.X_tree[i], p > 0 ? &data.X0[p] : nullptr, X0);
+      axial_base_transform(cq, sq, model.X_tree[i], model.X_tree_axes[i], p > 0 ? &data.X0[p] : nullptr,
+                           X0);
       // S0 = [w; r × w] with w = E^T e_z; v = v_p + S0 q̇; c = (v_p + vJ0) × vJ0 = v_p × S0 q̇.
       const Mat3& E = X0.E;
       const Vec3& r = X0.r;

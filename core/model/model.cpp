@@ -26,6 +26,7 @@ ModelBuilder::ModelBuilder() {
   model_.parent = {-1};
   model_.joints = {Joint::fixed()};
   model_.X_tree = {Transform()};
+  model_.X_tree_axes = {AxisPermutation()};
   model_.inertia = {RigidBodyInertia()};
   model_.q_index = {0};
   model_.v_index = {0};
@@ -50,6 +51,7 @@ int ModelBuilder::add_body(const std::string& name, int parent, const Joint& joi
   m.parent.push_back(parent);
   m.joints.push_back(joint);
   m.X_tree.push_back(X_T);
+  m.X_tree_axes.push_back(snap_axis_permutation(m.X_tree.back().E));
   m.inertia.push_back(inertia);
   m.q_index.push_back(m.nq);
   m.v_index.push_back(m.nv);

@@ -18,6 +18,7 @@ struct Model {
   std::vector<int> parent;                 // λ(i), parent[0] = -1                 (NB+1)
   std::vector<Joint> joints;               // joint i between λ(i) and i          (NB+1)
   std::vector<Transform> X_tree;           // X_T(i) = ^{p_i} X_{λ(i)}            (NB+1)
+  std::vector<AxisPermutation> X_tree_axes;  // X_T(i)'s rotation when a signed permutation (NB+1)
   std::vector<RigidBodyInertia> inertia;   // I_i in body coordinates             (NB+1)
   std::vector<int> q_index;                // first position coordinate of joint i (NB+1)
   std::vector<int> v_index;                // first velocity coordinate of joint i (NB+1)

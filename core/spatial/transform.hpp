@@ -107,4 +107,17 @@ Mat3 rx(double theta);
 Mat3 ry(double theta);
 Mat3 rz(double theta);
 
+// A rotation that takes each axis to a signed axis, E(a, axis[a]) = sign[a] and zero elsewhere:
+// a frame turned by multiples of 90°, as robot descriptions mostly give them. Multiplying by it
+// is a row permutation with signs (RBDA App. A's special cases, one step further).
+struct AxisPermutation {
+  bool valid = false;
+  int axis[3] = {0, 1, 2};
+  double sign[3] = {1.0, 1.0, 1.0};
+};
+// When E is within 1e-15 of a signed permutation, makes it exactly that one and returns it
+// (valid); otherwise leaves E alone. π/2 has no double: rx(π/2) carries cos = 6e-17 where the
+// description meant 0, and the exact form lets algorithms skip the products with it.
+AxisPermutation snap_axis_permutation(Mat3& E);
+
 }  // namespace articula

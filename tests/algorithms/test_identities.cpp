@@ -1,6 +1,7 @@
 // Identities between independent algorithms on random branching trees with every joint type:
 // RNEA vs CRBA, ABA vs the sparse LTDL solve vs a dense solve, hybrid dynamics vs both.
 #include <Eigen/Cholesky>
+#include <numbers>
 
 #include "core/algorithms/aba.hpp"
 #include "core/algorithms/crba.hpp"
@@ -17,6 +18,8 @@ using namespace articula;
 using test::random_vector;
 
 namespace {
+constexpr double kPi = std::numbers::pi;
+
 struct Case {
   Model model;
   VecX q, qd;
@@ -70,6 +73,34 @@ TEST_CASE("ABA = sparse LTDL solve = dense solve", "[aba][ltdl]") {
     const VecX qdd_dense = H.llt().solve(tau - C);
     CHECK_CLOSE(qdd_aba, qdd_dense, 1e-9);  // relative, 1e-9
     CHECK_CLOSE(qdd_ltdl, qdd_dense, 1e-9);
+  }
+}
+
+TEST_CASE("ABA on frames turned by multiples of 90 degrees (signed permutations)", "[aba]") {
+  // The robot-description case: every X_T a signed permutation (snapped exact by ModelBuilder),
+  // revolute joints about z, which ABA takes through its permutation path; checked against the
+  // dense solve of CRBA and RNEA, which do not special-case these frames.
+  std::mt19937 rng(35);
+  const double quarter[4] = {0.0, kPi / 2, kPi, -kPi / 2};
+  std::uniform_int_distribution<int> turn(0, 3);
+  for (int rep = 0; rep < 10; ++rep) {
+    ModelBuilder b;
+    b.set_gravity(Vec3(0, 0, -9.81));
+    for (int i = 1; i <= 12; ++i) {
+      const Mat3 E = rx(quarter[turn(rng)]) * ry(quarter[turn(rng)]) * rz(quarter[turn(rng)]);
+      const int parent = rep % 2 ? i - 1 : std::uniform_int_distribution<int>(0, i - 1)(rng);
+      b.add_body("b" + std::to_string(i), parent, Joint::revolute(),
+                 Transform(E, random_vector(3, rng)), test::random_inertia(rng));
+    }
+    const Model m = b.build();
+    for (int i = 1; i <= m.nb; ++i) REQUIRE(m.X_tree_axes[i].valid);
+    Data d(m);
+    const VecX q = random_configuration(m, rng), qd = random_vector(m.nv, rng);
+    const VecX tau = random_vector(m.nv, rng);
+    const VecX qdd = aba(m, d, q, qd, tau);
+    const MatX H = crba(m, d, q);
+    const VecX C = nonlinear_effects(m, d, q, qd);
+    CHECK_CLOSE(qdd, VecX(H.llt().solve(tau - C)), 1e-9);  // relative, 1e-9
   }
 }
 

@@ -1,6 +1,7 @@
 // Every spatial operation checked against the dense 6x6 formulas of RBDA ch. 2 (tolerance 1e-12).
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <limits>
 #include <vector>
 
@@ -15,6 +16,7 @@ using test::random_vector;
 
 namespace {
 constexpr double kTol = 1e-12;
+constexpr double kPi = std::numbers::pi;
 Vec6 rand6(std::mt19937& rng) { return random_vector(6, rng); }
 }  // namespace
 
@@ -43,6 +45,42 @@ TEST_CASE("Coordinate rotations and translations follow RBDA Table 2.2", "[spati
   // xlt(r) applied to a pure rotation about the old origin gives velocity -r x w at the new one.
   const Vec3 r(1, 2, 3), w(0.1, -0.2, 0.3);
   CHECK_CLOSE(Transform::xlt(r).apply(make_spatial(w, Vec3::Zero())), make_spatial(w, -r.cross(w)), kTol);
+}
+
+TEST_CASE("Signed permutations are recognised and made exact, nothing else", "[spatial]") {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> noise(-4e-16, 4e-16);
+  const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  int rotations = 0;
+  for (const auto& perm : perms)
+    for (int signs = 0; signs < 8; ++signs) {
+      Mat3 exact = Mat3::Zero();
+      for (int a = 0; a < 3; ++a) exact(a, perm[a]) = (signs >> a & 1) ? -1.0 : 1.0;
+      Mat3 E = exact;
+      for (int k = 0; k < 9; ++k) E.data()[k] += noise(rng);  // what rx(π/2) and friends carry
+      const Mat3 before = E;
+      const AxisPermutation p = snap_axis_permutation(E);
+      if (exact.determinant() < 0) {  // a reflection is no rotation: left alone
+        CHECK_FALSE(p.valid);
+        CHECK(E == before);
+        continue;
+      }
+      ++rotations;
+      REQUIRE(p.valid);
+      CHECK(E == exact);  // bit for bit
+      const Vec3 x(0.3, -1.7, 2.9);
+      for (int a = 0; a < 3; ++a) CHECK((E * x)[a] == p.sign[a] * x[p.axis[a]]);
+    }
+  CHECK(rotations == 24);
+  // Frames from angles that are multiples of 90°: rx(π/2) has cos = 6e-17 where 0 was meant.
+  Mat3 E = rx(kPi / 2) * rz(-kPi) * ry(kPi / 2);
+  CHECK(snap_axis_permutation(E).valid);
+  // A rotation 1e-12 away from a permutation is a real rotation, and a general one too.
+  for (Mat3 G : {Mat3(rx(1e-12)), Mat3(rz(0.3) * rx(1.1))}) {
+    const Mat3 before = G;
+    CHECK_FALSE(snap_axis_permutation(G).valid);
+    CHECK(G == before);
+  }
 }
 
 TEST_CASE("Cross operators match crm and crf", "[spatial]") {
