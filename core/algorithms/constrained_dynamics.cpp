@@ -89,7 +89,7 @@ void few_multipliers(const Model& model, Data& data, const MatX& G, const VecX& 
       gq += G(r, j) * w.qdd0[j];
     }
     w.rhs[c] = g[r] - gq;  // g - G q̈0
-    ltdl_solve(data.LD, model.lambda_v, w.Y.col(c).data());
+    ltdl_solve(model, data, w.Y.col(c).data());
   }
   w.A.resize(mc, mc);
   for (int c = 0; c < mc; ++c)  // A = G Y, lower triangle (all the factor reads)
@@ -141,8 +141,7 @@ void sparse_multipliers(const Model& model, Data& data, const MatX& G, const Vec
   }
   add_times(Zt, mc, w.qdd0.data(), -1.0, w.rhs.data());  // rhs = g_R - G_R q̈0
   back_substitute_rows(data.LD, model.lambda_v, Zt, w.span);
-  w.dinv.resize(n);
-  for (int i = 0; i < n; ++i) w.dinv[i] = 1.0 / data.LD(i, i);
+  w.dinv = data.LD_dinv;  // a copy: the last loop below overwrites it
   lower_schur(Zt, w.dinv, w.span, w.A);
   w.ldlt.factor(w.A.topLeftCorner(mc, mc), rank_tolerance);
   w.rank = w.ldlt.rank();
@@ -179,7 +178,7 @@ void constrained_forward_dynamics(const Model& model, Data& data, const MatX& G,
   }
   if (w.minimum_norm) {
     w.Y = G.transpose();
-    for (int c = 0; c < m; ++c) ltdl_solve(data.LD, model.lambda_v, w.Y.col(c).data());
+    for (int c = 0; c < m; ++c) ltdl_solve(model, data, w.Y.col(c).data());
     w.A.noalias() = G * w.Y;
     w.rhs = g;
     w.rhs.noalias() -= G * w.qdd0;

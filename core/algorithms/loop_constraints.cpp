@@ -105,29 +105,44 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
     angular = angular || tc[0] != 0.0 || tc[1] != 0.0 || tc[2] != 0.0;
   }
   const Vec3& ps = t.Xs.r;
-  auto add_path = [&](int body, double sign) {
+  // The rows of one column. Three force rows (a spherical loop joint, the common case in
+  // spatial mechanisms) are written out, their T_c in registers for the whole path.
+  auto general_rows = [&](const double* x, double sign, double* out) {
+    for (int a = 0; a < nc; ++a) {
+      const double* tc = Tb[a];
+      const double lin = tc[3] * x[3] + tc[4] * x[4] + tc[5] * x[5];
+      out[rows[a]] += sign * (angular ? tc[0] * x[0] + tc[1] * x[1] + tc[2] * x[2] + lin : lin);
+    }
+  };
+  auto three_force_rows = [&](const double* x, double sign, double* out) {
+    out[0] += sign * (Tb[0][3] * x[3] + Tb[0][4] * x[4] + Tb[0][5] * x[5]);
+    out[1] += sign * (Tb[1][3] * x[3] + Tb[1][4] * x[4] + Tb[1][5] * x[5]);
+    out[2] += sign * (Tb[2][3] * x[3] + Tb[2][4] * x[4] + Tb[2][5] * x[5]);
+  };
+  auto add_path = [&](int body, double sign, auto add_rows) {
     for (int i = body; i > 0; i = model.parent[i]) {
+      const int nvi = model.joints[i].nv(), col0 = model.v_index[i];
+      if (nvi == 0) continue;
       const Transform& X = data.X0[i];
       const double d0 = X.r[0] - ps[0], d1 = X.r[1] - ps[1], d2 = X.r[2] - ps[2];
-      for (int k = 0; k < model.joints[i].nv(); ++k) {
-        const int col = model.v_index[i] + k;
+      for (int k = 0; k < nvi; ++k) {
         double x[6];
-        if (rotated) for (int e = 0; e < 6; ++e) x[e] = rotated[col][e];
+        if (rotated) std::copy_n(rotated[col0 + k].data(), 6, x);
         else rotated_column(model, data, i, k, x);
         x[3] += d1 * x[2] - d2 * x[1];
         x[4] += d2 * x[0] - d0 * x[2];
         x[5] += d0 * x[1] - d1 * x[0];
-        double* out = Kc + col * ldk;
-        for (int a = 0; a < nc; ++a) {
-          const double* tc = Tb[a];
-          const double lin = tc[3] * x[3] + tc[4] * x[4] + tc[5] * x[5];
-          out[rows[a]] += sign * (angular ? tc[0] * x[0] + tc[1] * x[1] + tc[2] * x[2] + lin : lin);
-        }
+        add_rows(x, sign, Kc + (col0 + k) * ldk);
       }
     }
   };
-  add_path(l.successor, 1.0);
-  add_path(l.predecessor, -1.0);
+  if (!angular && nc == 3 && rows[0] == 0 && rows[1] == 1 && rows[2] == 2) {
+    add_path(l.successor, 1.0, three_force_rows);
+    add_path(l.predecessor, -1.0, three_force_rows);
+  } else {
+    add_path(l.successor, 1.0, general_rows);
+    add_path(l.predecessor, -1.0, general_rows);
+  }
 }
 // A successor body's velocity and bias acceleration in base coordinates, kept for the next loop
 // joint: loops that close on the same body (a Stewart platform's top plate) transform them once.

@@ -6,11 +6,12 @@ namespace {
 // RBDA Table 6.3 on the upper triangle U = H^T (column-major: row k of H's lower triangle is
 // column k of U, contiguous). Every inner loop walks an ancestor chain, so the work is that of
 // the branch-induced sparsity pattern.
-bool factor_upper(double* U, long ld, int n, const int* lam) {
+bool factor_upper(double* U, long ld, int n, const int* lam, double* dinv_out = nullptr) {
   for (int k = n - 1; k >= 0; --k) {
     const double d = U[k + k * ld];
     if (!(d > 0.0)) return false;
     const double dinv = 1.0 / d;  // one division per row
+    if (dinv_out) dinv_out[k] = dinv;
     double* Uk = U + k * ld;
     for (int i = lam[k]; i >= 0; i = lam[i]) {
       const double a = Uk[i] * dinv;
@@ -35,14 +36,16 @@ bool ltdl_factor(MatX& H, const std::vector<int>& lambda) {  // RBDA Table 6.3, 
 
 void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, VecX& x) { ltdl_solve(LD, lambda, x.data()); }
 
-void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, double* x) {  // Table 6.5
-  // Reads L^T from the upper triangle: row i of L is column i there, contiguous. Raw pointers:
-  // writes through x could alias LD's storage as far as the compiler knows, which would reload
-  // every coefficient (this runs per constraint column at every integrator stage).
+namespace {
+// RBDA Table 6.5 on L^T in the upper triangle: row i of L is column i there, contiguous. Raw
+// pointers: writes through x could alias LD's storage as far as the compiler knows, which would
+// reload every coefficient (this runs per constraint column at every integrator stage). With
+// the inverse pivots at hand (dinv), D^-1 costs multiplications, not divisions on the chain.
+template <bool kInversePivots>
+void solve_upper(const MatX& LD, const int* lam, const double* dinv, double* x) {
   const int n = static_cast<int>(LD.rows());
   const double* U = LD.data();
   const long ld = LD.outerStride();
-  const int* lam = lambda.data();
   for (int i = n - 1; i >= 0; --i) {  // x := L^-T x
     const double xi = x[i];
     const double* Ui = U + i * ld;
@@ -50,10 +53,15 @@ void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, double* x) {  //
   }
   for (int i = 0; i < n; ++i) {  // x := D^-1 x, then L^-1 x (row i needs rows above it only)
     const double* Ui = U + i * ld;
-    double xi = x[i] / Ui[i];
+    double xi = kInversePivots ? x[i] * dinv[i] : x[i] / Ui[i];
     for (int j = lam[i]; j >= 0; j = lam[j]) xi -= Ui[j] * x[j];
     x[i] = xi;
   }
+}
+}  // namespace
+
+void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, double* x) {
+  solve_upper<false>(LD, lambda.data(), nullptr, x);
 }
 
 void sparse_multiply(const MatX& H, const std::vector<int>& lambda, const VecX& x, VecX& y) {
@@ -76,11 +84,13 @@ bool ltdl_factor(const Model& model, Data& data) {
     data.LD(k, k) = data.H(k, k);
     for (int j = lam[k]; j >= 0; j = lam[j]) data.LD(j, k) = data.H(k, j);
   }
-  return factor_upper(data.LD.data(), data.LD.outerStride(), n, lam);
+  return factor_upper(data.LD.data(), data.LD.outerStride(), n, lam, data.LD_dinv.data());
 }
 
-void ltdl_solve(const Model& model, const Data& data, VecX& x) {
-  ltdl_solve(data.LD, model.lambda_v, x);
+void ltdl_solve(const Model& model, const Data& data, VecX& x) { ltdl_solve(model, data, x.data()); }
+
+void ltdl_solve(const Model& model, const Data& data, double* x) {
+  solve_upper<true>(data.LD, model.lambda_v.data(), data.LD_dinv.data(), x);
 }
 
 }  // namespace articula

@@ -22,7 +22,9 @@ void sparse_multiply(const MatX& H, const std::vector<int>& lambda, const VecX& 
 
 // Model-level wrappers: factor data.H into data.LD using the expanded parent array. data.LD
 // holds D on its diagonal and L^T above it (L(i, j) = LD(j, i)); its lower triangle is unused.
+// data.LD_dinv holds 1/D, which the solves multiply by.
 bool ltdl_factor(const Model& model, Data& data);
 void ltdl_solve(const Model& model, const Data& data, VecX& x);
+void ltdl_solve(const Model& model, const Data& data, double* x);  // nv values at x
 
 }  // namespace articula

@@ -10,11 +10,11 @@ namespace articula {
 
 namespace {
 // Schur complement step k of an L D L^T in place (lower triangle, leading dimension ld, even):
-// A_ij -= A_ik A_jk / d, then column k scaled by 1/d. One division per pivot. Columns go in
+// A_ij -= A_ik A_jk / d, then column k scaled by 1/d, which it returns. One division per pivot. Columns go in
 // pairs, which share the loads of column k, and rows in pairs (pair.hpp): the update of column c
 // starts at row (c - 1) & ~1 and runs into the zero padding row, so it may write the two entries
 // above the diagonal, which copy_lower zeroes and nothing reads.
-void eliminate(double* L, int ld, int n, int k) {
+double eliminate(double* L, int ld, int n, int k) {
   const double dinv = 1.0 / L[k + k * ld];
   double* __restrict lk = L + k * ld;
   int j = k + 1;
@@ -34,6 +34,7 @@ void eliminate(double* L, int ld, int n, int k) {
     for (int i = j & ~1; i < ld; i += 2) store_pair(l0 + i, load_pair(l0 + i) - load_pair(lk + i) * a0);
   }
   for (int i = k + 1; i < n; ++i) lk[i] *= dinv;
+  return dinv;
 }
 
 // The lower triangle of A into L, with the two entries above each diagonal entry (which
@@ -69,7 +70,7 @@ bool PivotedLdlt::factor_unpivoted(const Eigen::Ref<const MatX>& A, double rel_t
   for (int k = 0; k < n; ++k) {
     det *= L[k + k * ld] / first;
     if (!(det > 1e3 * rel_tol)) return false;
-    eliminate(L, ld, n, k);
+    dinv_[k] = eliminate(L, ld, n, k);
   }
   for (int i = 0; i < n; ++i) perm_[i] = i;
   rank_ = n;
@@ -81,6 +82,7 @@ void PivotedLdlt::factor(const Eigen::Ref<const MatX>& A, double rel_tol) {
   if (size() != n) {
     LD_.setZero(ld, n);
     perm_.resize(n);
+    dinv_.resize(n);
     y_.resize(n);
   }
   if (factor_unpivoted(A, rel_tol)) return;
@@ -108,7 +110,7 @@ void PivotedLdlt::factor(const Eigen::Ref<const MatX>& A, double rel_tol) {
       for (int i = k + 1; i < p; ++i) std::swap(at(i, k), at(p, i));
       for (int i = p + 1; i < n; ++i) std::swap(at(i, k), at(i, p));
     }
-    eliminate(L, ld, n, k);
+    dinv_[k] = eliminate(L, ld, n, k);
   }
 }
 
@@ -128,7 +130,7 @@ void PivotedLdlt::solve(VecX& x) const {
   }
   for (; k < r; ++k)
     for (int i = k + 1; i < r; ++i) y[i] -= L[i + k * ld] * y[k];
-  for (k = 0; k < r; ++k) y[k] /= L[k + k * ld];
+  for (k = 0; k < r; ++k) y[k] *= dinv_[k];
   for (k = r - 1; k >= 1; k -= 2) {  // L11^T y = D^-1 y, two rows per pass
     const double* __restrict l0 = L + k * ld;
     const double* __restrict l1 = L + (k - 1) * ld;

@@ -26,6 +26,7 @@ class PivotedLdlt {
 
   MatX LD_;  // L below the diagonal, D on it (pivoted order); rows padded to even (pair.hpp)
   std::vector<int> perm_;  // pivoted row k is A's row perm_[k]
+  VecX dinv_;              // 1 / D (the solve multiplies)
   mutable VecX y_;
   int rank_ = 0;
 };

@@ -16,6 +16,7 @@ Data::Data(const Model& model) {
   H = MatX::Zero(model.nv, model.nv);
   C = VecX::Zero(model.nv);
   LD = MatX::Zero(model.nv, model.nv);
+  LD_dinv = VecX::Zero(model.nv);
   IA.assign(n, Mat6::Zero());
   pA.assign(n, Force::Zero());
   U.resize(n);

@@ -30,6 +30,7 @@ struct Data {
 
   // Sparse L^T D L factor of H (ltdl_factor): D on the diagonal, L^T above it. (nv x nv)
   MatX LD;
+  VecX LD_dinv;  // 1 / D, the inverse pivots (nv)
 
   // Articulated bodies (aba, hybrid_dynamics).
   std::vector<Mat6> IA;                // articulated-body inertia I^A_i         (NB+1)
