@@ -37,14 +37,24 @@ void back_substitute_rows(const MatX& LD, const std::vector<int>& lambda, MatX& 
   }
 }
 
-// The hull of z's nonzero entries in pairs of rows (ld even), from a bit mask built without
-// branches (the zeros follow no pattern the branch predictor could learn); beyond 128 rows, the
-// whole column.
-RowSpan nonzero_span(const double* z, int ld) {
-  if (ld > 128) return {0, ld};
-  const std::uint64_t mask = nonzero_pairs(z, ld);
+// Column j of Z^T := the rows R of column j of G (ld even, the padding row zero), returning the
+// hull of its nonzero entries rounded out to pairs, from a bit mask built without branches (the
+// zeros follow no pattern the branch predictor could learn). Pairs are formed in registers and
+// stored whole: a pair loaded later from two separate scalar stores could not be forwarded from
+// them (types.hpp), and the mask is taken from the registers, not reloaded.
+RowSpan copy_rows(const double* Gj, const std::vector<int>& rows, int m, int ld, double* zj) {
+  const int mc = static_cast<int>(rows.size());
+  std::uint64_t mask = 0;
+  for (int c = 0; c < ld; c += 2) {
+    Pair x;
+    if (mc == m) x = c + 1 < m ? load_pair(Gj + c) : Pair{Gj[c], 0.0};
+    else x = Pair{Gj[rows[c]], c + 1 < mc ? Gj[rows[c + 1]] : 0.0};
+    store_pair(zj + c, x);
+    if (c < 64) mask |= static_cast<std::uint64_t>(nonzero_bits(x)) << c;
+  }
+  if (ld > 64) return {0, ld};
   if (mask == 0) return {0, 0};
-  return {2 * std::countr_zero(mask), 2 * (64 - std::countl_zero(mask))};
+  return {std::countr_zero(mask) & ~1, paired(64 - std::countl_zero(mask))};
 }
 
 // Lower triangle of A = Z^T D^-1 Z as a sum of rank-one terms d_j^-1 z_j z_j^T over the rows z_j
@@ -52,23 +62,35 @@ RowSpan nonzero_span(const double* z, int ld) {
 // a column's update may also write the entry above its diagonal, which nothing reads). Up to
 // four consecutive columns with the same span (a joint's, or a chain's below the same loops) go
 // through A together: one pass over A instead of one per column.
+template <int G>  // columns in the group
+void schur_group(const double* const* z, const double* dinv, int lo, int hi, int ld, double* a) {
+  for (int c = lo; c < hi; ++c) {
+    double v[G];
+    for (int e = 0; e < G; ++e) v[e] = z[e][c] * dinv[e];
+    double* __restrict ac = a + static_cast<long>(c) * ld;
+    for (int r = c & ~1; r < hi; r += 2) {
+      Pair x = load_pair(ac + r);
+      for (int e = 0; e < G; ++e) x += load_pair(z[e] + r) * v[e];
+      store_pair(ac + r, x);
+    }
+  }
+}
+
 void lower_schur(const MatX& Zt, const VecX& dinv, const std::vector<RowSpan>& span, MatX& A) {
   const int ld = static_cast<int>(Zt.rows()), n = static_cast<int>(Zt.cols());
   A.setZero(ld, ld);
-  double* __restrict a = A.data();
   const double* z[4] = {};
-  double v[4] = {};
   for (int j = 0; j < n;) {
     const int lo = span[j].lo, hi = span[j].hi;
     int g = 1;
     while (g < 4 && j + g < n && span[j + g].lo == lo && span[j + g].hi == hi) ++g;
-    for (int e = 0; e < 4; ++e) z[e] = Zt.data() + static_cast<long>(j + std::min(e, g - 1)) * ld;
-    for (int c = lo; c < hi; ++c) {
-      for (int e = 0; e < 4; ++e) v[e] = e < g ? z[e][c] * dinv[j + e] : 0.0;  // unused: v = 0
-      double* __restrict ac = a + static_cast<long>(c) * ld;
-      for (int r = c & ~1; r < hi; r += 2)
-        store_pair(ac + r, load_pair(ac + r) + load_pair(z[0] + r) * v[0] + load_pair(z[1] + r) * v[1] +
-                               load_pair(z[2] + r) * v[2] + load_pair(z[3] + r) * v[3]);
+    for (int e = 0; e < g; ++e) z[e] = Zt.data() + static_cast<long>(j + e) * ld;
+    const double* d = dinv.data() + j;
+    switch (g) {
+      case 1: schur_group<1>(z, d, lo, hi, ld, A.data()); break;
+      case 2: schur_group<2>(z, d, lo, hi, ld, A.data()); break;
+      case 3: schur_group<3>(z, d, lo, hi, ld, A.data()); break;
+      default: schur_group<4>(z, d, lo, hi, ld, A.data()); break;
     }
     j += g;
   }
@@ -122,23 +144,13 @@ void sparse_multipliers(const Model& model, Data& data, const MatX& G, const Vec
   MatX& Zt = w.Y;
   const int ld = paired(mc), m = static_cast<int>(G.rows());
   Zt.resize(ld, n);
-  w.rhs.resize(ld);  // the padding row stays zero through the solve
-  w.rhs[ld - 1] = 0.0;
-  for (int c = 0; c < mc; ++c) w.rhs[c] = g[w.rows[c]];
+  w.rhs.resize(ld);  // g_R, and the padding row, which stays zero through the solve; in pairs
+  for (int c = 0; c < ld; c += 2)
+    store_pair(w.rhs.data() + c, Pair{g[w.rows[c]], c + 1 < mc ? g[w.rows[c + 1]] : 0.0});
   w.span.resize(n);  // allocates once: the capacity stays
-  for (int j = 0; j < n; ++j) {  // Z^T := G_R, and each column's hull
-    const double* Gj = G.data() + static_cast<long>(j) * G.outerStride();
-    double* zj = Zt.data() + static_cast<long>(j) * ld;
-    if (mc == m) {  // pairs, not std::copy_n: a library call per short column costs more
-      int c = 0;
-      for (; c + 1 < m; c += 2) store_pair(zj + c, load_pair(Gj + c));
-      if (c < m) zj[c] = Gj[c];
-    } else {
-      for (int c = 0; c < mc; ++c) zj[c] = Gj[w.rows[c]];
-    }
-    if (ld > mc) zj[mc] = 0.0;
-    w.span[j] = nonzero_span(zj, ld);
-  }
+  for (int j = 0; j < n; ++j)  // Z^T := G_R, and each column's hull
+    w.span[j] = copy_rows(G.data() + static_cast<long>(j) * G.outerStride(), w.rows, m, ld,
+                          Zt.data() + static_cast<long>(j) * ld);
   add_times(Zt, mc, w.qdd0.data(), -1.0, w.rhs.data());  // rhs = g_R - G_R q̈0
   back_substitute_rows(data.LD, model.lambda_v, Zt, w.span);
   w.dinv = data.LD_dinv;  // a copy: the last loop below overwrites it

@@ -38,11 +38,31 @@ double eliminate(double* L, int ld, int n, int k) {
 }
 
 // The lower triangle of A into L, with the two entries above each diagonal entry (which
-// eliminate may write) and the padding row zero.
+// eliminate may write) and the padding row zero. When A has L's even leading dimension (the
+// constraint solves' A does), whole pairs are copied: eliminate loads pairs, and a pair spanning
+// two scalar stores would wait for them to reach the cache (types.hpp).
 void copy_lower(const Eigen::Ref<const MatX>& A, double* L, int ld) {
   const int n = static_cast<int>(A.rows());
   const double* a = A.data();
   const long lda = A.outerStride();
+  if (lda == ld) {
+    for (int j = 0; j < n; ++j) {
+      double* l = L + j * ld;
+      const double* aj = a + j * lda;
+      const int s = j & ~1;
+      if (s >= 2) store_pair(l + s - 2, Pair{0.0, 0.0});
+      Pair x = load_pair(aj + s);
+      if (s < j) x[0] = 0.0;  // above the diagonal
+      if (s + 1 >= n) x[1] = 0.0;  // the padding row
+      store_pair(l + s, x);
+      for (int i = s + 2; i < ld; i += 2) {
+        Pair y = load_pair(aj + i);
+        if (i + 1 >= n) y[1] = 0.0;
+        store_pair(l + i, y);
+      }
+    }
+    return;
+  }
   for (int j = 0; j < n; ++j) {
     double* l = L + j * ld;
     for (int i = std::max(0, j - 2); i < j; ++i) l[i] = 0.0;

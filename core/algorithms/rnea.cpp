@@ -45,7 +45,7 @@ void rnea_backward(const Model& model, Data& data, VecX& tau, bool all_forces = 
     if (is_axial_revolute(model.joints[i])) tau[vi] = data.f[i][2];
     else  // S^T f column by column: fixed-size dots, not a dynamic-size product
       for (int k = 0; k < model.joints[i].nv(); ++k)
-        tau[vi + k] = data.jc[i].S.col(k).dot(data.f[i]);
+        tau[vi + k] = dot6(data.jc[i].S.col(k).data(), data.f[i].data());
     const int p = model.parent[i];
     if (p > 0 && (all_forces || body_moves(model, p)))
       data.f[p] += data.Xup[i].transpose_apply(data.f[i]);

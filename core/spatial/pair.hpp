@@ -5,6 +5,9 @@
 // bounds and needs no scalar remainder: a loop of 3 to 15 rows costs its set-up and remainder
 // code more than its arithmetic when the compiler vectorises it on its own.
 #include <cstdint>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace articula {
 
@@ -20,12 +23,13 @@ inline void store_pair(double* p, Pair v) { __builtin_memcpy(p, &v, sizeof v); }
 // The smallest even number at least n: the leading dimension of a paired matrix with n rows.
 inline int paired(int n) { return (n + 1) & ~1; }
 
-// Bit p set when row 2p or 2p + 1 of z is nonzero, for the first `rows` rows (even, at most 128).
-inline std::uint64_t nonzero_pairs(const double* z, int rows) {
-  std::uint64_t mask = 0;
-  for (int c = 0; c < rows; c += 2)
-    mask |= static_cast<std::uint64_t>((z[c] != 0.0) | (z[c + 1] != 0.0)) << (c >> 1);
-  return mask;
+// Bit 0 set when x[0] is nonzero, bit 1 when x[1] is (one compare and one movemask with SSE2).
+inline unsigned nonzero_bits(Pair x) {
+#if defined(__SSE2__)
+  return static_cast<unsigned>(_mm_movemask_pd(_mm_cmpneq_pd(x, _mm_setzero_pd())));
+#else
+  return static_cast<unsigned>(x[0] != 0.0) | static_cast<unsigned>(x[1] != 0.0) << 1;
+#endif
 }
 
 }  // namespace articula

@@ -71,7 +71,14 @@ struct Transform {
     }
     return out;
   }
-  Transform inverse() const { return {E.transpose(), -(E * r)}; }
+  // X^-1: E^T and -E r, in scalars (Eigen's product would stall on E's fresh stores: types.hpp).
+  Transform inverse() const {
+    Transform out;
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 3; ++i) out.E(i, j) = E(j, i);
+    for (int a = 0; a < 3; ++a) out.r[a] = -(E(a, 0) * r[0] + E(a, 1) * r[1] + E(a, 2) * r[2]);
+    return out;
+  }
 
   // Dense forms, for tests and diagnostics only.
   Mat6 matrix() const {

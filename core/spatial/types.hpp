@@ -24,6 +24,13 @@ using VecN = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 6, 1>;
 using Motion = Vec6;
 using Force = Vec6;
 
+// a . b over six entries in scalars. The spatial kernels store their results element by element;
+// a 2-wide load spanning two such stores (Eigen's dot) cannot be forwarded from them and waits
+// until they reach the cache, some twenty cycles, so freshly computed vectors are read this way.
+inline double dot6(const double* a, const double* b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
 inline Vec3 angular(const Vec6& v) { return v.head<3>(); }
 inline Vec3 linear(const Vec6& v) { return v.tail<3>(); }
 inline Vec6 make_spatial(const Vec3& ang, const Vec3& lin) {
