@@ -108,26 +108,29 @@ void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd, 
 }
 
 // Pass 2 at a 1-DoF joint: U = I^A s, and the parent receives I^a = I^A - U U^T / D and
-// p^a = p^A + I^a c + U u / D = p^A + I^A c + U (u - U.c) / D (one 6x6 product fewer).
+// p^a = p^A + I^A c + U (u - U.c) / D (one 6x6 product fewer). On a chain, I^A -> U -> D ->
+// the parent's I^A is the critical path of the pass, so the sums over columns go as trees
+// (three additions deep, not six) and the parent's I^A + I^A_i is formed off that path. Pass 3
+// reads U / D and (u - U.c) / D, which are kept in U and u (for 1-DoF joints only).
 void pass2_single(const Model& model, Data& data, int i, double tau_i) {
   const Mat6& IA = data.IA[i];
   const Motion s = data.F[i].col(0);
   const Motion& c = data.c[i];
-  Vec6 U = Vec6::Zero(), IAc = Vec6::Zero();
-  for (int k = 0; k < 6; ++k) {  // U = I^A s and I^A c in one sweep over the columns
-    U += IA.col(k) * s[k];
-    IAc += IA.col(k) * c[k];
-  }
+  const Vec6 U = (IA.col(0) * s[0] + IA.col(1) * s[1]) + (IA.col(2) * s[2] + IA.col(3) * s[3]) +
+                 (IA.col(4) * s[4] + IA.col(5) * s[5]);
+  const Vec6 IAc = (IA.col(0) * c[0] + IA.col(1) * c[1]) + (IA.col(2) * c[2] + IA.col(3) * c[3]) +
+                   (IA.col(4) * c[4] + IA.col(5) * c[5]);
   const double Dinv = 1.0 / s.dot(U), u = tau_i - s.dot(data.pA[i]);
-  data.U[i].col(0) = U;
+  const double ud = (u - U.dot(c)) * Dinv;
+  const Vec6 UD = U * Dinv;
+  data.U[i].col(0) = UD;
   data.Dinv[i](0, 0) = Dinv;
-  data.u[i][0] = u;
+  data.u[i][0] = ud;
   const int p = model.parent[i];
   if (p == 0) return;
-  data.pA[p] += data.pA[i] + IAc + U * ((u - U.dot(c)) * Dinv);
-  const Vec6 UD = U * Dinv;
+  data.pA[p] += data.pA[i] + IAc + U * ud;
   Mat6& IAp = data.IA[p];
-  for (int k = 0; k < 6; ++k) IAp.col(k) += IA.col(k) - UD * U[k];
+  for (int k = 0; k < 6; ++k) IAp.col(k) = (IAp.col(k) + IA.col(k)) - UD * U[k];
 }
 
 void world_pass2(const Model& model, Data& data, const VecX& tau) {
@@ -161,12 +164,15 @@ void world_pass3(const Model& model, Data& data) {
   data.a[0] = -model.a_grav;
   for (int i = 1; i <= model.nb; ++i) {
     const int nv = model.joints[i].nv(), vi = model.v_index[i];
-    data.a[i] = data.a[model.parent[i]] + data.c[i];
-    if (nv == 1) {
-      const double qdd = data.Dinv[i](0, 0) * (data.u[i][0] - data.U[i].col(0).dot(data.a[i]));
+    const Motion& ap = data.a[model.parent[i]];
+    if (nv == 1) {  // q̈ = (u - U.c) / D - (U / D).a_λ (pass2_single): a shorter chain
+      const double qdd = data.u[i][0] - data.U[i].col(0).dot(ap);
       data.qdd[vi] = qdd;
-      data.a[i] += data.F[i].col(0) * qdd;
-    } else if (nv > 1) {
+      data.a[i] = (ap + data.c[i]) + data.F[i].col(0) * qdd;
+      continue;
+    }
+    data.a[i] = ap + data.c[i];
+    if (nv > 1) {
       auto qdd = data.qdd.segment(vi, nv);
       qdd.noalias() = data.Dinv[i] * (data.u[i] - data.U[i].transpose() * data.a[i]);
       data.a[i].noalias() += data.F[i] * qdd;
