@@ -18,11 +18,11 @@ struct RowSpan {
 };
 
 struct ConstrainedDynamicsWork {
-  MatX Y;            // H^-1 G^T, or Z = L^-T G^T in the fast path (nv x m)
-  MatX A;            // G H^-1 G^T                        (m x m)
+  MatX Y;            // H^-1 G^T (nv x m), or Z^T = G L^-1 in the fast path (ld x nv)
+  MatX A;            // G H^-1 G^T (m x m; ld x ld in the fast path, ld = m rounded up to even)
   VecX qdd0;         // unconstrained accelerations       (nv)
   VecX mu;           // multipliers: G^T μ is the constraint generalized force (m)
-  VecX rhs;          // g - G q̈0                          (m)
+  VecX rhs;          // g - G q̈0                          (m, or ld)
   PivotedLdlt ldlt;  // per-step solve: no allocation once sized
   // Rows of G that are not structurally zero (a planar loop's out-of-plane rows are): the
   // per-step solve works on these only (Y, A and rhs are then compacted to them).
