@@ -92,3 +92,32 @@ TEST_CASE("Pivoted LDLT: the unpivoted shortcut keeps the rank decisions", "[piv
       CHECK((x - ref).norm() <= 1e-9 * ref.norm());
     }
 }
+
+TEST_CASE("Column sums: add_times and significant_rows against dense products", "[pivoted_ldlt]") {
+  // Every row count from 0 to 40 crosses the kernels' pair, odd-row and 16-row block cases.
+  std::mt19937 rng(71);
+  for (int m = 0; m <= 40; ++m)
+    for (int n : {1, 7, 21}) {
+      MatX M = MatX::Zero(m + 3, n);  // leading dimension larger than the rows summed
+      M.topRows(m) = MatX::Random(m, n);
+      const VecX x = test::random_vector(n, rng), out0 = test::random_vector(m + 3, rng);
+      for (double sign : {1.0, -1.0}) {
+        VecX out = out0;
+        add_times(M, m, x.data(), sign, out.data());
+        VecX expected = out0;
+        expected.head(m) += sign * (M.topRows(m) * x);
+        CHECK_CLOSE(out, expected, 1e-14);  // relative; rows past m untouched
+        CHECK(out.tail(3) == out0.tail(3));
+      }
+      if (m == 0) continue;
+      MatX J = M.topRows(m);
+      for (int r = 0; r < m; r += 3) J.row(r) *= 1e-13;  // squared norm 1e-26 of the largest
+      std::vector<int> rows;
+      significant_rows(J, 1e-24, rows);
+      const double largest = J.rowwise().squaredNorm().maxCoeff();
+      std::vector<int> expected;
+      for (int r = 0; r < m; ++r)
+        if (J.row(r).squaredNorm() > 1e-24 * largest) expected.push_back(r);
+      CHECK(rows == expected);
+    }
+}
