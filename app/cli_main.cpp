@@ -55,7 +55,8 @@ int run_simulate(const SimulateArgs& a) {
   }
   opt.sample = a.sample;
   opt.require_fully_driven = a.inverse;
-  if (!(opt.step > 0) || !(opt.duration >= 0)) throw ProjectError("/simulation", "step must be positive and duration non-negative");
+  if (!(opt.step > 0) || !(opt.duration >= 0))
+    throw ProjectError("/simulation", "step must be positive and duration non-negative");
   {  // springs too stiff for the chosen fixed step: the run will diverge, say why up front
     Data data(mech.model());
     for (const std::string& w : stiffness_limits(mech, data, mech.q0, opt.step, opt.integrator))
@@ -63,7 +64,8 @@ int run_simulate(const SimulateArgs& a) {
   }
   const bool show = !a.quiet && opt.duration / opt.step >= 20000;
   auto progress = [&](double f) {
-    if (show) std::fprintf(stderr, "\rsimulating: %3d%%%s", static_cast<int>(100 * f), f >= 1 ? "\n" : "");
+    if (show)
+      std::fprintf(stderr, "\rsimulating: %3d%%%s", static_cast<int>(100 * f), f >= 1 ? "\n" : "");
   };
   if (a.output.empty()) {
     run_to_csv(mech, opt, std::cout, progress);
@@ -97,7 +99,8 @@ int main(int argc, char** argv) {
   sim->add_option("FILE", sa.file, "project file")->required();
   sim->add_option("--duration", sa.duration, "simulated time, s");
   sim->add_option("--step", sa.step, "integration step, s");
-  sim->add_option("--integrator", sa.integrator, "rk4, euler or rk45 (adaptive; --step is then the largest step)");
+  sim->add_option("--integrator", sa.integrator,
+                  "rk4, euler or rk45 (adaptive; --step is then the largest step)");
   sim->add_option("--output", sa.output, "CSV file to write");
   sim->add_option("--sample", sa.sample, "output interval, s (default: every step)");
   sim->add_flag("--quiet", sa.quiet, "no progress on stderr");

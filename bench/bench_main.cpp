@@ -18,8 +18,8 @@
 #include "core/algorithms/hybrid_dynamics.hpp"
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_constraints.hpp"
-#include "core/algorithms/planar_dynamics.hpp"
 #include "core/algorithms/ltdl.hpp"
+#include "core/algorithms/planar_dynamics.hpp"
 #include "core/algorithms/rnea.hpp"
 #include "core/algorithms/sparse_dynamics.hpp"
 #include "core/sim/simulation.hpp"
@@ -96,7 +96,8 @@ void run_forward(benchmark::State& s, const Case& c) {
     return;
   }
   for (auto _ : s) {
-    closed_loop_forward_dynamics(m, d, c.bm->loops(), c.in->q, c.in->qd, c.in->tau, kBaumgarte, kBaumgarte, w);
+    closed_loop_forward_dynamics(m, d, c.bm->loops(), c.in->q, c.in->qd, c.in->tau, kBaumgarte,
+                                 kBaumgarte, w);
     keep(d.qdd);
   }
   s.SetLabel("Method 2 (RBDA 8.5)");
@@ -170,8 +171,10 @@ const Op kOps[] = {
        }
      }},
     {"forward", false, false, run_forward},
-    {"sim1s_rk4", false, true, [](benchmark::State& s, const Case& c) { run_sim(s, c, Integrator::RK4); }},
-    {"sim1s_euler", false, true, [](benchmark::State& s, const Case& c) { run_sim(s, c, Integrator::Euler); }},
+    {"sim1s_rk4", false, true,
+     [](benchmark::State& s, const Case& c) { run_sim(s, c, Integrator::RK4); }},
+    {"sim1s_euler", false, true,
+     [](benchmark::State& s, const Case& c) { run_sim(s, c, Integrator::Euler); }},
 };
 
 // Cross-checks the benchmarked operations on the benchmark inputs (relative errors): a wrong
@@ -203,10 +206,13 @@ double loop_error(const BenchMechanism& bm, const BenchInput& in) {
   const Model& m = bm.model();
   Data d(m);
   ClosedLoopWork w;
-  if (!closed_loop_forward_dynamics(m, d, bm.loops(), in.q, in.qd, in.tau, kBaumgarte, kBaumgarte, w)) return 1.0;
+  if (!closed_loop_forward_dynamics(m, d, bm.loops(), in.q, in.qd, in.tau, kBaumgarte, kBaumgarte,
+                                    w))
+    return 1.0;
   const VecX qdd = d.qdd;
   double err = w.delta.cwiseAbs().maxCoeff();
-  err = std::max(err, (w.K * qdd - w.k).cwiseAbs().maxCoeff() / std::max(1.0, w.k.cwiseAbs().maxCoeff()));
+  err = std::max(
+      err, (w.K * qdd - w.k).cwiseAbs().maxCoeff() / std::max(1.0, w.k.cwiseAbs().maxCoeff()));
   const VecX residual = d.H * qdd + d.C - in.tau - w.K.transpose() * w.cd.mu;
   err = std::max(err, residual.cwiseAbs().maxCoeff() / std::max(1.0, in.tau.cwiseAbs().maxCoeff()));
   if (const SparseDynamicsModel* sm = bm.mech->sparse.get()) {  // the timed method agrees
@@ -219,7 +225,8 @@ double loop_error(const BenchMechanism& bm, const BenchInput& in) {
   if (const PlanarModel* pm = bm.mech->planar_dynamics.get()) {
     PlanarData pd(*pm);
     ClosedLoopWork pw;
-    if (!planar_closed_loop_forward_dynamics(m, *pm, pd, d, in.q, in.qd, in.tau, kBaumgarte, kBaumgarte, pw))
+    if (!planar_closed_loop_forward_dynamics(m, *pm, pd, d, in.q, in.qd, in.tau, kBaumgarte,
+                                             kBaumgarte, pw))
       return 1.0;
     err = std::max(err, (d.qdd - qdd).norm() / std::max(1.0, qdd.norm()));
   }
@@ -245,9 +252,11 @@ int main(int argc, char** argv) {
   std::vector<PeerModel> peers;
   for (const BenchMechanism& bm : models) {
     inputs.push_back(make_mechanism_input(bm));
-    const double err = bm.loops().empty() ? tree_error(bm.model(), inputs.back()) : loop_error(bm, inputs.back());
+    const double err =
+        bm.loops().empty() ? tree_error(bm.model(), inputs.back()) : loop_error(bm, inputs.back());
     if (!(err < 1e-8)) {
-      std::fprintf(stderr, "articula-bench: %s fails its consistency check (error %g)\n", bm.name.c_str(), err);
+      std::fprintf(stderr, "articula-bench: %s fails its consistency check (error %g)\n",
+                   bm.name.c_str(), err);
       return 1;
     }
   }
@@ -260,7 +269,8 @@ int main(int argc, char** argv) {
       const Case c{&models[k], &inputs[k]};
       if ((op.trees_only && !c.tree()) || (op.simulation && !c.simulate())) continue;
       const std::string name = std::string("articula/") + op.name + "/" + models[k].name;
-      benchmark::RegisterBenchmark(name.c_str(), [run = op.run, c](benchmark::State& s) { run(s, c); });
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [run = op.run, c](benchmark::State& s) { run(s, c); });
     }
   static std::vector<PeerModel> peer_models = std::move(peers);
 #ifdef ARTICULA_BENCH_MUJOCO

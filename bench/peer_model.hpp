@@ -19,7 +19,7 @@ struct PeerPose {
 
 struct PeerBody {
   std::string name;
-  int parent = 0;       // 0 = ground
+  int parent = 0;  // 0 = ground
   PeerJoint joint = PeerJoint::Fixed;
   bool reversed = false;  // revolute/prismatic only: the joint axis is -z
   PeerPose joint_frame;   // joint frame in the parent body frame; the body frame is the joint's
@@ -28,7 +28,7 @@ struct PeerBody {
   std::array<double, 3> com{0, 0, 0};
   std::array<double, 6> I_com{0, 0, 0, 0, 0, 0};     // xx yy zz xy xz yz about the COM
   std::array<double, 6> I_origin{0, 0, 0, 0, 0, 0};  // the same about the body origin
-  int q_index = 0, v_index = 0;  // Articula coordinates of the joint
+  int q_index = 0, v_index = 0;                      // Articula coordinates of the joint
 };
 
 // A loop joint: its frame on the predecessor and on the successor, which coincide when closed.

@@ -44,24 +44,32 @@ int depth(const PeerModel& pm, int i) {
 void write_joint(std::ostream& os, const PeerBody& b) {
   const char* axis = b.reversed ? "0 0 -1" : "0 0 1";
   switch (b.joint) {
-    case PeerJoint::Revolute: os << "<joint type='hinge' axis='" << axis << "'/>"; break;
-    case PeerJoint::Prismatic: os << "<joint type='slide' axis='" << axis << "'/>"; break;
+    case PeerJoint::Revolute:
+      os << "<joint type='hinge' axis='" << axis << "'/>";
+      break;
+    case PeerJoint::Prismatic:
+      os << "<joint type='slide' axis='" << axis << "'/>";
+      break;
     case PeerJoint::Universal:  // Articula: rotate about z, then about the new y
       os << "<joint type='hinge' axis='0 0 1'/><joint type='hinge' axis='0 1 0'/>";
       break;
-    case PeerJoint::Spherical: os << "<joint type='ball'/>"; break;
-    case PeerJoint::Fixed: break;
+    case PeerJoint::Spherical:
+      os << "<joint type='ball'/>";
+      break;
+    case PeerJoint::Fixed:
+      break;
   }
 }
 
-void write_body(std::ostream& os, const PeerModel& pm, const std::vector<std::vector<int>>& children, int i) {
+void write_body(std::ostream& os, const PeerModel& pm,
+                const std::vector<std::vector<int>>& children, int i) {
   const PeerBody& b = pm.bodies[i];
   const auto q = quat_of(b.joint_frame.R);
   os << "<body name='" << b.name << "' pos='" << vec(b.joint_frame.p.data(), 3) << "' quat='"
      << vec(q.data(), 4) << "'>";
-  os << "<inertial pos='" << vec(b.com.data(), 3) << "' mass='" << vec(&b.mass, 1) << "' fullinertia='"
-     << b.I_com[0] << " " << b.I_com[1] << " " << b.I_com[2] << " " << b.I_com[3] << " " << b.I_com[4]
-     << " " << b.I_com[5] << "'/>";
+  os << "<inertial pos='" << vec(b.com.data(), 3) << "' mass='" << vec(&b.mass, 1)
+     << "' fullinertia='" << b.I_com[0] << " " << b.I_com[1] << " " << b.I_com[2] << " "
+     << b.I_com[3] << " " << b.I_com[4] << " " << b.I_com[5] << "'/>";
   write_joint(os, b);
   os << "\n";
   for (int c : children[i]) write_body(os, pm, children, c);
@@ -70,7 +78,8 @@ void write_body(std::ostream& os, const PeerModel& pm, const std::vector<std::ve
 
 std::string mjcf(const PeerModel& pm) {
   std::vector<std::vector<int>> children(pm.bodies.size());
-  for (std::size_t i = 1; i < pm.bodies.size(); ++i) children[pm.bodies[i].parent].push_back(static_cast<int>(i));
+  for (std::size_t i = 1; i < pm.bodies.size(); ++i)
+    children[pm.bodies[i].parent].push_back(static_cast<int>(i));
   std::ostringstream os;
   os.precision(17);
   os << "<mujoco model='" << pm.name << "'>\n<compiler angle='radian' inertiafromgeom='false'/>\n"
@@ -81,8 +90,8 @@ std::string mjcf(const PeerModel& pm) {
   for (const PeerLoop& l : pm.loops) {
     const std::string b1 = l.predecessor ? pm.bodies[l.predecessor].name : "world";
     const std::string b2 = l.successor ? pm.bodies[l.successor].name : "world";
-    os << "<connect body1='" << b1 << "' body2='" << b2 << "' anchor='" << vec(l.on_predecessor.p.data(), 3)
-       << "' solref='" << 2 * kStep << " 1'/>\n";
+    os << "<connect body1='" << b1 << "' body2='" << b2 << "' anchor='"
+       << vec(l.on_predecessor.p.data(), 3) << "' solref='" << 2 * kStep << " 1'/>\n";
   }
   os << "</equality>\n</mujoco>\n";
   return os.str();
@@ -97,17 +106,21 @@ std::string urdf(const PeerModel& pm) {
     const PeerBody& b = pm.bodies[i];
     os << "<link name='" << b.name << "'><inertial><origin xyz='" << vec(b.com.data(), 3)
        << "' rpy='0 0 0'/><mass value='" << b.mass << "'/><inertia ixx='" << b.I_com[0] << "' iyy='"
-       << b.I_com[1] << "' izz='" << b.I_com[2] << "' ixy='" << b.I_com[3] << "' ixz='" << b.I_com[4]
-       << "' iyz='" << b.I_com[5] << "'/></inertial></link>\n";
+       << b.I_com[1] << "' izz='" << b.I_com[2] << "' ixy='" << b.I_com[3] << "' ixz='"
+       << b.I_com[4] << "' iyz='" << b.I_com[5] << "'/></inertial></link>\n";
     const auto& R = b.joint_frame.R;  // URDF rpy: R = Rz(yaw) Ry(pitch) Rx(roll)
     const double pitch = std::asin(std::clamp(-R[6], -1.0, 1.0));
     const double roll = std::atan2(R[7], R[8]), yaw = std::atan2(R[3], R[0]);
-    const char* type = b.joint == PeerJoint::Revolute ? "continuous" : b.joint == PeerJoint::Prismatic ? "prismatic" : "fixed";
+    const char* type = b.joint == PeerJoint::Revolute    ? "continuous"
+                       : b.joint == PeerJoint::Prismatic ? "prismatic"
+                                                         : "fixed";
     os << "<joint name='j" << i << "' type='" << type << "'><parent link='"
-       << (b.parent ? pm.bodies[b.parent].name : std::string("ground")) << "'/><child link='" << b.name
-       << "'/><origin xyz='" << vec(b.joint_frame.p.data(), 3) << "' rpy='" << roll << " " << pitch << " "
-       << yaw << "'/><axis xyz='0 0 " << (b.reversed ? -1 : 1) << "'/>"
-       << (b.joint == PeerJoint::Prismatic ? "<limit lower='-1e3' upper='1e3' effort='0' velocity='0'/>" : "")
+       << (b.parent ? pm.bodies[b.parent].name : std::string("ground")) << "'/><child link='"
+       << b.name << "'/><origin xyz='" << vec(b.joint_frame.p.data(), 3) << "' rpy='" << roll << " "
+       << pitch << " " << yaw << "'/><axis xyz='0 0 " << (b.reversed ? -1 : 1) << "'/>"
+       << (b.joint == PeerJoint::Prismatic
+               ? "<limit lower='-1e3' upper='1e3' effort='0' velocity='0'/>"
+               : "")
        << "</joint>\n";
   }
   os << "</robot>\n";
@@ -119,10 +132,13 @@ struct MjCase {
   const PeerModel* pm = nullptr;
   mjModel* m = nullptr;
   std::vector<int> qadr, dadr;  // per Articula body: first qpos / dof of its joint (-1: none)
-  ~MjCase() { if (m) mj_deleteModel(m); }
+  ~MjCase() {
+    if (m) mj_deleteModel(m);
+  }
 };
 
-void set_state(const MjCase& c, mjData* d, const std::vector<double>& q, const std::vector<double>& qd) {
+void set_state(const MjCase& c, mjData* d, const std::vector<double>& q,
+               const std::vector<double>& qd) {
   for (std::size_t i = 1; i < c.pm->bodies.size(); ++i) {
     const PeerBody& b = c.pm->bodies[i];
     if (c.qadr[i] < 0) continue;
@@ -138,18 +154,23 @@ std::vector<int> dof_map(const MjCase& c) {
   std::vector<int> map(c.pm->nv, -1);
   for (std::size_t i = 1; i < c.pm->bodies.size(); ++i) {
     const PeerBody& b = c.pm->bodies[i];
-    const int nv = b.joint == PeerJoint::Spherical ? 3 : b.joint == PeerJoint::Universal ? 2 : b.joint == PeerJoint::Fixed ? 0 : 1;
+    const int nv = b.joint == PeerJoint::Spherical   ? 3
+                   : b.joint == PeerJoint::Universal ? 2
+                   : b.joint == PeerJoint::Fixed     ? 0
+                                                     : 1;
     for (int k = 0; k < nv; ++k) map[b.v_index + k] = c.dadr[i] + k;
   }
   return map;
 }
 
 std::unique_ptr<MjCase> load(const PeerModel& pm, std::string& why) {
-  const bool flat = pm.loops.empty() && std::all_of(pm.bodies.begin() + 1, pm.bodies.end(), [](const PeerBody& b) {
-    return b.joint == PeerJoint::Revolute || b.joint == PeerJoint::Prismatic;
-  });
+  const bool flat = pm.loops.empty() &&
+                    std::all_of(pm.bodies.begin() + 1, pm.bodies.end(), [](const PeerBody& b) {
+                      return b.joint == PeerJoint::Revolute || b.joint == PeerJoint::Prismatic;
+                    });
   int max_depth = 0;
-  for (std::size_t i = 1; i < pm.bodies.size(); ++i) max_depth = std::max(max_depth, depth(pm, static_cast<int>(i)));
+  for (std::size_t i = 1; i < pm.bodies.size(); ++i)
+    max_depth = std::max(max_depth, depth(pm, static_cast<int>(i)));
   const bool use_urdf = flat && max_depth > 50;
   const auto path = std::filesystem::temp_directory_path() /
                     ("articula-bench-" + pm.name + (use_urdf ? ".urdf" : ".xml"));
@@ -203,7 +224,8 @@ double check(const MjCase& c) {
       err = std::max(err, std::abs(M[map[r] * c.m->nv + map[k]] - pm.H[r * pm.nv + k]) / scale);
   double tscale = 1.0;
   for (double t : pm.tau_rnea) tscale = std::max(tscale, std::abs(t));
-  for (int k = 0; k < pm.nv; ++k) err = std::max(err, std::abs(rne[map[k]] - pm.tau_rnea[k]) / tscale);
+  for (int k = 0; k < pm.nv; ++k)
+    err = std::max(err, std::abs(rne[map[k]] - pm.tau_rnea[k]) / tscale);
   for (int r = 0; r < d->nefc; ++r) err = std::max(err, std::abs(d->efc_pos[r]));  // loops closed
   mj_deleteData(d);
   return err;
@@ -279,12 +301,14 @@ bool register_mujoco(const std::vector<PeerModel>& models) {
     std::string why;
     auto c = load(pm, why);
     if (!c) {
-      std::fprintf(stderr, "articula-bench: MuJoCo cannot load %s: %s\n", pm.name.c_str(), why.c_str());
+      std::fprintf(stderr, "articula-bench: MuJoCo cannot load %s: %s\n", pm.name.c_str(),
+                   why.c_str());
       return false;
     }
     const double err = check(*c);
     if (!(err < 1e-9)) {
-      std::fprintf(stderr, "articula-bench: MuJoCo's %s differs from Articula's (relative error %g)\n",
+      std::fprintf(stderr,
+                   "articula-bench: MuJoCo's %s differs from Articula's (relative error %g)\n",
                    pm.name.c_str(), err);
       return false;
     }
@@ -294,7 +318,8 @@ bool register_mujoco(const std::vector<PeerModel>& models) {
   for (const std::string& op : ops)
     for (const auto& c : cases) {
       if (op.rfind("sim1s", 0) == 0 && !c->pm->simulate) continue;
-      if ((op == "rnea" || op == "crba" || op == "inverse") && !c->pm->loops.empty()) continue;  // trees only
+      if ((op == "rnea" || op == "crba" || op == "inverse") && !c->pm->loops.empty())
+        continue;  // trees only
       const MjCase* cp = c.get();
       benchmark::RegisterBenchmark(("mujoco/" + op + "/" + c->pm->name).c_str(),
                                    [cp, op](benchmark::State& s) { run(s, *cp, op); });

@@ -2,9 +2,8 @@
 // spanning tree) and constraints (its loop joints), checked against Articula's mass matrix and
 // inverse dynamics, then timed. Compiled WITHOUT NDEBUG: Debian's Simbody is built with its
 // assertions on and clients compiled with NDEBUG crash against it (stack-notes).
-#include <benchmark/benchmark.h>
-
 #include <Simbody.h>
+#include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <cstdio>
@@ -33,7 +32,7 @@ struct SbCase {
   SimTK::GeneralForceSubsystem forces{system};
   std::unique_ptr<SimTK::Force::Gravity> gravity;
   std::vector<SimTK::MobilizedBody> mobod;  // per Articula body (0 = ground)
-  SimTK::State state;                      // at the benchmark state
+  SimTK::State state;                       // at the benchmark state
 };
 
 // Simbody's frames for Articula's joint frames: Pin turns about z as Articula's revolute does;
@@ -47,7 +46,8 @@ SimTK::Transform frame_fix(const PeerBody& b) {
     case PeerJoint::Prismatic:
     case PeerJoint::Universal:
       return SimTK::Transform(Rotation(b.reversed ? SimTK::Pi / 2 : -SimTK::Pi / 2, SimTK::YAxis));
-    default: return SimTK::Transform();
+    default:
+      return SimTK::Transform();
   }
 }
 
@@ -67,11 +67,21 @@ std::unique_ptr<SbCase> build(const PeerModel& pm) {
     const SimTK::Transform X_PF = transform_of(b.joint_frame) * fix;
     SimTK::MobilizedBody& parent = c->mobod[b.parent];
     switch (b.joint) {
-      case PeerJoint::Revolute: c->mobod.push_back(SimTK::MobilizedBody::Pin(parent, X_PF, body, fix)); break;
-      case PeerJoint::Prismatic: c->mobod.push_back(SimTK::MobilizedBody::Slider(parent, X_PF, body, fix)); break;
-      case PeerJoint::Universal: c->mobod.push_back(SimTK::MobilizedBody::Universal(parent, X_PF, body, fix)); break;
-      case PeerJoint::Spherical: c->mobod.push_back(SimTK::MobilizedBody::Ball(parent, X_PF, body, fix)); break;
-      case PeerJoint::Fixed: c->mobod.push_back(SimTK::MobilizedBody::Weld(parent, X_PF, body, fix)); break;
+      case PeerJoint::Revolute:
+        c->mobod.push_back(SimTK::MobilizedBody::Pin(parent, X_PF, body, fix));
+        break;
+      case PeerJoint::Prismatic:
+        c->mobod.push_back(SimTK::MobilizedBody::Slider(parent, X_PF, body, fix));
+        break;
+      case PeerJoint::Universal:
+        c->mobod.push_back(SimTK::MobilizedBody::Universal(parent, X_PF, body, fix));
+        break;
+      case PeerJoint::Spherical:
+        c->mobod.push_back(SimTK::MobilizedBody::Ball(parent, X_PF, body, fix));
+        break;
+      case PeerJoint::Fixed:
+        c->mobod.push_back(SimTK::MobilizedBody::Weld(parent, X_PF, body, fix));
+        break;
     }
   }
   for (const PeerLoop& l : pm.loops) {
@@ -106,7 +116,8 @@ void set_state(SbCase& c, const std::vector<double>& q, const std::vector<double
     const int q0 = mb.getFirstQIndex(c.state), u0 = mb.getFirstUIndex(c.state);
     for (int k = 0; k < nq; ++k) c.state.updQ()[q0 + k] = q[b.q_index + k];
     if (b.joint == PeerJoint::Spherical) {
-      const SimTK::Vec3 u = ball_rotation(&q[b.q_index]) * SimTK::Vec3(qd[b.v_index], qd[b.v_index + 1], qd[b.v_index + 2]);
+      const SimTK::Vec3 u = ball_rotation(&q[b.q_index]) *
+                            SimTK::Vec3(qd[b.v_index], qd[b.v_index + 1], qd[b.v_index + 2]);
       for (int k = 0; k < 3; ++k) c.state.updU()[u0 + k] = u[k];
     } else {
       for (int k = 0; k < nu; ++k) c.state.updU()[u0 + k] = qd[b.v_index + k];
@@ -135,7 +146,8 @@ SimTK::Matrix velocity_map(SbCase& c) {
 void inverse_dynamics(SbCase& c, const SimTK::Vector& udot, SimTK::Vector& tau) {
   c.system.realize(c.state, SimTK::Stage::Velocity);
   const SimTK::Vector none(c.state.getNU(), 0.0);
-  c.matter.calcResidualForceIgnoringConstraints(c.state, none, c.gravity->getBodyForces(c.state), udot, tau);
+  c.matter.calcResidualForceIgnoringConstraints(c.state, none, c.gravity->getBodyForces(c.state),
+                                                udot, tau);
 }
 
 double check(SbCase& c) {
@@ -201,11 +213,14 @@ void run(benchmark::State& bs, SbCase& c, const std::string& op) {
       inverse_dynamics(c, udot, tau);
       benchmark::DoNotOptimize(tau[0]);
     }
-  } else {  // sim1s_rk4 (Runge-Kutta-Merson, fixed step: Simbody has no classical RK4) / sim1s_euler
+  } else {  // sim1s_rk4 (Runge-Kutta-Merson, fixed step: Simbody has no classical RK4) /
+            // sim1s_euler
     const SimTK::State start = s;
     std::unique_ptr<SimTK::Integrator> integ;
-    if (op == "sim1s_rk4") integ = std::make_unique<SimTK::RungeKuttaMersonIntegrator>(c.system);
-    else integ = std::make_unique<SimTK::ExplicitEulerIntegrator>(c.system);
+    if (op == "sim1s_rk4")
+      integ = std::make_unique<SimTK::RungeKuttaMersonIntegrator>(c.system);
+    else
+      integ = std::make_unique<SimTK::ExplicitEulerIntegrator>(c.system);
     integ->setFixedStepSize(kStep);
     integ->setConstraintTolerance(1e-10);  // loops held as tightly as Articula holds them
     double err = 0;
@@ -234,21 +249,25 @@ bool register_simbody(const std::vector<PeerModel>& models) {
       c = build(pm);
       err = check(*c);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "articula-bench: Simbody cannot build %s: %s\n", pm.name.c_str(), e.what());
+      std::fprintf(stderr, "articula-bench: Simbody cannot build %s: %s\n", pm.name.c_str(),
+                   e.what());
       return false;
     }
     if (!(err < 1e-9)) {
-      std::fprintf(stderr, "articula-bench: Simbody's %s differs from Articula's (relative error %g)\n",
+      std::fprintf(stderr,
+                   "articula-bench: Simbody's %s differs from Articula's (relative error %g)\n",
                    pm.name.c_str(), err);
       return false;
     }
     cases.push_back(std::move(c));
   }
-  const std::vector<std::string> ops = {"rnea", "crba", "forward", "inverse", "sim1s_rk4", "sim1s_euler"};
+  const std::vector<std::string> ops = {"rnea",    "crba",      "forward",
+                                        "inverse", "sim1s_rk4", "sim1s_euler"};
   for (const std::string& op : ops)
     for (const auto& c : cases) {
       if (op.rfind("sim1s", 0) == 0 && !c->pm->simulate) continue;
-      if ((op == "rnea" || op == "crba" || op == "inverse") && !c->pm->loops.empty()) continue;  // trees only
+      if ((op == "rnea" || op == "crba" || op == "inverse") && !c->pm->loops.empty())
+        continue;  // trees only
       SbCase* cp = c.get();
       benchmark::RegisterBenchmark(("simbody/" + op + "/" + c->pm->name).c_str(),
                                    [cp, op](benchmark::State& s) { run(s, *cp, op); });

@@ -9,8 +9,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 64 * 1024) return -1;  // project files this large add nothing but time
-  const std::string bad = articula::fuzz::run_project_pipeline(
-      std::string(reinterpret_cast<const char*>(data), size));
+  const std::string bad =
+      articula::fuzz::run_project_pipeline(std::string(reinterpret_cast<const char*>(data), size));
   if (!bad.empty()) {
     std::fprintf(stderr, "fuzz_project: %s\n", bad.c_str());
     std::abort();

@@ -16,7 +16,8 @@
 namespace articula::fuzz {
 
 inline std::string non_finite(const Simulation& sim) {
-  bool ok = sim.q().allFinite() && sim.qd().allFinite() && sim.qdd().allFinite() && sim.tau().allFinite();
+  bool ok =
+      sim.q().allFinite() && sim.qd().allFinite() && sim.qdd().allFinite() && sim.tau().allFinite();
   for (const Force& w : sim.wrench()) ok = ok && w.allFinite();
   for (const Simulation::JointState& j : sim.joint_states())
     ok = ok && j.q.allFinite() && j.qd.allFinite() && j.qdd.allFinite() && j.tau.allFinite();
@@ -34,8 +35,10 @@ inline std::string simulate_ten_steps(const Mechanism& mech) {
   sim.evaluate();
   std::string bad = non_finite(sim);
   for (int n = 0; n < 10 && bad.empty(); ++n) {
-    if (opt.integrator == Integrator::RK45) sim.advance(sim.time() + h, opt.rtol, opt.atol, h);
-    else sim.step(h, opt.integrator);
+    if (opt.integrator == Integrator::RK45)
+      sim.advance(sim.time() + h, opt.rtol, opt.atol, h);
+    else
+      sim.step(h, opt.integrator);
     sim.evaluate();
     bad = non_finite(sim);
   }
@@ -75,7 +78,7 @@ inline std::string run_project_pipeline(const std::string& text) {
     (void)mechanism_info(mech).dump();
     const std::string bad = simulate_ten_steps(mech);
     if (!bad.empty()) return bad;
-    (void)to_text(loaded.spec);  // what was loaded can be written back
+    (void)to_text(loaded.spec);             // what was loaded can be written back
   } catch (const std::invalid_argument&) {  // graph problems found by the compiler
   } catch (const std::runtime_error&) {     // SetupError, ProjectError, ExpressionError, save
   }

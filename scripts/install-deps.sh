@@ -14,6 +14,7 @@ packages=(
   libqt6svg6                           # its toolbar icons (SVG)
   libopenscenegraph-dev                # its 3D view
   xvfb xauth imagemagick               # GUI tests and screenshots without a display
+  clang-format                         # scripts/check-format (layout checked in CI)
 )
 
 missing=()

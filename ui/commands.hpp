@@ -46,9 +46,9 @@ class EditCommand : public QUndoCommand {
 // Builds the command of the right class for a kind of edit.
 QUndoCommand* makeCommand(Document* document, Edit edit, EditKind kind);
 
-#define ARTICULA_EDIT_COMMAND(Name, Kind)                                                 \
-  class Name : public EditCommand {                                                        \
-   public:                                                                                 \
+#define ARTICULA_EDIT_COMMAND(Name, Kind)                                               \
+  class Name : public EditCommand {                                                     \
+   public:                                                                              \
     Name(Document* d, Edit e) : EditCommand(d, std::move(e), static_cast<int>(Kind)) {} \
   };
 ARTICULA_EDIT_COMMAND(AddGroundPivotCommand, EditKind::GroundPivot)

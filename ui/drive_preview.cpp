@@ -21,8 +21,10 @@ void DrivePreview::setDrive(const DriveSpec& drive, double duration) {
   try {
     std::optional<MotionLaw> law;
     Expression expr;
-    if (!drive.law.is_null()) law = MotionLaw::from_json(drive.law);
-    else expr = Expression::parse(drive.expression);
+    if (!drive.law.is_null())
+      law = MotionLaw::from_json(drive.law);
+    else
+      expr = Expression::parse(drive.expression);
     for (int i = 0; i <= 200; ++i) {
       const double t = duration * i / 200.0;
       const TimeJet j = law ? law->eval(t) : expr.eval(t);
@@ -61,8 +63,10 @@ void DrivePreview::paintEvent(QPaintEvent*) {
     }
     p.setPen(QPen(colors[k], 1.6));
     p.drawPath(path);
-    p.drawText(QPointF(r.left() + 6 + 110 * k, r.top() + 14),
-               QStringLiteral("%1 %2…%3").arg(QString::fromUtf8(names[k])).arg(*lo, 0, 'g', 3).arg(*hi, 0, 'g', 3));
+    p.drawText(QPointF(r.left() + 6 + 110 * k, r.top() + 14), QStringLiteral("%1 %2…%3")
+                                                                  .arg(QString::fromUtf8(names[k]))
+                                                                  .arg(*lo, 0, 'g', 3)
+                                                                  .arg(*hi, 0, 'g', 3));
   }
 }
 

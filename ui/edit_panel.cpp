@@ -17,7 +17,9 @@
 namespace articula {
 
 namespace {
-QString num(double x) { return QString::number(x, 'g', 10); }
+QString num(double x) {
+  return QString::number(x, 'g', 10);
+}
 
 QString list(const double* v, int n) {
   QStringList parts;
@@ -31,7 +33,9 @@ std::vector<double> numbers(const QString& label, const QString& text, int n) {
   for (const QString& part : text.split(',', Qt::SkipEmptyParts)) {
     bool ok = false;
     out.push_back(part.trimmed().toDouble(&ok));
-    if (!ok) throw std::invalid_argument(label.toStdString() + ": '" + part.trimmed().toStdString() + "' is not a number");
+    if (!ok)
+      throw std::invalid_argument(label.toStdString() + ": '" + part.trimmed().toStdString() +
+                                  "' is not a number");
   }
   if (n >= 0 && static_cast<int>(out.size()) != n)
     throw std::invalid_argument(label.toStdString() + ": needs " + std::to_string(n) + " numbers");
@@ -52,8 +56,9 @@ Quat quat(const QString& label, const QString& text) {
 
 QStringList jointTypes() {
   QStringList out;
-  for (JointType t : {JointType::Revolute, JointType::Prismatic, JointType::Helical, JointType::Cylindrical,
-                      JointType::Universal, JointType::Spherical, JointType::Planar, JointType::Free, JointType::Fixed}) {
+  for (JointType t : {JointType::Revolute, JointType::Prismatic, JointType::Helical,
+                      JointType::Cylindrical, JointType::Universal, JointType::Spherical,
+                      JointType::Planar, JointType::Free, JointType::Fixed}) {
     const std::string_view n = joint_type_name(t);
     out << QString::fromUtf8(n.data(), static_cast<int>(n.size()));
   }
@@ -70,7 +75,9 @@ EditPanel::EditPanel(Document* document, QWidget* parent) : QWidget(parent), doc
   rebuild();
 }
 
-QString EditPanel::error() const { return error_ ? error_->text() : QString(); }
+QString EditPanel::error() const {
+  return error_ ? error_->text() : QString();
+}
 
 bool EditPanel::refuse(const QString& why) {
   error_->setText(why);
@@ -97,9 +104,12 @@ void EditPanel::rebuild() {
   error_->setVisible(false);
   const Selection s = document_->selection();
   const MechanismSpec& spec = document_->spec();
-  if (s.joint >= 0 && s.joint < static_cast<int>(spec.joints.size())) buildJoint(s.joint);
-  else if (s.body >= 0 && s.body < static_cast<int>(spec.bodies.size())) buildBody(s.body);
-  else buildMechanism();
+  if (s.joint >= 0 && s.joint < static_cast<int>(spec.joints.size()))
+    buildJoint(s.joint);
+  else if (s.body >= 0 && s.body < static_cast<int>(spec.bodies.size()))
+    buildBody(s.body);
+  else
+    buildMechanism();
   v->addWidget(error_);
   auto* apply = new QPushButton(tr("Apply"), body_);
   apply->setToolTip(tr("Apply the changes as one undoable edit (Ctrl+Z undoes it)"));
@@ -119,7 +129,8 @@ QLineEdit* EditPanel::addLine(const QString& label, const QString& value, const 
   return e;
 }
 
-QComboBox* EditPanel::addCombo(const QString& label, const QStringList& items, const QString& current) {
+QComboBox* EditPanel::addCombo(const QString& label, const QStringList& items,
+                               const QString& current) {
   auto* c = new QComboBox(body_);
   c->addItems(items);
   c->setCurrentText(current);
@@ -173,9 +184,11 @@ void EditPanel::buildMechanism() {
   auto* gravity = addLine(tr("Gravity"), list(spec.gravity.data(), 3), tr("m/s², world x, y, z"));
   auto* buttons = new QHBoxLayout;
   auto* add_body = new QPushButton(tr("Add body"), body_);
-  add_body->setToolTip(tr("A new body (1 kg) to place with numeric frames; join it with Add joint"));
+  add_body->setToolTip(
+      tr("A new body (1 kg) to place with numeric frames; join it with Add joint"));
   auto* add_joint = new QPushButton(tr("Add joint"), body_);
-  add_joint->setToolTip(tr("A new revolute joint from ground to the last body; edit its type and frames"));
+  add_joint->setToolTip(
+      tr("A new revolute joint from ground to the last body; edit its type and frames"));
   add_joint->setEnabled(!spec.bodies.empty());
   buttons->addWidget(add_body);
   buttons->addWidget(add_joint);
@@ -203,7 +216,8 @@ void EditPanel::buildMechanism() {
     h.gravity = vec3(tr("Gravity"), gravity->text());
     if (!h.gravity.allFinite()) return refuse(tr("Gravity must be finite"));
     if (h == document_->editable().header()) return true;
-    return document_->push(set_header(document_->editable(), h), EditKind::MechanismProperties) || refuse(document_->error());
+    return document_->push(set_header(document_->editable(), h), EditKind::MechanismProperties) ||
+           refuse(document_->error());
   };
 }
 
@@ -215,10 +229,12 @@ void EditPanel::buildBody(int index) {
   auto* com = addLine(tr("Centre of mass"), list(b.com.data(), 3), tr("m, body frame x, y, z"));
   auto* inertia = addLine(tr("Inertia"), list(b.inertia.data(), 6),
                           tr("kg·m² about the centre of mass: Ixx, Iyy, Izz, Ixy, Ixz, Iyz"));
-  const std::string material = b.extra.contains("sketch") ? b.extra["sketch"].value("material", "aluminium") : "aluminium";
+  const std::string material =
+      b.extra.contains("sketch") ? b.extra["sketch"].value("material", "aluminium") : "aluminium";
   auto* stock = addCombo(tr("Material"), {"aluminium", "steel"}, QString::fromStdString(material));
   stock->setToolTip(tr("Density for mass from geometry: aluminium 2700, steel 7850 kg/m³"));
-  auto* from_sketch = new QCheckBox(tr("Mass from drawn geometry (bar 20×6 mm of the material)"), body_);
+  auto* from_sketch =
+      new QCheckBox(tr("Mass from drawn geometry (bar 20×6 mm of the material)"), body_);
   from_sketch->setChecked(mass_from_sketch(b));
   from_sketch->setEnabled(b.extra.contains("sketch") && b.extra["sketch"].contains("points"));
   form_->addRow(from_sketch);
@@ -235,7 +251,7 @@ void EditPanel::buildBody(int index) {
     if (!ok) return refuse(tr("Mass: '%1' is not a number").arg(mass->text()));
     const bool typed = mass->text() + com->text() + inertia->text() != shown;
     if (typed) from_sketch->setChecked(false);  // typed values win over the geometry
-    if (from_sketch->isChecked()) {  // computed from the drawn outline and the material
+    if (from_sketch->isChecked()) {             // computed from the drawn outline and the material
       after.extra["sketch"]["mass"] = "bars";
       after.extra["sketch"]["material"] = stock->currentText().toStdString();
       bar_mass_properties(body_points(document_->spec(), index), LinkStock::of(after), after);
@@ -245,7 +261,8 @@ void EditPanel::buildBody(int index) {
     if (after == document_->spec().bodies[index]) return true;
     if (const std::string why = check_body(document_->spec(), index, after); !why.empty())
       return refuse(QString::fromStdString(why));
-    return document_->push(set_body(document_->editable(), index, after), EditKind::BodyProperties) ||
+    return document_->push(set_body(document_->editable(), index, after),
+                           EditKind::BodyProperties) ||
            refuse(document_->error());
   };
 }
@@ -256,7 +273,8 @@ void EditPanel::buildJoint(int index) {
   form_->addRow(new QLabel(tr("<b>Joint</b> (moves about / along its frame's z axis)"), body_));
   auto* name = addLine(tr("Name"), QString::fromStdString(j.name));
   const std::string_view tn = joint_type_name(j.joint.type);
-  auto* type = addCombo(tr("Type"), jointTypes(), QString::fromUtf8(tn.data(), static_cast<int>(tn.size())));
+  auto* type =
+      addCombo(tr("Type"), jointTypes(), QString::fromUtf8(tn.data(), static_cast<int>(tn.size())));
   QStringList bodies{"ground"};
   for (const BodySpec& b : spec.bodies) bodies << QString::fromStdString(b.name);
   auto* parent = addCombo(tr("Parent"), bodies, QString::fromStdString(j.parent));
@@ -264,23 +282,35 @@ void EditPanel::buildJoint(int index) {
   const Quat& qp = j.parent_frame.orientation;
   const Quat& qc = j.child_frame.orientation;
   const double wp[4] = {qp.w(), qp.x(), qp.y(), qp.z()}, wc[4] = {qc.w(), qc.x(), qc.y(), qc.z()};
-  auto* pp = addLine(tr("Parent frame position"), list(j.parent_frame.position.data(), 3), tr("m, in the parent body"));
-  auto* pq = addLine(tr("Parent frame quaternion"), list(wp, 4), tr("w, x, y, z (normalised on apply)"));
-  auto* cp = addLine(tr("Child frame position"), list(j.child_frame.position.data(), 3), tr("m, in the child body"));
+  auto* pp = addLine(tr("Parent frame position"), list(j.parent_frame.position.data(), 3),
+                     tr("m, in the parent body"));
+  auto* pq =
+      addLine(tr("Parent frame quaternion"), list(wp, 4), tr("w, x, y, z (normalised on apply)"));
+  auto* cp = addLine(tr("Child frame position"), list(j.child_frame.position.data(), 3),
+                     tr("m, in the child body"));
   auto* cq = addLine(tr("Child frame quaternion"), list(wc, 4), tr("w, x, y, z"));
-  auto* q0 = addLine(tr("q0"), j.q0 ? list(j.q0->data(), static_cast<int>(j.q0->size())) : QString(),
-                     tr("initial coordinates; empty: from the sketched poses"));
-  const QString kind = !j.drive ? tr("none") : j.drive->kind == DriveSpec::Kind::Motion ? tr("motion") : tr("force");
+  auto* q0 =
+      addLine(tr("q0"), j.q0 ? list(j.q0->data(), static_cast<int>(j.q0->size())) : QString(),
+              tr("initial coordinates; empty: from the sketched poses"));
+  const QString kind = !j.drive                                   ? tr("none")
+                       : j.drive->kind == DriveSpec::Kind::Motion ? tr("motion")
+                                                                  : tr("force");
   auto* drive = addCombo(tr("Drive"), {tr("none"), tr("motion"), tr("force")}, kind);
-  auto* expr = addLine(tr("Drive expression"), j.drive ? QString::fromStdString(j.drive->expression) : QString(),
+  auto* expr = addLine(tr("Drive expression"),
+                       j.drive ? QString::fromStdString(j.drive->expression) : QString(),
                        tr("of t: q(t) for motion (rad or m), τ(t) for force; e.g. 0.3 + 2*pi*t"));
-  auto* law = addLine(tr("Motion law"), j.drive && !j.drive->law.is_null() ? QString::fromStdString(j.drive->law.dump()) : QString(),
-                      tr("JSON motion law instead of the expression, e.g. {\"type\":\"harmonic\",\"amplitude\":0.5,\"frequency\":1}"));
+  auto* law = addLine(
+      tr("Motion law"),
+      j.drive && !j.drive->law.is_null() ? QString::fromStdString(j.drive->law.dump()) : QString(),
+      tr("JSON motion law instead of the expression, e.g. "
+         "{\"type\":\"harmonic\",\"amplitude\":0.5,\"frequency\":1}"));
   preview_ = new DrivePreview(body_);
   form_->addRow(preview_);
   const SpringSpec sp = j.spring.value_or(SpringSpec{});
-  auto* spring = addLine(tr("Spring k, rest, c"), j.spring ? list(&sp.stiffness, 1) + ", " + num(sp.rest) + ", " + num(sp.damping) : QString(),
-                         tr("stiffness, rest position, damping; empty: no spring"));
+  auto* spring = addLine(
+      tr("Spring k, rest, c"),
+      j.spring ? list(&sp.stiffness, 1) + ", " + num(sp.rest) + ", " + num(sp.damping) : QString(),
+      tr("stiffness, rest position, damping; empty: no spring"));
   connect(expr, &QLineEdit::textChanged, this, &EditPanel::updatePreview);
   connect(law, &QLineEdit::textChanged, this, &EditPanel::updatePreview);
   connect(drive, &QComboBox::currentTextChanged, this, &EditPanel::updatePreview);
@@ -318,7 +348,8 @@ void EditPanel::buildJoint(int index) {
     if (after == document_->spec().joints[index]) return true;
     if (const std::string why = check_joint(document_->spec(), index, after); !why.empty())
       return refuse(QString::fromStdString(why));
-    return document_->push(set_joint(document_->editable(), index, after), EditKind::JointProperties) ||
+    return document_->push(set_joint(document_->editable(), index, after),
+                           EditKind::JointProperties) ||
            refuse(document_->error());
   };
 }

@@ -29,8 +29,8 @@
 #include "ui/sketch_editor.hpp"
 #include "ui/sketch_status_dock.hpp"
 #include "ui/sketch_tool_bar.hpp"
-#include "ui/template_dialog.hpp"
 #include "ui/snapshot_history.hpp"
+#include "ui/template_dialog.hpp"
 #include "ui/viewport_panel.hpp"
 
 namespace articula {
@@ -131,7 +131,8 @@ void MainWindow::createSketch() {
           [this](const QString& hint) { statusBar()->showMessage(hint); });
   connect(document_, &Document::projectReplaced, sketch_, &SketchEditor::fitToView);
   connect(document_, &Document::statusChanged, this, [this] {
-    if (!document_->mechanism()) summary_label_->setText(QString::fromStdString(document_->status().summary()));
+    if (!document_->mechanism())
+      summary_label_->setText(QString::fromStdString(document_->status().summary()));
   });
   connect(document_, &Document::selectionChanged, sketch_, qOverload<>(&QWidget::update));
 }
@@ -164,13 +165,15 @@ void MainWindow::createFileMenu() {
   file->addAction(themedIcon("new"), tr("&New"), QKeySequence::New, this, [this] {
     if (maybeSave()) newDocument();
   });
-  file->addAction(tr("New from &Template…"), this, [this] {
-    if (!maybeSave()) return;
-    TemplateDialog dialog(this);
-    if (dialog.exec() == QDialog::Accepted && dialog.spec() &&
-        !document_->adoptUntitled(*dialog.spec()))
-      showError(tr("New from Template"), document_->error());
-  })->setObjectName("action_new_from_template");
+  file->addAction(tr("New from &Template…"), this,
+                  [this] {
+                    if (!maybeSave()) return;
+                    TemplateDialog dialog(this);
+                    if (dialog.exec() == QDialog::Accepted && dialog.spec() &&
+                        !document_->adoptUntitled(*dialog.spec()))
+                      showError(tr("New from Template"), document_->error());
+                  })
+      ->setObjectName("action_new_from_template");
   file->addAction(themedIcon("open"), tr("&Open…"), QKeySequence::Open, this,
                   &MainWindow::openInteractive);
   QMenu* recent = file->addMenu(tr("Open &Recent"));

@@ -42,15 +42,24 @@ SketchEditor::SketchEditor(Document* document, QWidget* parent)
 
 QString SketchEditor::toolName(Tool t) {
   switch (t) {
-    case Tool::Select: return tr("Select / drag");
-    case Tool::GroundPivot: return tr("Ground pivot");
-    case Tool::Link: return tr("Link");
-    case Tool::Ternary: return tr("Ternary link");
-    case Tool::Pin: return tr("Pin");
-    case Tool::Slider: return tr("Slider on link");
-    case Tool::GroundSlider: return tr("Ground slider");
-    case Tool::Motor: return tr("Motor");
-    case Tool::Delete: return tr("Delete");
+    case Tool::Select:
+      return tr("Select / drag");
+    case Tool::GroundPivot:
+      return tr("Ground pivot");
+    case Tool::Link:
+      return tr("Link");
+    case Tool::Ternary:
+      return tr("Ternary link");
+    case Tool::Pin:
+      return tr("Pin");
+    case Tool::Slider:
+      return tr("Slider on link");
+    case Tool::GroundSlider:
+      return tr("Ground slider");
+    case Tool::Motor:
+      return tr("Motor");
+    case Tool::Delete:
+      return tr("Delete");
   }
   return {};
 }
@@ -58,25 +67,36 @@ QString SketchEditor::toolName(Tool t) {
 QString SketchEditor::toolHint(Tool t) {
   switch (t) {
     case Tool::Select:
-      return tr("Click to select; drag a point to move the mechanism; Shift+drag to move the point itself");
-    case Tool::GroundPivot: return tr("Click to place a fixed pivot on the ground");
+      return tr(
+          "Click to select; drag a point to move the mechanism; Shift+drag to move the point "
+          "itself");
+    case Tool::GroundPivot:
+      return tr("Click to place a fixed pivot on the ground");
     case Tool::Link:
-      return tr("Click the two ends of a new link; ends on existing points are pinned there (hold Alt not to pin)");
-    case Tool::Ternary: return tr("Click the three corners of a new ternary link");
-    case Tool::Pin: return tr("Click a point where two links meet to pin them together");
-    case Tool::Slider: return tr("Click on a link to put a slider on it (moves along the link)");
+      return tr(
+          "Click the two ends of a new link; ends on existing points are pinned there (hold Alt "
+          "not to pin)");
+    case Tool::Ternary:
+      return tr("Click the three corners of a new ternary link");
+    case Tool::Pin:
+      return tr("Click a point where two links meet to pin them together");
+    case Tool::Slider:
+      return tr("Click on a link to put a slider on it (moves along the link)");
     case Tool::GroundSlider:
       return tr("Click where the slider sits, then a second point giving the direction it slides");
     case Tool::Motor:
       return tr("Click a pivot to drive it at one turn per second (click again to remove)");
-    case Tool::Delete: return tr("Click a link, a joint or a ground pivot to delete it");
+    case Tool::Delete:
+      return tr("Click a link, a joint or a ground pivot to delete it");
   }
   return {};
 }
 
 QString SketchEditor::hint() const {
-  if ((tool_ == Tool::Link || tool_ == Tool::Ternary || tool_ == Tool::GroundSlider) && !pending_.empty())
-    return tr("Click the next point, or type length in mm [, angle in °] and press Enter; Esc cancels");
+  if ((tool_ == Tool::Link || tool_ == Tool::Ternary || tool_ == Tool::GroundSlider) &&
+      !pending_.empty())
+    return tr(
+        "Click the next point, or type length in mm [, angle in °] and press Enter; Esc cancels");
   return toolHint(tool_);
 }
 
@@ -128,7 +148,8 @@ void SketchEditor::fitToView() {
   }
   const double span = std::max({x1 - x0, y1 - y0, 0.05});
   scale_ = 0.6 * std::min(width(), height()) / span;
-  origin_ = QPointF(width() / 2.0 - scale_ * 0.5 * (x0 + x1), height() / 2.0 + scale_ * 0.5 * (y0 + y1));
+  origin_ =
+      QPointF(width() / 2.0 - scale_ * 0.5 * (x0 + x1), height() / 2.0 + scale_ * 0.5 * (y0 + y1));
   placed_ = true;
   update();
 }
@@ -215,7 +236,8 @@ SketchEditor::Snap SketchEditor::snapAt(const QPointF& s) const {
   snap.p = toWorld(s);
   if (grid_snap_) {
     snap.kind = Snap::Grid;
-    snap.p = Vec3(std::round(snap.p.x() / grid_) * grid_, std::round(snap.p.y() / grid_) * grid_, 0);
+    snap.p =
+        Vec3(std::round(snap.p.x() / grid_) * grid_, std::round(snap.p.y() / grid_) * grid_, 0);
   }
   return snap;
 }
@@ -276,7 +298,9 @@ void SketchEditor::press(const Snap& s, Qt::KeyboardModifiers mods) {
       }
       selectAt(s, press_at_);
       return;
-    case Tool::GroundPivot: push(add_ground_point(document_->editable(), s.p), EditKind::GroundPivot); return;
+    case Tool::GroundPivot:
+      push(add_ground_point(document_->editable(), s.p), EditKind::GroundPivot);
+      return;
     case Tool::Link:
     case Tool::Ternary:
     case Tool::GroundSlider: {
@@ -285,7 +309,9 @@ void SketchEditor::press(const Snap& s, Qt::KeyboardModifiers mods) {
       commitPoint(free);
       return;
     }
-    case Tool::Pin: pinAt(s); return;
+    case Tool::Pin:
+      pinAt(s);
+      return;
     case Tool::Slider:
       if (s.kind != Snap::Line && s.kind != Snap::Point) return;
       if (s.kind == Snap::Point) return emit hintChanged(tr("Click on a link between its points"));
@@ -295,8 +321,12 @@ void SketchEditor::press(const Snap& s, Qt::KeyboardModifiers mods) {
         emit hintChanged(QString::fromStdString(e.what()));
       }
       return;
-    case Tool::Motor: motorAt(s); return;
-    case Tool::Delete: deleteAt(s); return;
+    case Tool::Motor:
+      motorAt(s);
+      return;
+    case Tool::Delete:
+      deleteAt(s);
+      return;
   }
 }
 
@@ -334,7 +364,8 @@ void SketchEditor::pinAt(const Snap& s) {
     if (std::find(owners.begin(), owners.end(), b) != owners.end()) continue;
     const std::vector<Vec3> pts = body_points(spec, b);
     for (std::size_t i = 0; i + 1 < pts.size(); ++i)
-      if (distanceToSegment(toScreen(s.p), toScreen(bodyToWorld(b, pts[i])), toScreen(bodyToWorld(b, pts[i + 1])), nullptr) < 2)
+      if (distanceToSegment(toScreen(s.p), toScreen(bodyToWorld(b, pts[i])),
+                            toScreen(bodyToWorld(b, pts[i + 1])), nullptr) < 2)
         owners.push_back(b);
   }
   // Pin the first pair not yet joined at this point.
@@ -342,7 +373,8 @@ void SketchEditor::pinAt(const Snap& s) {
   for (std::size_t i = 0; i < owners.size(); ++i)
     for (std::size_t k = i + 1; k < owners.size(); ++k) {
       auto joined = [&](int a, int b) {
-        const std::string na = a < 0 ? "ground" : spec.bodies[a].name, nb = b < 0 ? "ground" : spec.bodies[b].name;
+        const std::string na = a < 0 ? "ground" : spec.bodies[a].name,
+                          nb = b < 0 ? "ground" : spec.bodies[b].name;
         for (int j : here)
           if ((spec.joints[j].parent == na && spec.joints[j].child == nb) ||
               (spec.joints[j].parent == nb && spec.joints[j].child == na))
@@ -353,7 +385,8 @@ void SketchEditor::pinAt(const Snap& s) {
       push(add_pin(document_->editable(), owners[i], owners[k], s.p), EditKind::Pin);
       return;
     }
-  emit hintChanged(tr("Nothing to pin here: two links (or a link and ground) must meet at the point"));
+  emit hintChanged(
+      tr("Nothing to pin here: two links (or a link and ground) must meet at the point"));
 }
 
 void SketchEditor::motorAt(const Snap& s) {
@@ -372,8 +405,12 @@ void SketchEditor::motorAt(const Snap& s) {
     const auto mech = document_->mechanism();
     if (mech && !mech->compiled.joint_map[pick].loop) q = mech->q0[mech->compiled.q_index(pick)];
     const bool slide = j.joint.type == JointType::Prismatic;
-    const QString law = slide ? QStringLiteral("%1 + 0.05*sin(2*pi*t)") : QStringLiteral("%1 + 2*pi*t");
-    j.drive = DriveSpec{DriveSpec::Kind::Motion, law.arg(q, 0, 'g', 12).toStdString(), {}, nlohmann::json::object()};
+    const QString law =
+        slide ? QStringLiteral("%1 + 0.05*sin(2*pi*t)") : QStringLiteral("%1 + 2*pi*t");
+    j.drive = DriveSpec{DriveSpec::Kind::Motion,
+                        law.arg(q, 0, 'g', 12).toStdString(),
+                        {},
+                        nlohmann::json::object()};
   }
   try {
     Edit e = set_joint(document_->editable(), pick, j);
@@ -428,7 +465,8 @@ void SketchEditor::selectAt(const Snap& s, const QPointF&) {
   }
   if (!mech) return;  // nothing assembled to drag yet
   if (!mech->drives.empty() && document_->status().free_dof == 0) {
-    emit hintChanged(tr("Fully driven: the motors set the positions. Remove a motor (Motor tool) to drag."));
+    emit hintChanged(
+        tr("Fully driven: the motors set the positions. Remove a motor (Motor tool) to drag."));
     return;
   }
   const Vec3 p = s.p;
@@ -447,7 +485,8 @@ void SketchEditor::mouseMoveEvent(QMouseEvent* event) {
   if (drag_ == Drag::Kinematic && drag_moved_) {
     const auto mech = document_->mechanism();
     // Motion-driven joints stay where their drive starts them (they would snap back otherwise).
-    const DragResult r = drag_point(*mech, drag_q_, drag_body_, drag_local_, toWorld(mouse_), true, 30);
+    const DragResult r =
+        drag_point(*mech, drag_q_, drag_body_, drag_local_, toWorld(mouse_), true, 30);
     drag_q_ = r.q;
     refreshGeometry();
   }
@@ -467,7 +506,8 @@ void SketchEditor::mouseReleaseEvent(QMouseEvent* event) {
     push(set_configuration(document_->editable(), *mech, drag_q_), EditKind::Drag);
   } else if (kind == Drag::Geometry) {
     const Snap s = snapAt(event->position());
-    const Vec3 to = s.kind == Snap::Point || s.kind == Snap::Line ? toWorld(event->position()) : s.p;
+    const Vec3 to =
+        s.kind == Snap::Point || s.kind == Snap::Line ? toWorld(event->position()) : s.p;
     push(move_point(document_->editable(), drag_from_, to), EditKind::MovePoint);
   }
   refreshGeometry();
@@ -496,8 +536,8 @@ bool SketchEditor::event(QEvent* event) {
   if (event->type() == QEvent::ShortcutOverride && !pending_.empty()) {
     auto* key = static_cast<QKeyEvent*>(event);
     if ((!key->text().isEmpty() && QStringLiteral("0123456789.,-").contains(key->text())) ||
-        key->key() == Qt::Key_Backspace || key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter ||
-        key->key() == Qt::Key_Escape) {
+        key->key() == Qt::Key_Backspace || key->key() == Qt::Key_Return ||
+        key->key() == Qt::Key_Enter || key->key() == Qt::Key_Escape) {
       event->accept();
       return true;
     }
@@ -539,8 +579,10 @@ void SketchEditor::keyPressEvent(QKeyEvent* event) {
   }
   if (event->key() == Qt::Key_Delete && tool_ == Tool::Select) {
     const Selection sel = document_->selection();
-    if (sel.body >= 0) push(remove_body(document_->editable(), sel.body), EditKind::Delete);
-    else if (sel.joint >= 0) push(remove_joint(document_->editable(), sel.joint), EditKind::Delete);
+    if (sel.body >= 0)
+      push(remove_body(document_->editable(), sel.body), EditKind::Delete);
+    else if (sel.joint >= 0)
+      push(remove_joint(document_->editable(), sel.joint), EditKind::Delete);
     return;
   }
   QWidget::keyPressEvent(event);

@@ -30,7 +30,7 @@ class SketchEditor : public QWidget {
   void setTool(Tool tool);
   static QString toolName(Tool tool);
   static QString toolHint(Tool tool);  // what to do with it (status bar, tooltip)
-  QString hint() const;                 // the hint for the current step of the current tool
+  QString hint() const;                // the hint for the current step of the current tool
 
   // Widget <-> world (metres, z = 0). Tests click at toScreen(point).
   QPointF toScreen(const Vec3& p) const;
@@ -65,8 +65,8 @@ class SketchEditor : public QWidget {
   struct Snap {
     enum Kind { Free, Grid, Point, Line } kind = Free;
     Vec3 p = Vec3::Zero();
-    std::vector<int> owners;  // bodies with a point here (-1 = ground), or the link (Line)
-    Vec3 dir = Vec3::UnitX(); // along the link (Line)
+    std::vector<int> owners;   // bodies with a point here (-1 = ground), or the link (Line)
+    Vec3 dir = Vec3::UnitX();  // along the link (Line)
   };
 
   void onDocumentChanged();

@@ -61,7 +61,8 @@ void SketchEditor::drawGroundSymbol(QPainter& p, const QPointF& at) const {
   tri.closeSubpath();
   p.drawPath(tri);
   p.drawLine(at + QPointF(-15, 18), at + QPointF(15, 18));
-  for (int k = -3; k <= 2; ++k) p.drawLine(at + QPointF(5 * k + 1, 24), at + QPointF(5 * k + 6, 18));
+  for (int k = -3; k <= 2; ++k)
+    p.drawLine(at + QPointF(5 * k + 1, 24), at + QPointF(5 * k + 6, 18));
 }
 
 void SketchEditor::drawBodies(QPainter& p) const {
@@ -148,7 +149,9 @@ void SketchEditor::drawJoints(QPainter& p) const {
     const Vec3 w = bodyToWorld(spec.body_index(js.child), js.child_frame.position);
     const QPointF at = toScreen(w);
     const bool ground = js.parent == "ground" || js.child == "ground";
-    if (ground && js.joint.type != JointType::Prismatic) drawGroundSymbol(p, toScreen(bodyToWorld(spec.body_index(js.parent), js.parent_frame.position)));
+    if (ground && js.joint.type != JointType::Prismatic)
+      drawGroundSymbol(p,
+                       toScreen(bodyToWorld(spec.body_index(js.parent), js.parent_frame.position)));
     if (js.joint.type == JointType::Prismatic) continue;  // drawn as block and rail
     const bool selected = sel.joint == j;
     p.setPen(QPen(selected ? kSelected : QColor(30, 30, 30), selected ? 3 : 2));
@@ -159,7 +162,9 @@ void SketchEditor::drawJoints(QPainter& p) const {
       p.setPen(QPen(QColor(200, 120, 0), 2));
       p.drawArc(QRectF(at - QPointF(14, 14), QSizeF(28, 28)), 30 * 16, 260 * 16);
     }
-    if (!seen(w)) p.setPen(QColor(60, 60, 60)), p.drawText(at + QPointF(10, -10), QString::fromStdString(js.name));
+    if (!seen(w))
+      p.setPen(QColor(60, 60, 60)),
+          p.drawText(at + QPointF(10, -10), QString::fromStdString(js.name));
   }
   for (const Vec3& g : ground_points(spec)) {
     if (seen(g)) continue;
@@ -176,10 +181,16 @@ void SketchEditor::drawFeedback(QPainter& p) const {
     const QPointF at = toScreen(hover_.p);
     p.setPen(QPen(kSnap, 2));
     p.setBrush(Qt::NoBrush);
-    if (hover_.kind == Snap::Point) p.drawEllipse(at, 11, 11);
-    else if (hover_.kind == Snap::Line) p.drawRect(QRectF(at - QPointF(6, 6), QSizeF(12, 12)));
-    else p.drawLine(at - QPointF(6, 0), at + QPointF(6, 0)), p.drawLine(at - QPointF(0, 6), at + QPointF(0, 6));
-    const QString what = hover_.kind == Snap::Point ? tr("point") : hover_.kind == Snap::Line ? tr("on link") : tr("grid");
+    if (hover_.kind == Snap::Point)
+      p.drawEllipse(at, 11, 11);
+    else if (hover_.kind == Snap::Line)
+      p.drawRect(QRectF(at - QPointF(6, 6), QSizeF(12, 12)));
+    else
+      p.drawLine(at - QPointF(6, 0), at + QPointF(6, 0)),
+          p.drawLine(at - QPointF(0, 6), at + QPointF(0, 6));
+    const QString what = hover_.kind == Snap::Point  ? tr("point")
+                         : hover_.kind == Snap::Line ? tr("on link")
+                                                     : tr("grid");
     p.drawText(at + QPointF(12, 18), what);
   }
   if (pending_.empty()) return;
@@ -191,14 +202,17 @@ void SketchEditor::drawFeedback(QPainter& p) const {
   p.drawLine(toScreen(pending_.back().p), toScreen(end));
   for (const Snap& s : pending_) p.drawEllipse(toScreen(s.p), 5, 5);
   const Vec3 d = end - pending_.back().p;
-  const QString label = tr("L = %1 mm   θ = %2°").arg(d.norm() * 1000, 0, 'f', 1).arg(std::atan2(d.y(), d.x()) * 180 / M_PI, 0, 'f', 1);
+  const QString label = tr("L = %1 mm   θ = %2°")
+                            .arg(d.norm() * 1000, 0, 'f', 1)
+                            .arg(std::atan2(d.y(), d.x()) * 180 / M_PI, 0, 'f', 1);
   const QPointF at = toScreen(pending_.back().p + 0.5 * d) + QPointF(12, -12);
   QFont f = p.font();
   f.setBold(true);
   p.setFont(f);
   p.setPen(kRubber.darker(130));
   p.drawText(at, label);
-  const QString box = typed_.isEmpty() ? tr("type length [mm], angle [°], Enter") : tr("⌨ %1▏").arg(typed_);
+  const QString box =
+      typed_.isEmpty() ? tr("type length [mm], angle [°], Enter") : tr("⌨ %1▏").arg(typed_);
   p.setPen(typed_.isEmpty() ? QColor(140, 140, 140) : QColor(0, 0, 0));
   p.drawText(at + QPointF(0, 18), box);
 }

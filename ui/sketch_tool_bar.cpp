@@ -54,8 +54,12 @@ QIcon sketchToolIcon(Tool tool) {
       p.drawPath(arrow);
       break;
     }
-    case Tool::GroundPivot: ground(p, {16, 14}), pin(p, {16, 14}); break;
-    case Tool::Link: bar(p, {6, 24}, {26, 8}), pin(p, {6, 24}), pin(p, {26, 8}); break;
+    case Tool::GroundPivot:
+      ground(p, {16, 14}), pin(p, {16, 14});
+      break;
+    case Tool::Link:
+      bar(p, {6, 24}, {26, 8}), pin(p, {6, 24}), pin(p, {26, 8});
+      break;
     case Tool::Ternary: {
       QPolygonF tri({QPointF(5, 26), QPointF(27, 26), QPointF(16, 6)});
       p.setPen(QPen(QColor(60, 90, 140), 4, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
@@ -64,7 +68,9 @@ QIcon sketchToolIcon(Tool tool) {
       for (const QPointF& q : tri) pin(p, q);
       break;
     }
-    case Tool::Pin: bar(p, {4, 26}, {16, 16}), bar(p, {16, 16}, {28, 24}, QColor(90, 130, 70)), pin(p, {16, 16}); break;
+    case Tool::Pin:
+      bar(p, {4, 26}, {16, 16}), bar(p, {16, 16}, {28, 24}, QColor(90, 130, 70)), pin(p, {16, 16});
+      break;
     case Tool::Slider:
       bar(p, {3, 22}, {29, 10});
       p.setPen(QPen(QColor(30, 30, 30), 1.5));
@@ -108,15 +114,17 @@ SketchToolBar::SketchToolBar(SketchEditor* editor, QWidget* parent)
     QAction* a = addAction(sketchToolIcon(tool), SketchEditor::toolName(tool));
     a->setCheckable(true);
     a->setShortcut(key);
-    a->setToolTip(QStringLiteral("<b>%1</b> (%2)<br>%3")
-                      .arg(SketchEditor::toolName(tool), key.toString(), SketchEditor::toolHint(tool)));
+    a->setToolTip(
+        QStringLiteral("<b>%1</b> (%2)<br>%3")
+            .arg(SketchEditor::toolName(tool), key.toString(), SketchEditor::toolHint(tool)));
     a->setStatusTip(SketchEditor::toolHint(tool));
     group_->addAction(a);
     actions_.emplace_back(tool, a);
     connect(a, &QAction::triggered, editor_, [this, t = tool] { editor_->setTool(t); });
   }
   action(editor_->tool())->setChecked(true);
-  connect(editor_, &SketchEditor::toolChanged, this, [this](Tool t) { action(t)->setChecked(true); });
+  connect(editor_, &SketchEditor::toolChanged, this,
+          [this](Tool t) { action(t)->setChecked(true); });
 }
 
 QAction* SketchToolBar::action(Tool tool) const {

@@ -25,9 +25,15 @@ void rigid_articulated(const RigidBodyInertia& I0, const Motion& v, Mat6& IA, Fo
       IA(a, b) = I0.Ibar(a, b);
       IA(a + 3, b + 3) = a == b ? I0.m : 0.0;
     }
-  IA(0, 3) = 0; IA(1, 3) = h[2]; IA(2, 3) = -h[1];  // h×
-  IA(0, 4) = -h[2]; IA(1, 4) = 0; IA(2, 4) = h[0];
-  IA(0, 5) = h[1]; IA(1, 5) = -h[0]; IA(2, 5) = 0;
+  IA(0, 3) = 0;
+  IA(1, 3) = h[2];
+  IA(2, 3) = -h[1];  // h×
+  IA(0, 4) = -h[2];
+  IA(1, 4) = 0;
+  IA(2, 4) = h[0];
+  IA(0, 5) = h[1];
+  IA(1, 5) = -h[0];
+  IA(2, 5) = 0;
   for (int b = 0; b < 3; ++b)
     for (int a = 0; a < 3; ++a) IA(a + 3, b) = IA(b, a + 3);  // h×^T
   pA = cross_force(v, I0 * v);
@@ -61,7 +67,8 @@ void axial_base_transform(double c, double s, const Transform& XT, const AxisPer
   }
 }
 
-void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd, const ExternalForces* f_ext) {
+void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd,
+                 const ExternalForces* f_ext) {
   data.v[0].setZero();
   for (int i = 1; i <= model.nb; ++i) {
     const int p = model.parent[i];
@@ -75,14 +82,20 @@ void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd, 
       const double qi = q[model.q_index[i]], qdi = qd[vi];
       double sq, cq;
       sin_cos(qi, sq, cq);
-      axial_base_transform(cq, sq, model.X_tree[i], model.X_tree_axes[i], p > 0 ? &data.X0[p] : nullptr,
-                           X0);
+      axial_base_transform(cq, sq, model.X_tree[i], model.X_tree_axes[i],
+                           p > 0 ? &data.X0[p] : nullptr, X0);
       // S0 = [w; r × w] with w = E^T e_z; v = v_p + S0 q̇; c = (v_p + vJ0) × vJ0 = v_p × S0 q̇.
       const Mat3& E = X0.E;
       const Vec3& r = X0.r;
       const double w0 = E(2, 0), w1 = E(2, 1), w2 = E(2, 2);
-      const double l0 = r[1] * w2 - r[2] * w1, l1 = r[2] * w0 - r[0] * w2, l2 = r[0] * w1 - r[1] * w0;
-      S0(0, 0) = w0; S0(1, 0) = w1; S0(2, 0) = w2; S0(3, 0) = l0; S0(4, 0) = l1; S0(5, 0) = l2;
+      const double l0 = r[1] * w2 - r[2] * w1, l1 = r[2] * w0 - r[0] * w2,
+                   l2 = r[0] * w1 - r[1] * w0;
+      S0(0, 0) = w0;
+      S0(1, 0) = w1;
+      S0(2, 0) = w2;
+      S0(3, 0) = l0;
+      S0(4, 0) = l1;
+      S0(5, 0) = l2;
       Motion& ci = data.c[i];
       ci[0] = qdi * (vp[1] * w2 - vp[2] * w1);
       ci[1] = qdi * (vp[2] * w0 - vp[0] * w2);
@@ -90,8 +103,12 @@ void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd, 
       ci[3] = qdi * (vp[1] * l2 - vp[2] * l1 + vp[4] * w2 - vp[5] * w1);
       ci[4] = qdi * (vp[2] * l0 - vp[0] * l2 + vp[5] * w0 - vp[3] * w2);
       ci[5] = qdi * (vp[0] * l1 - vp[1] * l0 + vp[3] * w1 - vp[4] * w0);
-      v[0] = vp[0] + w0 * qdi; v[1] = vp[1] + w1 * qdi; v[2] = vp[2] + w2 * qdi;
-      v[3] = vp[3] + l0 * qdi; v[4] = vp[4] + l1 * qdi; v[5] = vp[5] + l2 * qdi;
+      v[0] = vp[0] + w0 * qdi;
+      v[1] = vp[1] + w1 * qdi;
+      v[2] = vp[2] + w2 * qdi;
+      v[3] = vp[3] + l0 * qdi;
+      v[4] = vp[4] + l1 * qdi;
+      v[5] = vp[5] + l2 * qdi;
     } else {
       JointCalc& jc = data.jc[i];
       jcalc(joint, q.data() + model.q_index[i], qd.data() + vi, jc);

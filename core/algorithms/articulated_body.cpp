@@ -7,7 +7,9 @@
 namespace articula::detail {
 
 namespace {
-bool is_fd(const std::vector<bool>* fd, int i) { return fd == nullptr || (*fd)[i]; }
+bool is_fd(const std::vector<bool>* fd, int i) {
+  return fd == nullptr || (*fd)[i];
+}
 
 // Pass 2 at a 1-DoF forward-dynamics joint with motion axis s (6-vector): fixed-size algebra,
 // D is a scalar. For an axial revolute joint s = e_z and U is column 2 of I^A.
@@ -32,7 +34,7 @@ void pass2_single(Data& data, int i, double tau_i, bool axial, Mat6& Ia, Force& 
   Ia.noalias() -= (U / D) * U.transpose();  // I^a = I^A - U U^T / D
   pa = data.pA[i];
   pa.noalias() += Ia * data.c[i];
-  pa += U * (u / D);                         // p^a = p^A + I^a c + U u / D
+  pa += U * (u / D);  // p^a = p^A + I^a c + U u / D
 }
 }  // namespace
 
@@ -44,8 +46,10 @@ void ab_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd,
     const int nv = model.joints[i].nv();
     JointCalc& jc = data.jc[i];
     const bool axial = is_axial_revolute(model.joints[i]);
-    if (axial) jcalc_axial_revolute(q[model.q_index[i]], qd[model.v_index[i]], jc);
-    else jcalc(model.joints[i], q.data() + model.q_index[i], qd.data() + model.v_index[i], jc);
+    if (axial)
+      jcalc_axial_revolute(q[model.q_index[i]], qd[model.v_index[i]], jc);
+    else
+      jcalc(model.joints[i], q.data() + model.q_index[i], qd.data() + model.v_index[i], jc);
     data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
     data.v[i] = data.Xup[i].apply(data.v[p]);
     if (axial) {
@@ -55,7 +59,8 @@ void ab_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd,
       data.v[i] += jc.vJ;
       data.c[i] = jc.cJ + cross_motion(data.v[i], jc.vJ);
     }
-    if (!is_fd(fd, i) && nv > 0) data.c[i].noalias() += jc.S * qdd_in->segment(model.v_index[i], nv);
+    if (!is_fd(fd, i) && nv > 0)
+      data.c[i].noalias() += jc.S * qdd_in->segment(model.v_index[i], nv);
     const RigidBodyInertia& I = model.inertia[i];
     data.IA[i].setZero();
     add_to(data.IA[i], I);
@@ -114,8 +119,10 @@ void ab_pass3(const Model& model, Data& data, const std::vector<bool>* fd, const
       if (nv == 1) {
         const double qdd = data.Dinv[i](0, 0) * (data.u[i][0] - data.U[i].col(0).dot(data.a[i]));
         data.qdd[vi] = qdd;
-        if (is_axial_revolute(model.joints[i])) data.a[i][2] += qdd;
-        else data.a[i] += S.col(0) * qdd;
+        if (is_axial_revolute(model.joints[i]))
+          data.a[i][2] += qdd;
+        else
+          data.a[i] += S.col(0) * qdd;
         continue;
       }
       auto qdd = data.qdd.segment(vi, nv);

@@ -26,8 +26,9 @@ MatX free_columns(const MatX& K, const std::vector<bool>& locked_v) {
 }
 }  // namespace
 
-AssemblyResult assemble(const Model& model, Data& data, const std::vector<LoopJoint>& loops, VecX& q,
-                        const std::vector<bool>& locked_v, double tolerance, int max_iterations) {
+AssemblyResult assemble(const Model& model, Data& data, const std::vector<LoopJoint>& loops,
+                        VecX& q, const std::vector<bool>& locked_v, double tolerance,
+                        int max_iterations) {
   AssemblyResult res;
   VecX delta, trial_delta;
   MatX K;

@@ -19,8 +19,8 @@ struct AssemblyResult {
 // Δ = -K_f^T (K_f K_f^T + μ I)^-1 δ over the free coordinates (locked_v[k] true = held, e.g. a
 // motion-driven joint at its t = 0 value). Steps are applied with integrate() so quaternion
 // joints stay unit. Converged when max |δ| <= tolerance.
-AssemblyResult assemble(const Model& model, Data& data, const std::vector<LoopJoint>& loops, VecX& q,
-                        const std::vector<bool>& locked_v, double tolerance = 1e-12,
+AssemblyResult assemble(const Model& model, Data& data, const std::vector<LoopJoint>& loops,
+                        VecX& q, const std::vector<bool>& locked_v, double tolerance = 1e-12,
                         int max_iterations = 200);
 
 // Replace qd by the nearest (least-squares) velocity with K qd = 0, leaving locked coordinates

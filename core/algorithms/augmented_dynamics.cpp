@@ -4,8 +4,9 @@
 
 namespace articula {
 
-bool augmented_forward_dynamics(const Model&, Data& data, const MatX& G, const VecX& g, const VecX& tau,
-                                ConstrainedDynamicsWork& w, double rank_tolerance) {
+bool augmented_forward_dynamics(const Model&, Data& data, const MatX& G, const VecX& g,
+                                const VecX& tau, ConstrainedDynamicsWork& w,
+                                double rank_tolerance) {
   const int m = static_cast<int>(G.rows());
   // W = w I with w the size of H's diagonal, so both terms weigh alike.
   const double scale = data.H.diagonal().cwiseAbs().maxCoeff();

@@ -6,9 +6,10 @@
 
 namespace articula {
 
-bool closed_loop_forward_dynamics(const Model& model, Data& data, const std::vector<LoopJoint>& loops,
-                                  const VecX& q, const VecX& qd, const VecX& tau, double alpha,
-                                  double beta, ClosedLoopWork& w, const ExternalForces* f_ext) {
+bool closed_loop_forward_dynamics(const Model& model, Data& data,
+                                  const std::vector<LoopJoint>& loops, const VecX& q,
+                                  const VecX& qd, const VecX& tau, double alpha, double beta,
+                                  ClosedLoopWork& w, const ExternalForces* f_ext) {
   loop_constraints(model, data, loops, q, qd, alpha, beta, w.delta, w.K, w.k);
   (void)q;
   crba_from_kinematics(model, data);  // loop_constraints ran the kinematics at (q, q̇)

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "core/algorithms/constrained_dynamics.hpp"
-#include "core/model/loop_joint.hpp"
 #include "core/algorithms/rnea.hpp"
+#include "core/model/loop_joint.hpp"
 
 namespace articula {
 
@@ -18,8 +18,9 @@ struct ClosedLoopWork {
 
 // Returns data.qdd. alpha, beta: Baumgarte gains (0 for the exact acceleration constraint).
 // Returns false when H is not positive definite (a massless end body).
-bool closed_loop_forward_dynamics(const Model& model, Data& data, const std::vector<LoopJoint>& loops,
-                                  const VecX& q, const VecX& qd, const VecX& tau, double alpha,
-                                  double beta, ClosedLoopWork& work, const ExternalForces* f_ext = nullptr);
+bool closed_loop_forward_dynamics(const Model& model, Data& data,
+                                  const std::vector<LoopJoint>& loops, const VecX& q,
+                                  const VecX& qd, const VecX& tau, double alpha, double beta,
+                                  ClosedLoopWork& work, const ExternalForces* f_ext = nullptr);
 
 }  // namespace articula

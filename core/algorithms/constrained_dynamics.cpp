@@ -30,7 +30,8 @@ void back_substitute_rows(const MatX& LD, const std::vector<int>& lambda, MatX& 
     for (int j = lambda[i]; j >= 0; j = lambda[j]) {
       double* __restrict zj = Z + static_cast<long>(j) * ld;
       const double l = U[j + i * ldu];
-      for (int c = si.lo; c < si.hi; c += 2) store_pair(zj + c, load_pair(zj + c) - load_pair(zi + c) * l);
+      for (int c = si.lo; c < si.hi; c += 2)
+        store_pair(zj + c, load_pair(zj + c) - load_pair(zi + c) * l);
       span[j].lo = std::min(span[j].lo, si.lo);
       span[j].hi = std::max(span[j].hi, si.hi);
     }
@@ -47,8 +48,10 @@ RowSpan copy_rows(const double* Gj, const std::vector<int>& rows, int m, int ld,
   std::uint64_t mask = 0;
   for (int c = 0; c < ld; c += 2) {
     Pair x;
-    if (mc == m) x = c + 1 < m ? load_pair(Gj + c) : Pair{Gj[c], 0.0};
-    else x = Pair{Gj[rows[c]], c + 1 < mc ? Gj[rows[c + 1]] : 0.0};
+    if (mc == m)
+      x = c + 1 < m ? load_pair(Gj + c) : Pair{Gj[c], 0.0};
+    else
+      x = Pair{Gj[rows[c]], c + 1 < mc ? Gj[rows[c + 1]] : 0.0};
     store_pair(zj + c, x);
     if (c < 64) mask |= static_cast<std::uint64_t>(nonzero_bits(x)) << c;
   }
@@ -87,10 +90,18 @@ void lower_schur(const MatX& Zt, const VecX& dinv, const std::vector<RowSpan>& s
     for (int e = 0; e < g; ++e) z[e] = Zt.data() + static_cast<long>(j + e) * ld;
     const double* d = dinv.data() + j;
     switch (g) {
-      case 1: schur_group<1>(z, d, lo, hi, ld, A.data()); break;
-      case 2: schur_group<2>(z, d, lo, hi, ld, A.data()); break;
-      case 3: schur_group<3>(z, d, lo, hi, ld, A.data()); break;
-      default: schur_group<4>(z, d, lo, hi, ld, A.data()); break;
+      case 1:
+        schur_group<1>(z, d, lo, hi, ld, A.data());
+        break;
+      case 2:
+        schur_group<2>(z, d, lo, hi, ld, A.data());
+        break;
+      case 3:
+        schur_group<3>(z, d, lo, hi, ld, A.data());
+        break;
+      default:
+        schur_group<4>(z, d, lo, hi, ld, A.data());
+        break;
     }
     j += g;
   }
@@ -147,7 +158,7 @@ void sparse_multipliers(const Model& model, Data& data, const MatX& G, const Vec
   w.rhs.resize(ld);  // g_R, and the padding row, which stays zero through the solve; in pairs
   for (int c = 0; c < ld; c += 2)
     store_pair(w.rhs.data() + c, Pair{g[w.rows[c]], c + 1 < mc ? g[w.rows[c + 1]] : 0.0});
-  w.span.resize(n);  // allocates once: the capacity stays
+  w.span.resize(n);            // allocates once: the capacity stays
   for (int j = 0; j < n; ++j)  // Z^T := G_R, and each column's hull
     w.span[j] = copy_rows(G.data() + static_cast<long>(j) * G.outerStride(), w.rows, m, ld,
                           Zt.data() + static_cast<long>(j) * ld);
@@ -165,7 +176,8 @@ void sparse_multipliers(const Model& model, Data& data, const MatX& G, const Vec
   for (int i = 0; i < n; ++i) {  // y = D^-1 Z μ, then L^-1 y (Table 6.5, last loop): q̈ - q̈0
     const double* zi = Zt.data() + static_cast<long>(i) * ld;
     Pair yp = {0.0, 0.0};
-    for (int c = w.span[i].lo; c < w.span[i].hi; c += 2) yp += load_pair(zi + c) * load_pair(w.rhs.data() + c);
+    for (int c = w.span[i].lo; c < w.span[i].hi; c += 2)
+      yp += load_pair(zi + c) * load_pair(w.rhs.data() + c);
     double yi = (yp[0] + yp[1]) * w.dinv[i];
     for (int j = model.lambda_v[i]; j >= 0; j = model.lambda_v[j]) yi -= U[j + i * ldu] * w.dinv[j];
     w.dinv[i] = yi;  // the inverse pivot is no longer needed: dinv becomes L^-1 y

@@ -27,8 +27,8 @@ struct ConstrainedDynamicsWork {
   // Rows of G that are not structurally zero (a planar loop's out-of-plane rows are): the
   // per-step solve works on these only (Y, A and rhs are then compacted to them).
   std::vector<int> rows;
-  VecX dinv;  // inverse pivots of H's factor
-  VecX Gq;    // G q̈ - g (m), for the residual
+  VecX dinv;                  // inverse pivots of H's factor
+  VecX Gq;                    // G q̈ - g (m), for the residual
   std::vector<RowSpan> span;  // nonzero rows of each column of Z^T (nv)
   // With redundant rows μ is not unique; minimum_norm picks the minimum-norm μ (complete
   // orthogonal decomposition, which allocates), e.g. for reporting joint forces.

@@ -23,8 +23,7 @@ double potential_energy(const Model& model, const Data& data) {
 
 Force spatial_momentum(const Model& model, const Data& data) {
   Force h = Force::Zero();
-  for (int i = 1; i <= model.nb; ++i)
-    h += data.X0[i].transpose_apply(model.inertia[i] * data.v[i]);
+  for (int i = 1; i <= model.nb; ++i) h += data.X0[i].transpose_apply(model.inertia[i] * data.v[i]);
   return h;
 }
 

@@ -20,8 +20,10 @@ void fk_pass(const Model& model, Data& data, const VecX& q, const VecX* qd, cons
     JointCalc& jc = data.jc[i];
     const double* qdi = qd ? qd->data() + model.v_index[i] : kNoVelocity.data();
     const bool axial = is_axial_revolute(model.joints[i]);
-    if (axial) jcalc_axial_revolute(q[model.q_index[i]], *qdi, jc);
-    else jcalc(model.joints[i], q.data() + model.q_index[i], qdi, jc);
+    if (axial)
+      jcalc_axial_revolute(q[model.q_index[i]], *qdi, jc);
+    else
+      jcalc(model.joints[i], q.data() + model.q_index[i], qdi, jc);
     data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
     data.X0[i] = p > 0 ? data.Xup[i] * data.X0[p] : data.Xup[i];
     if (!qd) continue;
@@ -29,13 +31,19 @@ void fk_pass(const Model& model, Data& data, const VecX& q, const VecX* qd, cons
     // taken element by element: the terms were just stored scalar by scalar, and Eigen's 2-wide
     // loads of them would stall on store forwarding.
     const bool still = !body_moves(model, p);
-    if (still) data.v[i] = jc.vJ;
-    else add_to(data.Xup[i].apply(data.v[p]), jc.vJ, data.v[i]);
-    if (axial) data.c[i] = cross_axial(data.v[i], jc.vJ[2]);
-    else add_to(cross_motion(data.v[i], jc.vJ), jc.cJ, data.c[i]);
+    if (still)
+      data.v[i] = jc.vJ;
+    else
+      add_to(data.Xup[i].apply(data.v[p]), jc.vJ, data.v[i]);
+    if (axial)
+      data.c[i] = cross_axial(data.v[i], jc.vJ[2]);
+    else
+      add_to(cross_motion(data.v[i], jc.vJ), jc.cJ, data.c[i]);
     if (bias) {
-      if (still) data.a[i] = data.c[i];
-      else add_to(data.Xup[i].apply(data.a[p]), data.c[i], data.a[i]);
+      if (still)
+        data.a[i] = data.c[i];
+      else
+        add_to(data.Xup[i].apply(data.a[p]), data.c[i], data.a[i]);
     }
     if (!qdd) continue;
     const auto qddi = qdd->segment(model.v_index[i], model.joints[i].nv());
@@ -65,7 +73,9 @@ Vec3 point_position(const Data& data, int i, const Vec3& p_body) {
   return X.r + X.E.transpose() * p_body;
 }
 
-Motion body_velocity_in_base(const Data& data, int i) { return data.X0[i].inverse_apply(data.v[i]); }
+Motion body_velocity_in_base(const Data& data, int i) {
+  return data.X0[i].inverse_apply(data.v[i]);
+}
 
 Vec3 point_velocity(const Data& data, int i, const Vec3& p_body) {
   const Motion& v = data.v[i];  // body coordinates

@@ -13,8 +13,12 @@ void forward_kinematics(const Model& model, Data& data, const VecX& q, const Vec
 void forward_kinematics_bias(const Model& model, Data& data, const VecX& q, const VecX& qd);
 
 // After forward_kinematics: the placement of body i in the base frame (R_0i, p_0i).
-inline Mat3 body_rotation(const Data& data, int i) { return data.X0[i].rotation(); }
-inline Vec3 body_position(const Data& data, int i) { return data.X0[i].translation(); }
+inline Mat3 body_rotation(const Data& data, int i) {
+  return data.X0[i].rotation();
+}
+inline Vec3 body_position(const Data& data, int i) {
+  return data.X0[i].translation();
+}
 // A point given in body i coordinates, in base coordinates.
 Vec3 point_position(const Data& data, int i, const Vec3& p_body);
 // Linear velocity / classical linear acceleration of that body-fixed point, base coordinates.

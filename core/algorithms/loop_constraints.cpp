@@ -96,7 +96,7 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
     if (!(l.zero_rows >> c & 1u)) rows[nc++] = c;
   double* Kc = K.data() + l.row;  // K(l.row + c, col) = Kc[c + col * ldk]
   const long ldk = K.rows();
-  double Tb[6][6];  // Tb[a] = [E_s^T T_c,ang; E_s^T T_c,lin] for c = rows[a]
+  double Tb[6][6];       // Tb[a] = [E_s^T T_c,ang; E_s^T T_c,lin] for c = rows[a]
   bool angular = false;  // whether a row has a moment part (a spherical joint's have none)
   for (int a = 0; a < nc; ++a) {
     const double* tc = t.T.data() + 6 * rows[a];
@@ -127,8 +127,10 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
       const double d0 = X.r[0] - ps[0], d1 = X.r[1] - ps[1], d2 = X.r[2] - ps[2];
       for (int k = 0; k < nvi; ++k) {
         double x[6];
-        if (rotated) std::copy_n(rotated[col0 + k].data(), 6, x);
-        else rotated_column(model, data, i, k, x);
+        if (rotated)
+          std::copy_n(rotated[col0 + k].data(), 6, x);
+        else
+          rotated_column(model, data, i, k, x);
         x[3] += d1 * x[2] - d2 * x[1];
         x[4] += d2 * x[0] - d0 * x[2];
         x[5] += d0 * x[1] - d1 * x[0];

@@ -14,11 +14,12 @@ void loop_position_errors(const Model& model, const Data& data, const std::vecto
 
 // K = [T_k^T (J_s(k) - J_p(k))] (Eq. 8.17), rows in loop-joint successor coordinates.
 // Needs data.X0 and data.jc (forward_kinematics(q)).
-void loop_jacobian(const Model& model, const Data& data, const std::vector<LoopJoint>& loops, MatX& K);
+void loop_jacobian(const Model& model, const Data& data, const std::vector<LoopJoint>& loops,
+                   MatX& K);
 
 // δ and K together (one X_sp and one loop_jcalc per loop). Needs data.X0 and data.jc.
-void loop_errors_and_jacobian(const Model& model, const Data& data, const std::vector<LoopJoint>& loops,
-                              VecX& delta, MatX& K);
+void loop_errors_and_jacobian(const Model& model, const Data& data,
+                              const std::vector<LoopJoint>& loops, VecX& delta, MatX& K);
 
 // k = -T^T (a_s - a_p + v_s × v_p) - T̊^T (v_s - v_p) (Eqs. 8.15, 8.47), with a the
 // velocity-product accelerations: call forward_kinematics(q, qd, 0) first.

@@ -34,7 +34,9 @@ bool ltdl_factor(MatX& H, const std::vector<int>& lambda) {  // RBDA Table 6.3, 
   return true;
 }
 
-void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, VecX& x) { ltdl_solve(LD, lambda, x.data()); }
+void ltdl_solve(const MatX& LD, const std::vector<int>& lambda, VecX& x) {
+  ltdl_solve(LD, lambda, x.data());
+}
 
 namespace {
 // RBDA Table 6.5 on L^T in the upper triangle: row i of L is column i there, contiguous. Raw
@@ -87,7 +89,9 @@ bool ltdl_factor(const Model& model, Data& data) {
   return factor_upper(data.LD.data(), data.LD.outerStride(), n, lam, data.LD_dinv.data());
 }
 
-void ltdl_solve(const Model& model, const Data& data, VecX& x) { ltdl_solve(model, data, x.data()); }
+void ltdl_solve(const Model& model, const Data& data, VecX& x) {
+  ltdl_solve(model, data, x.data());
+}
 
 void ltdl_solve(const Model& model, const Data& data, double* x) {
   solve_upper<true>(data.LD, model.lambda_v.data(), data.LD_dinv.data(), x);

@@ -6,18 +6,28 @@
 namespace articula {
 
 namespace {
-// Whether constraint row `local` of a loop joint is a translation row (T column with a linear part).
+// Whether constraint row `local` of a loop joint is a translation row (T column with a linear
+// part).
 bool is_translation_row(const LoopJoint& l, int local) {
   switch (l.joint.type) {
-    case JointType::Fixed: return local >= 3;
-    case JointType::Revolute: return local >= 2;
-    case JointType::Prismatic: return local >= 3;
-    case JointType::Cylindrical: return local >= 2;
-    case JointType::Helical: return local >= 2;
-    case JointType::Universal: return local >= 1;
-    case JointType::Spherical: return true;
-    case JointType::Planar: return local >= 2;
-    case JointType::Free: return false;
+    case JointType::Fixed:
+      return local >= 3;
+    case JointType::Revolute:
+      return local >= 2;
+    case JointType::Prismatic:
+      return local >= 3;
+    case JointType::Cylindrical:
+      return local >= 2;
+    case JointType::Helical:
+      return local >= 2;
+    case JointType::Universal:
+      return local >= 1;
+    case JointType::Spherical:
+      return true;
+    case JointType::Planar:
+      return local >= 2;
+    case JointType::Free:
+      return false;
   }
   return false;
 }

@@ -9,14 +9,14 @@
 namespace articula {
 
 struct MobilityReport {
-  int coordinates = 0;           // nv of the spanning tree
-  int constraint_rows = 0;       // rows of K
-  int rank = 0;                  // rank of K
-  int mobility = 0;              // nv - rank
-  int redundant = 0;             // rows - rank
+  int coordinates = 0;              // nv of the spanning tree
+  int constraint_rows = 0;          // rows of K
+  int rank = 0;                     // rank of K
+  int mobility = 0;                 // nv - rank
+  int redundant = 0;                // rows - rank
   std::vector<int> redundant_rows;  // rows of K dependent on the others
-  double tolerance = 0.0;        // singular values below this count as zero
-  double smallest_kept = 0.0;    // smallest singular value counted as nonzero (gap diagnostics)
+  double tolerance = 0.0;           // singular values below this count as zero
+  double smallest_kept = 0.0;       // smallest singular value counted as nonzero (gap diagnostics)
 };
 
 // Rank by SVD of K with translation rows scaled by 1/length_scale, so that rows in metres and rows

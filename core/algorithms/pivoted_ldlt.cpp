@@ -10,10 +10,10 @@ namespace articula {
 
 namespace {
 // Schur complement step k of an L D L^T in place (lower triangle, leading dimension ld, even):
-// A_ij -= A_ik A_jk / d, then column k scaled by 1/d, which it returns. One division per pivot. Columns go in
-// pairs, which share the loads of column k, and rows in pairs (pair.hpp): the update of column c
-// starts at row (c - 1) & ~1 and runs into the zero padding row, so it may write the two entries
-// above the diagonal, which copy_lower zeroes and nothing reads.
+// A_ij -= A_ik A_jk / d, then column k scaled by 1/d, which it returns. One division per pivot.
+// Columns go in pairs, which share the loads of column k, and rows in pairs (pair.hpp): the update
+// of column c starts at row (c - 1) & ~1 and runs into the zero padding row, so it may write the
+// two entries above the diagonal, which copy_lower zeroes and nothing reads.
 double eliminate(double* L, int ld, int n, int k) {
   const double dinv = 1.0 / L[k + k * ld];
   double* __restrict lk = L + k * ld;
@@ -31,7 +31,8 @@ double eliminate(double* L, int ld, int n, int k) {
   if (j < n) {
     const double a0 = lk[j] * dinv;
     double* __restrict l0 = L + j * ld;
-    for (int i = j & ~1; i < ld; i += 2) store_pair(l0 + i, load_pair(l0 + i) - load_pair(lk + i) * a0);
+    for (int i = j & ~1; i < ld; i += 2)
+      store_pair(l0 + i, load_pair(l0 + i) - load_pair(lk + i) * a0);
   }
   for (int i = k + 1; i < n; ++i) lk[i] *= dinv;
   return dinv;
@@ -52,7 +53,7 @@ void copy_lower(const Eigen::Ref<const MatX>& A, double* L, int ld) {
       const int s = j & ~1;
       if (s >= 2) store_pair(l + s - 2, Pair{0.0, 0.0});
       Pair x = load_pair(aj + s);
-      if (s < j) x[0] = 0.0;  // above the diagonal
+      if (s < j) x[0] = 0.0;       // above the diagonal
       if (s + 1 >= n) x[1] = 0.0;  // the padding row
       store_pair(l + s, x);
       for (int i = s + 2; i < ld; i += 2) {
@@ -190,10 +191,12 @@ void column_sums(const double* M, long ld, int n, const double* x, double sign, 
 
 using ColumnSums = void (*)(const double*, long, int, const double*, double, double*);
 template <bool Square, int... P>
-constexpr std::array<ColumnSums, 2 * sizeof...(P)> column_sum_kernels(std::integer_sequence<int, P...>) {
+constexpr std::array<ColumnSums, 2 * sizeof...(P)> column_sum_kernels(
+    std::integer_sequence<int, P...>) {
   return {column_sums<P, false, Square>..., column_sums<P, true, Square>...};
 }
-constexpr auto kTimes = column_sum_kernels<false>(std::make_integer_sequence<int, 9>{});  // 0..8 pairs
+constexpr auto kTimes =
+    column_sum_kernels<false>(std::make_integer_sequence<int, 9>{});  // 0..8 pairs
 constexpr auto kSquares = column_sum_kernels<true>(std::make_integer_sequence<int, 9>{});
 
 // Rows 0 .. m - 1 in blocks of sixteen (eight pairs, as many sums as the registers hold).

@@ -22,7 +22,8 @@ class PivotedLdlt {
   int size() const { return static_cast<int>(LD_.cols()); }
 
  private:
-  bool factor_unpivoted(const Eigen::Ref<const MatX>& A, double rel_tol);  // true when full rank is certain
+  bool factor_unpivoted(const Eigen::Ref<const MatX>& A,
+                        double rel_tol);  // true when full rank is certain
 
   MatX LD_;  // L below the diagonal, D on it (pivoted order); rows padded to even (pair.hpp)
   std::vector<int> perm_;  // pivoted row k is A's row perm_[k]

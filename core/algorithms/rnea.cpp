@@ -42,7 +42,8 @@ void rnea_forward(const Model& model, Data& data, const VecX& q, const VecX& qd,
 void rnea_backward(const Model& model, Data& data, VecX& tau, bool all_forces = true) {
   for (int i = model.nb; i >= 1; --i) {
     const int vi = model.v_index[i];
-    if (is_axial_revolute(model.joints[i])) tau[vi] = data.f[i][2];
+    if (is_axial_revolute(model.joints[i]))
+      tau[vi] = data.f[i][2];
     else  // S^T f column by column: fixed-size dots, not a dynamic-size product
       for (int k = 0; k < model.joints[i].nv(); ++k)
         tau[vi + k] = dot6(data.jc[i].S.col(k).data(), data.f[i].data());
@@ -60,7 +61,8 @@ const VecX& rnea(const Model& model, Data& data, const VecX& q, const VecX& qd, 
   return data.tau;
 }
 
-const VecX& nonlinear_effects_from_kinematics(const Model& model, Data& data, const ExternalForces* f_ext) {
+const VecX& nonlinear_effects_from_kinematics(const Model& model, Data& data,
+                                              const ExternalForces* f_ext) {
   data.a[0] = -model.a_grav;
   for (int i = 1; i <= model.nb; ++i) {
     data.a[i] = data.Xup[i].apply(data.a[model.parent[i]]) + data.c[i];  // q̈ = 0
@@ -72,7 +74,8 @@ const VecX& nonlinear_effects_from_kinematics(const Model& model, Data& data, co
   return data.C;
 }
 
-const VecX& nonlinear_effects_from_bias_kinematics(const Model& model, Data& data, const ExternalForces* f_ext) {
+const VecX& nonlinear_effects_from_bias_kinematics(const Model& model, Data& data,
+                                                   const ExternalForces* f_ext) {
   const Vec3 g = model.gravity();
   for (int i = 1; i <= model.nb; ++i) {
     Motion a = data.a[i];

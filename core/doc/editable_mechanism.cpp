@@ -52,15 +52,27 @@ MechanismHeader EditableMechanism::header() const {
   return {spec_.name, spec_.gravity, spec_.simulation, spec_.extra};
 }
 
-int EditableMechanism::body_index(EntityId id) const { return find(body_ids_, id); }
-int EditableMechanism::joint_index(EntityId id) const { return find(joint_ids_, id); }
-int EditableMechanism::force_index(EntityId id) const { return find(force_ids_, id); }
+int EditableMechanism::body_index(EntityId id) const {
+  return find(body_ids_, id);
+}
+int EditableMechanism::joint_index(EntityId id) const {
+  return find(joint_ids_, id);
+}
+int EditableMechanism::force_index(EntityId id) const {
+  return find(force_ids_, id);
+}
 
 void EditableMechanism::apply_change(const Change& c) {
   switch (c.kind) {
-    case Change::Kind::Body: change_list(spec_.bodies, body_ids_, c); break;
-    case Change::Kind::Joint: change_list(spec_.joints, joint_ids_, c); break;
-    case Change::Kind::Force: change_list(spec_.forces, force_ids_, c); break;
+    case Change::Kind::Body:
+      change_list(spec_.bodies, body_ids_, c);
+      break;
+    case Change::Kind::Joint:
+      change_list(spec_.joints, joint_ids_, c);
+      break;
+    case Change::Kind::Force:
+      change_list(spec_.forces, force_ids_, c);
+      break;
     case Change::Kind::Header: {
       if (!(header() == std::get<MechanismHeader>(c.before)))
         throw std::invalid_argument("header changed since");
@@ -90,7 +102,8 @@ void EditableMechanism::revert(const Edit& edit) {
   *this = std::move(trial);
 }
 
-// Inserts append (an index past the end is clamped), so several inserts in one edit keep their order.
+// Inserts append (an index past the end is clamped), so several inserts in one edit keep their
+// order.
 constexpr int kAppend = std::numeric_limits<int>::max();
 
 Change insert_body(EditableMechanism& doc, BodySpec body) {
@@ -106,7 +119,8 @@ Change insert_force(EditableMechanism& doc, ForceSpec force) {
 }
 
 Change replace_body(const EditableMechanism& doc, int index, BodySpec after) {
-  return {Change::Kind::Body, doc.body_id(index), index, doc.spec().bodies.at(index), std::move(after)};
+  return {Change::Kind::Body, doc.body_id(index), index, doc.spec().bodies.at(index),
+          std::move(after)};
 }
 
 Change replace_joint(const EditableMechanism& doc, int index, JointSpec after) {

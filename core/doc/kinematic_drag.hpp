@@ -9,9 +9,9 @@
 namespace articula {
 
 struct DragResult {
-  VecX q;                  // model coordinates after the drag
-  double distance = 0.0;   // remaining distance from the point to the target (m)
-  double loop_error = 0.0; // max |δ| at q
+  VecX q;                   // model coordinates after the drag
+  double distance = 0.0;    // remaining distance from the point to the target (m)
+  double loop_error = 0.0;  // max |δ| at q
   int iterations = 0;
 };
 

@@ -1,9 +1,8 @@
 #include "core/doc/sketch_edits.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <stdexcept>
-
-#include <Eigen/Eigenvalues>
 
 #include "core/algorithms/kinematics.hpp"
 #include "core/sim/expression.hpp"
@@ -15,7 +14,9 @@ namespace articula {
 namespace {
 constexpr double kSame = 1e-9;
 
-nlohmann::json json_point(const Vec3& p) { return nlohmann::json::array({p.x(), p.y(), p.z()}); }
+nlohmann::json json_point(const Vec3& p) {
+  return nlohmann::json::array({p.x(), p.y(), p.z()});
+}
 
 std::string name_of(const MechanismSpec& spec, int body) {
   return body < 0 ? std::string("ground") : spec.bodies.at(body).name;
@@ -57,11 +58,14 @@ std::vector<Vec3> stored_points(const BodySpec& b) {
   std::vector<Vec3> pts;
   if (b.extra.contains("sketch") && b.extra["sketch"].contains("points"))
     for (const auto& p : b.extra["sketch"]["points"])
-      pts.emplace_back(p[0].get<double>(), p[1].get<double>(), p.size() > 2 ? p[2].get<double>() : 0.0);
+      pts.emplace_back(p[0].get<double>(), p[1].get<double>(),
+                       p.size() > 2 ? p[2].get<double>() : 0.0);
   return pts;
 }
 
-bool same(const Vec3& a, const Vec3& b) { return (a - b).norm() < kSame; }
+bool same(const Vec3& a, const Vec3& b) {
+  return (a - b).norm() < kSame;
+}
 }  // namespace
 
 std::string unique_name(const MechanismSpec& spec, const std::string& stem) {
@@ -88,7 +92,8 @@ Edit remove_ground_point(const EditableMechanism& doc, const Vec3& p) {
 
 Edit add_link(EditableMechanism& doc, const std::vector<Vec3>& points,
               const std::vector<std::optional<Attachment>>& attach) {
-  if (points.size() < 2 || points.size() > 3) throw std::invalid_argument("a link has two or three points");
+  if (points.size() < 2 || points.size() > 3)
+    throw std::invalid_argument("a link has two or three points");
   for (std::size_t i = 1; i < points.size(); ++i)
     if (same(points[i], points[i - 1]) || same(points[i], points.front()))
       throw std::invalid_argument("the points of a link must be distinct");
@@ -103,7 +108,8 @@ Edit add_link(EditableMechanism& doc, const std::vector<Vec3>& points,
   std::vector<Vec3> local;
   for (const Vec3& p : points) local.push_back(to_local(after, me, p));
   set_sketch_points(after.bodies[me], local);
-  Edit e{points.size() == 2 ? "Draw link" : "Draw ternary link", {insert_body(doc, after.bodies[me])}};
+  Edit e{points.size() == 2 ? "Draw link" : "Draw ternary link",
+         {insert_body(doc, after.bodies[me])}};
   for (std::size_t i = 0; i < points.size() && i < attach.size(); ++i) {
     if (!attach[i]) continue;
     JointSpec j = revolute_at(after, attach[i]->body, me, points[i]);
@@ -153,12 +159,14 @@ Edit add_slider(EditableMechanism& doc, int guide, const Vec3& at, const Vec3& d
 
 Edit remove_joint(const EditableMechanism& doc, int joint) {
   const JointSpec& j = doc.spec().joints.at(joint);
-  return {"Delete joint " + j.name, {Change{Change::Kind::Joint, doc.joint_id(joint), joint, j, {}}}};
+  return {"Delete joint " + j.name,
+          {Change{Change::Kind::Joint, doc.joint_id(joint), joint, j, {}}}};
 }
 
 Edit remove_force(const EditableMechanism& doc, int force) {
   const ForceSpec& f = doc.spec().forces.at(force);
-  return {"Delete force " + f.name, {Change{Change::Kind::Force, doc.force_id(force), force, f, {}}}};
+  return {"Delete force " + f.name,
+          {Change{Change::Kind::Force, doc.force_id(force), force, f, {}}}};
 }
 
 Edit remove_body(const EditableMechanism& doc, int body) {
@@ -192,9 +200,11 @@ Edit move_point(const EditableMechanism& doc, const Vec3& from, const Vec3& to) 
   for (int j = 0; j < static_cast<int>(spec.joints.size()); ++j) {
     JointSpec js = spec.joints[j];
     bool hit = false;
-    for (auto [name, frame] : {std::pair{js.parent, &js.parent_frame}, std::pair{js.child, &js.child_frame}}) {
+    for (auto [name, frame] :
+         {std::pair{js.parent, &js.parent_frame}, std::pair{js.child, &js.child_frame}}) {
       const int b = spec.body_index(name);
-      if (same(frame->position, to_local(spec, b, from))) frame->position = to_local(spec, b, to), hit = true;
+      if (same(frame->position, to_local(spec, b, from)))
+        frame->position = to_local(spec, b, to), hit = true;
     }
     if (hit) e.changes.push_back(replace_joint(doc, j, js));
   }
@@ -236,7 +246,8 @@ Edit set_configuration(const EditableMechanism& doc, const Mechanism& mech, cons
     if (uj < 0 || !spec.joints[j].q0 || c.joint_map[uj].loop) continue;
     JointSpec js = spec.joints[j];
     const int i = c.joint_map[uj].index;
-    js.q0 = std::vector<double>(q.data() + c.model.q_index[i], q.data() + c.model.q_index[i] + c.model.joints[i].nq());
+    js.q0 = std::vector<double>(q.data() + c.model.q_index[i],
+                                q.data() + c.model.q_index[i] + c.model.joints[i].nq());
     if (!(js == spec.joints[j])) e.changes.push_back(replace_joint(doc, j, js));
   }
   return e;
@@ -244,7 +255,8 @@ Edit set_configuration(const EditableMechanism& doc, const Mechanism& mech, cons
 
 Edit set_body(const EditableMechanism& doc, int body, BodySpec after) {
   const MechanismSpec& spec = doc.spec();
-  if (const std::string why = check_body(spec, body, after); !why.empty()) throw std::invalid_argument(why);
+  if (const std::string why = check_body(spec, body, after); !why.empty())
+    throw std::invalid_argument(why);
   const std::string old = spec.bodies.at(body).name;
   Edit e{"Edit " + old, {replace_body(doc, body, after)}};
   if (after.name == old) return e;
@@ -267,13 +279,17 @@ Edit set_body(const EditableMechanism& doc, int body, BodySpec after) {
 }
 
 Edit set_joint(const EditableMechanism& doc, int joint, JointSpec after) {
-  if (const std::string why = check_joint(doc.spec(), joint, after); !why.empty()) throw std::invalid_argument(why);
-  return {"Edit " + doc.spec().joints.at(joint).name, {replace_joint(doc, joint, std::move(after))}};
+  if (const std::string why = check_joint(doc.spec(), joint, after); !why.empty())
+    throw std::invalid_argument(why);
+  return {"Edit " + doc.spec().joints.at(joint).name,
+          {replace_joint(doc, joint, std::move(after))}};
 }
 
 Edit set_force(const EditableMechanism& doc, int force, ForceSpec after) {
-  if (const std::string why = check_force(doc.spec(), force, after); !why.empty()) throw std::invalid_argument(why);
-  return {"Edit " + doc.spec().forces.at(force).name, {replace_force(doc, force, std::move(after))}};
+  if (const std::string why = check_force(doc.spec(), force, after); !why.empty())
+    throw std::invalid_argument(why);
+  return {"Edit " + doc.spec().forces.at(force).name,
+          {replace_force(doc, force, std::move(after))}};
 }
 
 Edit set_header(const EditableMechanism& doc, MechanismHeader after) {
@@ -281,22 +297,27 @@ Edit set_header(const EditableMechanism& doc, MechanismHeader after) {
 }
 
 Edit add_body(EditableMechanism& doc, BodySpec body) {
-  if (const std::string why = check_body(doc.spec(), -1, body); !why.empty()) throw std::invalid_argument(why);
+  if (const std::string why = check_body(doc.spec(), -1, body); !why.empty())
+    throw std::invalid_argument(why);
   return {"Add body " + body.name, {insert_body(doc, std::move(body))}};
 }
 
 Edit add_joint(EditableMechanism& doc, JointSpec joint) {
-  if (const std::string why = check_joint(doc.spec(), -1, joint); !why.empty()) throw std::invalid_argument(why);
+  if (const std::string why = check_joint(doc.spec(), -1, joint); !why.empty())
+    throw std::invalid_argument(why);
   return {"Add joint " + joint.name, {insert_joint(doc, std::move(joint))}};
 }
 
 Edit add_force(EditableMechanism& doc, ForceSpec force) {
-  if (const std::string why = check_force(doc.spec(), -1, force); !why.empty()) throw std::invalid_argument(why);
+  if (const std::string why = check_force(doc.spec(), -1, force); !why.empty())
+    throw std::invalid_argument(why);
   return {"Add force " + force.name, {insert_force(doc, std::move(force))}};
 }
 
 namespace {
-bool finite(const Vec3& v) { return v.allFinite(); }
+bool finite(const Vec3& v) {
+  return v.allFinite();
+}
 
 std::string check_name(const std::string& name, bool taken) {
   if (name.empty()) return "the name is empty";
@@ -331,7 +352,8 @@ std::string check_body(const MechanismSpec& spec, int index, const BodySpec& b) 
   const Vec3 p = eig.eigenvalues();
   const double tol = 1e-12 * std::max(1.0, p.cwiseAbs().maxCoeff());
   if (p.minCoeff() < -tol) return "inertia must be positive semi-definite";
-  if (p(0) + p(1) < p(2) - tol) return "principal moments violate the triangle inequality (I1 + I2 >= I3)";
+  if (p(0) + p(1) < p(2) - tol)
+    return "principal moments violate the triangle inequality (I1 + I2 >= I3)";
   if (b.pose && (!finite(b.pose->position) || std::abs(b.pose->orientation.norm() - 1.0) > 1e-6))
     return "pose needs a finite position and a unit quaternion";
   return "";

@@ -16,13 +16,13 @@ namespace articula {
 struct SketchStatus {
   int bodies = 0, joints = 0, drives = 0;
   std::vector<std::string> disconnected;  // bodies with no chain of joints to ground
-  bool analysed = false;   // the connected part compiled and assembled
-  std::string problem;     // why not (or why the mechanism cannot be simulated), "" if fine
-  int dof = 0;             // by rank of K, of the connected part
-  int gruebler = 0;        // Grübler-Kutzbach count (planar form for planar mechanisms)
+  bool analysed = false;                  // the connected part compiled and assembled
+  std::string problem;  // why not (or why the mechanism cannot be simulated), "" if fine
+  int dof = 0;          // by rank of K, of the connected part
+  int gruebler = 0;     // Grübler-Kutzbach count (planar form for planar mechanisms)
   bool planar = false;
   int loops = 0;
-  int redundant = 0;       // constraint rows dependent on the others (spatial count)
+  int redundant = 0;  // constraint rows dependent on the others (spatial count)
   // For planar mechanisms, redundancy within the plane: dof - planar Grübler (out-of-plane rows
   // of planar loops are always dependent and not the user's concern).
   int planar_redundant = 0;
@@ -30,7 +30,7 @@ struct SketchStatus {
   // (spatial mechanisms, or planar ones with in-plane redundancy)
   std::vector<std::string> unconstrained;  // move with every motion drive held
   std::vector<std::string> locked;         // cannot move at all
-  int free_dof = 0;        // dof left when the motion drives are held (0 = fully driven)
+  int free_dof = 0;  // dof left when the motion drives are held (0 = fully driven)
   double assembly_residual = 0.0;
 
   bool ready() const { return analysed && problem.empty() && disconnected.empty() && bodies > 0; }

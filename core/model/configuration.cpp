@@ -54,13 +54,27 @@ VecX random_configuration(const Model& model, std::mt19937& rng) {
     auto random_quat = [&](double* w) {
       Quat r(gauss(rng), gauss(rng), gauss(rng), gauss(rng));
       r.normalize();
-      w[0] = r.w(); w[1] = r.x(); w[2] = r.y(); w[3] = r.z();
+      w[0] = r.w();
+      w[1] = r.x();
+      w[2] = r.y();
+      w[3] = r.z();
     };
     switch (j.type) {
-      case JointType::Prismatic: qi[0] = unit(rng); break;
-      case JointType::Cylindrical: qi[0] = angle(rng); qi[1] = unit(rng); break;
-      case JointType::Planar: qi[0] = angle(rng); qi[1] = unit(rng); qi[2] = unit(rng); break;
-      case JointType::Spherical: random_quat(qi); break;
+      case JointType::Prismatic:
+        qi[0] = unit(rng);
+        break;
+      case JointType::Cylindrical:
+        qi[0] = angle(rng);
+        qi[1] = unit(rng);
+        break;
+      case JointType::Planar:
+        qi[0] = angle(rng);
+        qi[1] = unit(rng);
+        qi[2] = unit(rng);
+        break;
+      case JointType::Spherical:
+        random_quat(qi);
+        break;
       case JointType::Free:
         for (int k = 0; k < 3; ++k) qi[k] = unit(rng);
         random_quat(qi + 3);

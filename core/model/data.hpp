@@ -12,36 +12,36 @@ struct Data {
   explicit Data(const Model& model);
 
   // Kinematics (forward_kinematics; also filled by rnea, aba, hybrid_dynamics, crba).
-  std::vector<JointCalc> jc;           // X_J, S, v_J, c_J of joint i            (NB+1)
-  std::vector<Transform> Xup;          // ^i X_λ(i) = X_J X_T(i)                 (NB+1)
-  std::vector<Transform> X0;           // ^i X_0: base to body i coordinates     (NB+1)
-  std::vector<Motion> v;               // body velocity, body coordinates       (NB+1)
-  std::vector<Motion> a;               // body acceleration, body coordinates   (NB+1)
-  std::vector<Motion> c;               // c_i = c_J + v_i × v_J (Table 7.1)      (NB+1)
+  std::vector<JointCalc> jc;   // X_J, S, v_J, c_J of joint i            (NB+1)
+  std::vector<Transform> Xup;  // ^i X_λ(i) = X_J X_T(i)                 (NB+1)
+  std::vector<Transform> X0;   // ^i X_0: base to body i coordinates     (NB+1)
+  std::vector<Motion> v;       // body velocity, body coordinates       (NB+1)
+  std::vector<Motion> a;       // body acceleration, body coordinates   (NB+1)
+  std::vector<Motion> c;       // c_i = c_J + v_i × v_J (Table 7.1)      (NB+1)
 
   // Newton-Euler (rnea): body forces, then joint forces.
-  std::vector<Force> f;                // force transmitted across joint i, body i coords (NB+1)
-  VecX tau;                            // generalized forces                     (nv)
+  std::vector<Force> f;  // force transmitted across joint i, body i coords (NB+1)
+  VecX tau;              // generalized forces                     (nv)
 
   // Composite rigid bodies (crba): composite inertias and the joint-space inertia matrix.
-  std::vector<RigidBodyInertia> IC;    // I^c_i in body coordinates              (NB+1)
-  MatX H;                              // joint-space inertia matrix             (nv x nv)
-  VecX C;                              // bias forces C(q, qd, a_grav, f_ext)   (nv)
+  std::vector<RigidBodyInertia> IC;  // I^c_i in body coordinates              (NB+1)
+  MatX H;                            // joint-space inertia matrix             (nv x nv)
+  VecX C;                            // bias forces C(q, qd, a_grav, f_ext)   (nv)
 
   // Sparse L^T D L factor of H (ltdl_factor): D on the diagonal, L^T above it. (nv x nv)
   MatX LD;
   VecX LD_dinv;  // 1 / D, the inverse pivots (nv)
 
   // Articulated bodies (aba, hybrid_dynamics).
-  std::vector<Mat6> IA;                // articulated-body inertia I^A_i         (NB+1)
-  std::vector<Force> pA;               // bias force p^A_i                      (NB+1)
-  std::vector<Mat6X> U;                // U_i = I^A_i S_i                        (NB+1)
-  std::vector<MatN> Dinv;              // D_i^-1                                 (NB+1)
-  std::vector<VecN> u;                 // u_i = τ_i - S_i^T p^A_i                (NB+1)
-  VecX qdd;                            // joint accelerations                    (nv)
+  std::vector<Mat6> IA;    // articulated-body inertia I^A_i         (NB+1)
+  std::vector<Force> pA;   // bias force p^A_i                      (NB+1)
+  std::vector<Mat6X> U;    // U_i = I^A_i S_i                        (NB+1)
+  std::vector<MatN> Dinv;  // D_i^-1                                 (NB+1)
+  std::vector<VecN> u;     // u_i = τ_i - S_i^T p^A_i                (NB+1)
+  VecX qdd;                // joint accelerations                    (nv)
 
   // Scratch of ABA's first pass.
-  std::vector<Mat6X> F;                // aba: S_i in base coordinates            (NB+1)
+  std::vector<Mat6X> F;  // aba: S_i in base coordinates            (NB+1)
   // Scratch of loop_constraints: each column of S_i in base axes at body i's origin. (nv)
   std::vector<Motion> S0;
 };

@@ -10,15 +10,25 @@ namespace articula {
 
 namespace {
 constexpr std::array<std::pair<JointType, std::string_view>, 9> kNames{{
-    {JointType::Revolute, "revolute"}, {JointType::Prismatic, "prismatic"},
-    {JointType::Helical, "helical"}, {JointType::Cylindrical, "cylindrical"},
-    {JointType::Universal, "universal"}, {JointType::Spherical, "spherical"},
-    {JointType::Planar, "planar"}, {JointType::Free, "free"}, {JointType::Fixed, "fixed"},
+    {JointType::Revolute, "revolute"},
+    {JointType::Prismatic, "prismatic"},
+    {JointType::Helical, "helical"},
+    {JointType::Cylindrical, "cylindrical"},
+    {JointType::Universal, "universal"},
+    {JointType::Spherical, "spherical"},
+    {JointType::Planar, "planar"},
+    {JointType::Free, "free"},
+    {JointType::Fixed, "fixed"},
 }};
 
-Quat quat_at(const double* q) { return Quat(q[0], q[1], q[2], q[3]).normalized(); }
+Quat quat_at(const double* q) {
+  return Quat(q[0], q[1], q[2], q[3]).normalized();
+}
 void store_quat(const Quat& r, double* q) {
-  q[0] = r.w(); q[1] = r.x(); q[2] = r.y(); q[3] = r.z();
+  q[0] = r.w();
+  q[1] = r.x();
+  q[2] = r.y();
+  q[3] = r.z();
 }
 }  // namespace
 
@@ -37,10 +47,14 @@ std::optional<JointType> joint_type_from_name(std::string_view name) {
 namespace {
 Transform forward_transform(const Joint& joint, const double* q) {  // RBDA Table 4.1, X_J column
   switch (joint.type) {
-    case JointType::Revolute: return Transform::rot(rz(q[0]));
-    case JointType::Prismatic: return Transform::xlt(Vec3(0, 0, q[0]));
-    case JointType::Helical: return {rz(q[0]), Vec3(0, 0, joint.pitch * q[0])};
-    case JointType::Cylindrical: return {rz(q[0]), Vec3(0, 0, q[1])};
+    case JointType::Revolute:
+      return Transform::rot(rz(q[0]));
+    case JointType::Prismatic:
+      return Transform::xlt(Vec3(0, 0, q[0]));
+    case JointType::Helical:
+      return {rz(q[0]), Vec3(0, 0, joint.pitch * q[0])};
+    case JointType::Cylindrical:
+      return {rz(q[0]), Vec3(0, 0, q[1])};
     case JointType::Universal: {  // ry(q1) rz(q0), multiplied out
       double sa, ca, sb, cb;
       sin_cos(q[0], sa, ca);
@@ -49,14 +63,16 @@ Transform forward_transform(const Joint& joint, const double* q) {  // RBDA Tabl
       E << cb * ca, cb * sa, -sb, -sa, ca, 0, sb * ca, sb * sa, cb;
       return Transform::rot(E);
     }
-    case JointType::Spherical: return Transform::from_pose(quat_at(q).toRotationMatrix(), Vec3::Zero());
+    case JointType::Spherical:
+      return Transform::from_pose(quat_at(q).toRotationMatrix(), Vec3::Zero());
     case JointType::Planar: {
       const double c = std::cos(q[0]), s = std::sin(q[0]);
       return {rz(q[0]), Vec3(c * q[1] - s * q[2], s * q[1] + c * q[2], 0)};
     }
     case JointType::Free:
       return Transform::from_pose(quat_at(q + 3).toRotationMatrix(), Vec3(q[0], q[1], q[2]));
-    case JointType::Fixed: return {};
+    case JointType::Fixed:
+      return {};
   }
   return {};
 }
@@ -72,8 +88,12 @@ void joint_coordinates(const Joint& joint, const Transform& X, double* q) {
   const Vec3& r = X.r;
   const double theta = std::atan2(E(0, 1), E(0, 0));  // E = rz(θ): E00 = cos θ, E01 = sin θ
   switch (joint.type) {
-    case JointType::Revolute: q[0] = theta; break;
-    case JointType::Prismatic: q[0] = r.z(); break;
+    case JointType::Revolute:
+      q[0] = theta;
+      break;
+    case JointType::Prismatic:
+      q[0] = r.z();
+      break;
     case JointType::Helical: {
       q[0] = theta;  // pick the turn nearest to the sketched translation
       if (joint.pitch != 0.0) {
@@ -82,12 +102,17 @@ void joint_coordinates(const Joint& joint, const Transform& X, double* q) {
       }
       break;
     }
-    case JointType::Cylindrical: q[0] = theta; q[1] = r.z(); break;
+    case JointType::Cylindrical:
+      q[0] = theta;
+      q[1] = r.z();
+      break;
     case JointType::Universal:  // E = ry(β) rz(α)
       q[0] = std::atan2(-E(1, 0), E(1, 1));
       q[1] = std::atan2(-E(0, 2), E(2, 2));
       break;
-    case JointType::Spherical: store_quat(Quat(E.transpose()), q); break;
+    case JointType::Spherical:
+      store_quat(Quat(E.transpose()), q);
+      break;
     case JointType::Planar: {
       const double c = std::cos(theta), s = std::sin(theta);
       q[0] = theta;
@@ -96,10 +121,13 @@ void joint_coordinates(const Joint& joint, const Transform& X, double* q) {
       break;
     }
     case JointType::Free:
-      q[0] = r.x(); q[1] = r.y(); q[2] = r.z();
+      q[0] = r.x();
+      q[1] = r.y();
+      q[2] = r.z();
       store_quat(Quat(E.transpose()), q + 3);
       break;
-    case JointType::Fixed: break;
+    case JointType::Fixed:
+      break;
   }
 }
 
@@ -109,29 +137,49 @@ void jcalc(const Joint& joint, const double* q, const double* qd, JointCalc& out
   out.S.setZero(6, nv);
   out.cJ.setZero();
   switch (joint.type) {
-    case JointType::Revolute: out.S(2, 0) = 1; break;
-    case JointType::Prismatic: out.S(5, 0) = 1; break;
-    case JointType::Helical: out.S(2, 0) = 1; out.S(5, 0) = joint.pitch; break;
-    case JointType::Cylindrical: out.S(2, 0) = 1; out.S(5, 1) = 1; break;
+    case JointType::Revolute:
+      out.S(2, 0) = 1;
+      break;
+    case JointType::Prismatic:
+      out.S(5, 0) = 1;
+      break;
+    case JointType::Helical:
+      out.S(2, 0) = 1;
+      out.S(5, 0) = joint.pitch;
+      break;
+    case JointType::Cylindrical:
+      out.S(2, 0) = 1;
+      out.S(5, 1) = 1;
+      break;
     case JointType::Universal: {
       const double c2 = out.XJ.E(2, 2), s2 = -out.XJ.E(0, 2);  // cos q1, sin q1 from X_J
-      out.S(0, 0) = -s2; out.S(2, 0) = c2; out.S(1, 1) = 1;
+      out.S(0, 0) = -s2;
+      out.S(2, 0) = c2;
+      out.S(1, 1) = 1;
       out.cJ(0) = -c2 * qd[1] * qd[0];  // Ṡ qd
       out.cJ(2) = -s2 * qd[1] * qd[0];
       break;
     }
-    case JointType::Spherical: out.S.topRows<3>().setIdentity(); break;
+    case JointType::Spherical:
+      out.S.topRows<3>().setIdentity();
+      break;
     case JointType::Planar: {
       // Translations are expressed in successor coordinates (RBDA Example 4.5) while qd = dq/dt,
       // so the angular column carries the moment arm of the translation.
-      out.S(2, 0) = 1; out.S(3, 0) = -q[2]; out.S(4, 0) = q[1];
-      out.S(3, 1) = 1; out.S(4, 2) = 1;
+      out.S(2, 0) = 1;
+      out.S(3, 0) = -q[2];
+      out.S(4, 0) = q[1];
+      out.S(3, 1) = 1;
+      out.S(4, 2) = 1;
       out.cJ(3) = -qd[0] * qd[2];
       out.cJ(4) = qd[0] * qd[1];
       break;
     }
-    case JointType::Free: out.S.setIdentity(); break;
-    case JointType::Fixed: break;
+    case JointType::Free:
+      out.S.setIdentity();
+      break;
+    case JointType::Fixed:
+      break;
   }
   for (int r = 0; r < 6; ++r) {  // v_J = S q̇, without a dynamic-size product
     double x = 0.0;
@@ -146,7 +194,8 @@ void jcalc(const Joint& joint, const double* q, const double* qd, JointCalc& out
   }
 }
 
-void joint_integrate(const Joint& joint, const double* q, const double* v, double dt, double* q_out) {
+void joint_integrate(const Joint& joint, const double* q, const double* v, double dt,
+                     double* q_out) {
   switch (joint.type) {
     case JointType::Spherical: {
       const Quat r = quat_at(q) * quat_exp(Vec3(v[0], v[1], v[2]) * dt);
@@ -159,7 +208,9 @@ void joint_integrate(const Joint& joint, const double* q, const double* v, doubl
       Vec3 dp;
       se3_exp(Vec3(v[0], v[1], v[2]) * dt, Vec3(v[3], v[4], v[5]) * dt, dR, dp);
       const Vec3 p = Vec3(q[0], q[1], q[2]) + R0 * dp;
-      q_out[0] = p.x(); q_out[1] = p.y(); q_out[2] = p.z();
+      q_out[0] = p.x();
+      q_out[1] = p.y();
+      q_out[2] = p.z();
       store_quat((R0 * dR).normalized(), q_out + 3);
       return;
     }
@@ -180,7 +231,10 @@ void joint_difference(const Joint& joint, const double* q1, const double* q0, do
       const Vec3 p = R0.conjugate() * (Vec3(q1[0], q1[1], q1[2]) - Vec3(q0[0], q0[1], q0[2]));
       Vec3 w, vl;
       se3_log(R0.conjugate() * quat_at(q1 + 3), p, w, vl);
-      for (int i = 0; i < 3; ++i) { v[i] = w[i]; v[i + 3] = vl[i]; }
+      for (int i = 0; i < 3; ++i) {
+        v[i] = w[i];
+        v[i + 3] = vl[i];
+      }
       return;
     }
     default:
@@ -196,10 +250,14 @@ void joint_q_dot(const Joint& joint, const double* q, const double* v, double* q
     out[3] = 0.5 * (qq[0] * w[2] + qq[1] * w[1] - qq[2] * w[0]);
   };
   switch (joint.type) {
-    case JointType::Spherical: quat_rate(q, v, q_dot); return;
+    case JointType::Spherical:
+      quat_rate(q, v, q_dot);
+      return;
     case JointType::Free: {
       const Vec3 pd = quat_at(q + 3) * Vec3(v[3], v[4], v[5]);
-      q_dot[0] = pd.x(); q_dot[1] = pd.y(); q_dot[2] = pd.z();
+      q_dot[0] = pd.x();
+      q_dot[1] = pd.y();
+      q_dot[2] = pd.z();
       quat_rate(q + 3, v, q_dot + 3);
       return;
     }

@@ -11,7 +11,17 @@
 
 namespace articula {
 
-enum class JointType { Revolute, Prismatic, Helical, Cylindrical, Universal, Spherical, Planar, Free, Fixed };
+enum class JointType {
+  Revolute,
+  Prismatic,
+  Helical,
+  Cylindrical,
+  Universal,
+  Spherical,
+  Planar,
+  Free,
+  Fixed
+};
 
 struct Joint {
   JointType type = JointType::Fixed;
@@ -101,7 +111,8 @@ Transform joint_transform(const Joint& joint, const double* q);
 void joint_coordinates(const Joint& joint, const Transform& X, double* q);
 
 // q_out = q ⊕ v dt: exact for constant v (exponential map on the quaternion joints).
-void joint_integrate(const Joint& joint, const double* q, const double* v, double dt, double* q_out);
+void joint_integrate(const Joint& joint, const double* q, const double* v, double dt,
+                     double* q_out);
 // v with joint_integrate(q0, v, 1) = q1.
 void joint_difference(const Joint& joint, const double* q1, const double* q0, double* v);
 // dq/dt for joint velocity v (differs from v only for the quaternion joints).

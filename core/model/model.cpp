@@ -40,7 +40,8 @@ int ModelBuilder::add_body(const std::string& name, int parent, const Joint& joi
                            const Transform& X_T, const RigidBodyInertia& inertia,
                            const std::string& joint_name) {
   Model& m = model_;
-  if (parent < 0 || parent > m.nb) throw std::invalid_argument("body '" + name + "': unknown parent");
+  if (parent < 0 || parent > m.nb)
+    throw std::invalid_argument("body '" + name + "': unknown parent");
   if (m.body_index(name) >= 0) throw std::invalid_argument("body '" + name + "': duplicate name");
   // Massless bodies are allowed inside a tree (their inertia is zero); otherwise check physics.
   if (inertia.m != 0.0 || !inertia.Ibar.isZero()) {
@@ -73,6 +74,8 @@ int ModelBuilder::add_body(const std::string& name, int parent, const Joint& joi
   return i;
 }
 
-Model ModelBuilder::build() const { return model_; }
+Model ModelBuilder::build() const {
+  return model_;
+}
 
 }  // namespace articula

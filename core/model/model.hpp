@@ -15,16 +15,16 @@ struct Model {
   int nv = 0;  // velocity coordinates (degrees of freedom of the tree)
 
   // Per body, indexed 0..NB (entry 0 is the base and unused except for names).
-  std::vector<int> parent;                 // λ(i), parent[0] = -1                 (NB+1)
-  std::vector<Joint> joints;               // joint i between λ(i) and i          (NB+1)
-  std::vector<Transform> X_tree;           // X_T(i) = ^{p_i} X_{λ(i)}            (NB+1)
+  std::vector<int> parent;                   // λ(i), parent[0] = -1                 (NB+1)
+  std::vector<Joint> joints;                 // joint i between λ(i) and i          (NB+1)
+  std::vector<Transform> X_tree;             // X_T(i) = ^{p_i} X_{λ(i)}            (NB+1)
   std::vector<AxisPermutation> X_tree_axes;  // X_T(i)'s rotation when a signed permutation (NB+1)
-  std::vector<RigidBodyInertia> inertia;   // I_i in body coordinates             (NB+1)
-  std::vector<int> q_index;                // first position coordinate of joint i (NB+1)
-  std::vector<int> v_index;                // first velocity coordinate of joint i (NB+1)
-  std::vector<std::vector<int>> children;  // μ(i)                                (NB+1)
-  std::vector<std::string> body_names;     //                                     (NB+1)
-  std::vector<std::string> joint_names;    //                                     (NB+1)
+  std::vector<RigidBodyInertia> inertia;     // I_i in body coordinates             (NB+1)
+  std::vector<int> q_index;                  // first position coordinate of joint i (NB+1)
+  std::vector<int> v_index;                  // first velocity coordinate of joint i (NB+1)
+  std::vector<std::vector<int>> children;    // μ(i)                                (NB+1)
+  std::vector<std::string> body_names;       //                                     (NB+1)
+  std::vector<std::string> joint_names;      //                                     (NB+1)
 
   // Per velocity coordinate.
   std::vector<int> lambda_v;  // expanded parent array λ' (RBDA Table 6.4), -1 at a root (nv)
@@ -34,7 +34,10 @@ struct Model {
 
   Model() = default;
   int body_index(const std::string& name) const;  // -1 when absent
-  void set_gravity(const Vec3& g) { a_grav.setZero(); a_grav.tail<3>() = g; }
+  void set_gravity(const Vec3& g) {
+    a_grav.setZero();
+    a_grav.tail<3>() = g;
+  }
   Vec3 gravity() const { return a_grav.tail<3>(); }
 };
 

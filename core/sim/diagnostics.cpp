@@ -12,7 +12,8 @@ namespace {
 // The user joint whose tree joint is model body i.
 std::string joint_of_body(const Mechanism& mech, int i) {
   for (std::size_t j = 0; j < mech.compiled.joint_map.size(); ++j)
-    if (!mech.compiled.joint_map[j].loop && mech.compiled.joint_map[j].index == i) return mech.spec.joints[j].name;
+    if (!mech.compiled.joint_map[j].loop && mech.compiled.joint_map[j].index == i)
+      return mech.spec.joints[j].name;
   return "?";
 }
 
@@ -75,8 +76,8 @@ std::string singular_mass_diagnosis(const Mechanism& mech, Data& data, const Vec
   return os.str();
 }
 
-std::vector<std::string> stiffness_limits(const Mechanism& mech, Data& data, const VecX& q, double h,
-                                          Integrator integrator) {
+std::vector<std::string> stiffness_limits(const Mechanism& mech, Data& data, const VecX& q,
+                                          double h, Integrator integrator) {
   std::vector<std::string> out;
   if (integrator == Integrator::RK45 || mech.springs.empty()) return out;
   const double limit = integrator == Integrator::RK4 ? 2.78 : 2.0;  // stability bound on h·|λ|
@@ -86,7 +87,8 @@ std::vector<std::string> stiffness_limits(const Mechanism& mech, Data& data, con
     if (s.v < 0) continue;  // loop-joint springs: no single diagonal entry to compare with
     const double m = data.H(s.v, s.v);
     if (!(m > 0)) continue;
-    const double rate = std::max(std::sqrt(std::max(s.stiffness, 0.0) / m), std::max(s.damping, 0.0) / m);
+    const double rate =
+        std::max(std::sqrt(std::max(s.stiffness, 0.0) / m), std::max(s.damping, 0.0) / m);
     if (h * rate <= limit) continue;
     std::ostringstream os;
     os << "the spring-damper on joint '" << mech.spec.joints[s.user_joint].name << "' (stiffness "

@@ -28,7 +28,7 @@ std::string singular_mass_diagnosis(const Mechanism& mech, Data& data, const Vec
 // effective frequency ω = sqrt(k / H_vv) and damping rate c / H_vv at q (H from crba) compared
 // with the integrator's stability limit on h ω (RK4 2.78, semi-implicit Euler 2). One message per
 // offending spring, with the largest stable step.
-std::vector<std::string> stiffness_limits(const Mechanism& mech, Data& data, const VecX& q, double h,
-                                          Integrator integrator);
+std::vector<std::string> stiffness_limits(const Mechanism& mech, Data& data, const VecX& q,
+                                          double h, Integrator integrator);
 
 }  // namespace articula

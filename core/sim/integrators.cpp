@@ -6,8 +6,7 @@
 
 namespace articula {
 
-IntegratorWorkspace::IntegratorWorkspace(const Model& model)
-    : qs(model.nq), vs(model.nv) {
+IntegratorWorkspace::IntegratorWorkspace(const Model& model) : qs(model.nq), vs(model.nv) {
   for (int k = 0; k < 4; ++k) {
     kq[k].resize(model.nq);
     kv[k].resize(model.nv);
@@ -52,8 +51,8 @@ void euler_step(const Model& model, const AccelerationFn& f, double t, double h,
 
 namespace articula {
 
-const double kDopri5Weights[7] = {35.0 / 384, 0.0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784,
-                                  11.0 / 84, 0.0};
+const double kDopri5Weights[7] = {35.0 / 384,     0.0,       500.0 / 1113, 125.0 / 192,
+                                  -2187.0 / 6784, 11.0 / 84, 0.0};
 
 AdaptiveWorkspace::AdaptiveWorkspace(const Model& model) : qs(model.nq), vs(model.nv) {
   for (int k = 0; k < 7; ++k) {
@@ -62,9 +61,9 @@ AdaptiveWorkspace::AdaptiveWorkspace(const Model& model) : qs(model.nq), vs(mode
   }
 }
 
-double dopri5_attempt(const Model& model, const AccelerationFn& f, double t, double h, const VecX& q,
-                      const VecX& v, double rtol, double atol, VecX& q_new, VecX& v_new,
-                      AdaptiveWorkspace& ws) {
+double dopri5_attempt(const Model& model, const AccelerationFn& f, double t, double h,
+                      const VecX& q, const VecX& v, double rtol, double atol, VecX& q_new,
+                      VecX& v_new, AdaptiveWorkspace& ws) {
   // Dormand & Prince (1980), the pair of MATLAB's ode45.
   static constexpr double c[7] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
   static constexpr double a[7][6] = {
@@ -75,8 +74,8 @@ double dopri5_attempt(const Model& model, const AccelerationFn& f, double t, dou
       {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
       {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
       {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
-  static constexpr double e[7] = {71.0 / 57600, 0, -71.0 / 16695, 71.0 / 1920, -17253.0 / 339200,
-                                  22.0 / 525, -1.0 / 40};  // b5 - b4
+  static constexpr double e[7] = {71.0 / 57600,      0,          -71.0 / 16695, 71.0 / 1920,
+                                  -17253.0 / 339200, 22.0 / 525, -1.0 / 40};  // b5 - b4
   for (int s = 0; s < 7; ++s) {
     ws.qs = q;
     ws.vs = v;

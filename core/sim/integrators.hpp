@@ -29,9 +29,9 @@ struct AdaptiveWorkspace {
   explicit AdaptiveWorkspace(const Model& model);
   VecX qs, vs, kq[7], kv[7];
 };
-double dopri5_attempt(const Model& model, const AccelerationFn& f, double t, double h, const VecX& q,
-                      const VecX& v, double rtol, double atol, VecX& q_new, VecX& v_new,
-                      AdaptiveWorkspace& ws);
+double dopri5_attempt(const Model& model, const AccelerationFn& f, double t, double h,
+                      const VecX& q, const VecX& v, double rtol, double atol, VecX& q_new,
+                      VecX& v_new, AdaptiveWorkspace& ws);
 // Fifth-order quadrature weights of the pair (for quantities integrated alongside, like work).
 extern const double kDopri5Weights[7];
 

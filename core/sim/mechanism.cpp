@@ -157,7 +157,8 @@ Mechanism prepare(const MechanismSpec& spec) {
   m.planar = is_planar(model, data, loops);
   m.gruebler = gruebler_count(model, loops, m.planar);
   if (m.planar) mark_out_of_plane_rows(data, m.compiled.loops);
-  if (m.planar && m.has_loops()) m.planar_dynamics = make_planar_model(model, data, m.compiled.loops);
+  if (m.planar && m.has_loops())
+    m.planar_dynamics = make_planar_model(model, data, m.compiled.loops);
   m.sparse = select_loop_method(m);
   return m;
 }

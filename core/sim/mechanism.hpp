@@ -26,7 +26,7 @@ struct DriveBinding {
   DriveSpec::Kind kind = DriveSpec::Kind::Motion;
   Expression expression;
   std::optional<MotionLaw> law;  // replaces the expression when given
-  int q = -1, v = -1;  // coordinates of a tree joint (-1 for a loop joint)
+  int q = -1, v = -1;            // coordinates of a tree joint (-1 for a loop joint)
 
   TimeJet eval(double t) const { return law ? law->eval(t) : expression.eval(t); }
   double value(double t) const { return law ? law->eval(t).value : expression.value(t); }
@@ -59,9 +59,9 @@ struct Mechanism {
   VecX q0, qd0;                // assembled initial state
   AssemblyResult assembly;
   MobilityReport mobility;
-  bool planar = false;         // every joint moves in the world x-y plane
-  int gruebler = 0;            // Grübler-Kutzbach count (planar form when planar)
-  double length_scale = 1.0;   // characteristic size, for scaling translation rows
+  bool planar = false;        // every joint moves in the world x-y plane
+  int gruebler = 0;           // Grübler-Kutzbach count (planar form when planar)
+  double length_scale = 1.0;  // characteristic size, for scaling translation rows
   // Distance of the farthest body frame from the world origin: loop errors, computed from world
   // placements, carry round-off of about eps times this (RBDA 10.1), so tolerances grow with it.
   double position_scale = 0.0;
@@ -71,7 +71,9 @@ struct Mechanism {
   // Planar mechanisms with loops whose joints planar_dynamics supports: Method 2 runs on planar
   // vectors (RBDA 2.16), a third of the spatial arithmetic. Null otherwise.
   std::shared_ptr<const PlanarModel> planar_dynamics;
-  double closure_tolerance(double tolerance) const { return std::max(tolerance, 64 * 2.2e-16 * position_scale); }
+  double closure_tolerance(double tolerance) const {
+    return std::max(tolerance, 64 * 2.2e-16 * position_scale);
+  }
 
   const Model& model() const { return compiled.model; }
   bool has_loops() const { return !compiled.loops.empty(); }

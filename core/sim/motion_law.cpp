@@ -24,7 +24,8 @@ double number(const json& j, const char* key, bool required = true, double fallb
 
 double positive(const json& j, const char* key, bool allow_zero) {
   const double x = number(j, key);
-  if (x < 0 || (!allow_zero && x == 0)) throw MotionLawError(key, allow_zero ? "must not be negative" : "must be positive");
+  if (x < 0 || (!allow_zero && x == 0))
+    throw MotionLawError(key, allow_zero ? "must not be negative" : "must be positive");
   return x;
 }
 
@@ -32,13 +33,16 @@ double positive(const json& j, const char* key, bool allow_zero) {
 TimeJet profile_at(MotionLaw::Profile p, double u) {
   switch (p) {
     case MotionLaw::Profile::Cycloidal:
-      return {u - std::sin(2 * kPi * u) / (2 * kPi), 1 - std::cos(2 * kPi * u), 2 * kPi * std::sin(2 * kPi * u)};
+      return {u - std::sin(2 * kPi * u) / (2 * kPi), 1 - std::cos(2 * kPi * u),
+              2 * kPi * std::sin(2 * kPi * u)};
     case MotionLaw::Profile::Polynomial345: {
       const double u2 = u * u, u3 = u2 * u;
-      return {u3 * (10 - 15 * u + 6 * u2), 30 * u2 * (1 - 2 * u + u2), 60 * u * (1 - 3 * u + 2 * u2)};
+      return {u3 * (10 - 15 * u + 6 * u2), 30 * u2 * (1 - 2 * u + u2),
+              60 * u * (1 - 3 * u + 2 * u2)};
     }
     case MotionLaw::Profile::Harmonic:
-      return {0.5 * (1 - std::cos(kPi * u)), 0.5 * kPi * std::sin(kPi * u), 0.5 * kPi * kPi * std::cos(kPi * u)};
+      return {0.5 * (1 - std::cos(kPi * u)), 0.5 * kPi * std::sin(kPi * u),
+              0.5 * kPi * kPi * std::cos(kPi * u)};
   }
   return {};
 }
@@ -47,7 +51,8 @@ TimeJet profile_at(MotionLaw::Profile p, double u) {
 MotionLaw MotionLaw::from_json(const json& j) {
   if (!j.is_object()) throw MotionLawError("", "expected an object");
   const auto type_it = j.find("type");
-  if (type_it == j.end() || !type_it->is_string()) throw MotionLawError("type", "required string is missing");
+  if (type_it == j.end() || !type_it->is_string())
+    throw MotionLawError("type", "required string is missing");
   const std::string type = *type_it;
   MotionLaw law;
   if (type == "constant_velocity") {
@@ -63,10 +68,15 @@ MotionLaw MotionLaw::from_json(const json& j) {
   } else if (type == "rise_dwell_return") {
     law.kind_ = Kind::RiseDwellReturn;
     const std::string profile = j.value("profile", std::string("cycloidal"));
-    if (profile == "cycloidal") law.profile_ = Profile::Cycloidal;
-    else if (profile == "polynomial_345") law.profile_ = Profile::Polynomial345;
-    else if (profile == "harmonic") law.profile_ = Profile::Harmonic;
-    else throw MotionLawError("profile", "unknown profile '" + profile + "' (known: cycloidal, polynomial_345, harmonic)");
+    if (profile == "cycloidal")
+      law.profile_ = Profile::Cycloidal;
+    else if (profile == "polynomial_345")
+      law.profile_ = Profile::Polynomial345;
+    else if (profile == "harmonic")
+      law.profile_ = Profile::Harmonic;
+    else
+      throw MotionLawError("profile", "unknown profile '" + profile +
+                                          "' (known: cycloidal, polynomial_345, harmonic)");
     law.low_ = number(j, "low", false);
     law.high_ = number(j, "high");
     law.rise_ = positive(j, "rise", false);
@@ -90,8 +100,9 @@ MotionLaw MotionLaw::from_json(const json& j) {
     }
     law.fit_spline(j.value("end", std::string("natural")));
   } else {
-    throw MotionLawError("type", "unknown motion law '" + type +
-                                     "' (known: constant_velocity, harmonic, rise_dwell_return, spline)");
+    throw MotionLawError("type",
+                         "unknown motion law '" + type +
+                             "' (known: constant_velocity, harmonic, rise_dwell_return, spline)");
   }
   return law;
 }
@@ -100,10 +111,12 @@ void MotionLaw::fit_spline(const std::string& end) {
   // Second derivatives M of the cubic spline: the standard tridiagonal moment equations.
   const int n = static_cast<int>(t_.size());
   if (end != "natural" && end != "clamped" && end != "periodic")
-    throw MotionLawError("end", "unknown end condition '" + end + "' (known: natural, clamped, periodic)");
+    throw MotionLawError("end",
+                         "unknown end condition '" + end + "' (known: natural, clamped, periodic)");
   periodic_ = end == "periodic";
   if (periodic_ && (n < 3 || y_.front() != y_.back()))
-    throw MotionLawError("points", "a periodic spline needs at least 3 points and equal first and last q");
+    throw MotionLawError("points",
+                         "a periodic spline needs at least 3 points and equal first and last q");
   Eigen::MatrixXd A = Eigen::MatrixXd::Zero(n, n);
   Eigen::VectorXd b = Eigen::VectorXd::Zero(n);
   auto h = [&](int i) { return t_[i + 1] - t_[i]; };
@@ -137,13 +150,17 @@ void MotionLaw::fit_spline(const std::string& end) {
 
 TimeJet MotionLaw::eval(double t) const {
   switch (kind_) {
-    case Kind::ConstantVelocity: return {start_ + velocity_ * t, velocity_, 0.0};
+    case Kind::ConstantVelocity:
+      return {start_ + velocity_ * t, velocity_, 0.0};
     case Kind::Harmonic: {
       const double w = 2 * kPi * frequency_, a = w * t + phase_;
-      return {offset_ + amplitude_ * std::sin(a), amplitude_ * w * std::cos(a), -amplitude_ * w * w * std::sin(a)};
+      return {offset_ + amplitude_ * std::sin(a), amplitude_ * w * std::cos(a),
+              -amplitude_ * w * w * std::sin(a)};
     }
-    case Kind::RiseDwellReturn: return eval_rdr(t);
-    case Kind::Spline: return eval_spline(t);
+    case Kind::RiseDwellReturn:
+      return eval_rdr(t);
+    case Kind::Spline:
+      return eval_spline(t);
   }
   return {};
 }
@@ -174,15 +191,18 @@ TimeJet MotionLaw::eval_spline(double t) const {
     if (t < t0) t += t1 - t0;
   }
   // Outside the knots a non-periodic spline continues as a straight line (no velocity jump).
-  const bool before = t < t0, after = t > t1;
+  const bool before = t<t0, after = t> t1;
   const double tc = std::clamp(t, t0, t1);
-  const int i = std::clamp(static_cast<int>(std::upper_bound(t_.begin(), t_.end(), tc) - t_.begin()) - 1, 0,
-                           static_cast<int>(t_.size()) - 2);
+  const int i =
+      std::clamp(static_cast<int>(std::upper_bound(t_.begin(), t_.end(), tc) - t_.begin()) - 1, 0,
+                 static_cast<int>(t_.size()) - 2);
   const double h = t_[i + 1] - t_[i];
   const double a = (t_[i + 1] - tc) / h, b = (tc - t_[i]) / h;
   TimeJet s;
-  s.value = a * y_[i] + b * y_[i + 1] + ((a * a * a - a) * m_[i] + (b * b * b - b) * m_[i + 1]) * h * h / 6;
-  s.d1 = (y_[i + 1] - y_[i]) / h - (3 * a * a - 1) / 6 * h * m_[i] + (3 * b * b - 1) / 6 * h * m_[i + 1];
+  s.value = a * y_[i] + b * y_[i + 1] +
+            ((a * a * a - a) * m_[i] + (b * b * b - b) * m_[i + 1]) * h * h / 6;
+  s.d1 = (y_[i + 1] - y_[i]) / h - (3 * a * a - 1) / 6 * h * m_[i] +
+         (3 * b * b - 1) / 6 * h * m_[i + 1];
   s.d2 = a * m_[i] + b * m_[i + 1];
   if (before || after) {
     s.value += s.d1 * (t - tc);

@@ -24,9 +24,11 @@ nlohmann::json mechanism_info(const Mechanism& mech) {
   for (const DriveBinding& d : mech.drives)
     drives.push_back({{"joint", spec.joints[d.user_joint].name},
                       {"type", d.kind == DriveSpec::Kind::Motion ? "motion" : "force"},
-                      {"expression", d.law ? mech.spec.joints[d.user_joint].drive->law.dump() : d.expression.text()}});
+                      {"expression", d.law ? mech.spec.joints[d.user_joint].drive->law.dump()
+                                           : d.expression.text()}});
   json redundant = json::array();
-  for (const auto& [name, rows] : mech.redundant_joints()) redundant.push_back({{"joint", name}, {"rows", rows}});
+  for (const auto& [name, rows] : mech.redundant_joints())
+    redundant.push_back({{"joint", name}, {"rows", rows}});
   json info = {
       {"name", spec.name},
       {"bodies", spec.bodies.size()},
@@ -43,13 +45,16 @@ nlohmann::json mechanism_info(const Mechanism& mech) {
       {"drive_list", drives},
       {"constraint_rows", mech.mobility.constraint_rows},
       {"redundant_joints", redundant},
-      {"force_split", mech.mobility.redundant > 0
-                          ? "indeterminate along the redundant rows: the minimum-norm split is reported"
-                          : "determinate"},
+      {"force_split",
+       mech.mobility.redundant > 0
+           ? "indeterminate along the redundant rows: the minimum-norm split is reported"
+           : "determinate"},
       {"gruebler", mech.gruebler},
-      {"gruebler_formula", mech.planar ? "planar: 3(n-1) - sum(3 - f)" : "spatial: 6(n-1) - sum(6 - f)"},
+      {"gruebler_formula",
+       mech.planar ? "planar: 3(n-1) - sum(3 - f)" : "spatial: 6(n-1) - sum(6 - f)"},
       {"rank_tolerance", mech.mobility.tolerance},
-      {"assembly", {{"residual", mech.assembly.residual}, {"iterations", mech.assembly.iterations}}},
+      {"assembly",
+       {{"residual", mech.assembly.residual}, {"iterations", mech.assembly.iterations}}},
       {"loop_method", !mech.has_loops() ? "none"
                       : mech.sparse     ? "sparse-matrix method (RBDA 8.13)"
                                         : "spanning tree, Method 2 (RBDA 8.5)"},
@@ -75,9 +80,11 @@ std::vector<std::string> csv_header(const Mechanism& mech) {
   for (const JointSpec& js : mech.spec.joints) {
     const int nq = js.joint.nq(), nv = js.joint.nv();
     auto add = [&](const char* what, int n) {
-      if (n == 1) cols.push_back(js.name + "." + what);
+      if (n == 1)
+        cols.push_back(js.name + "." + what);
       else
-        for (int k = 0; k < n; ++k) cols.push_back(js.name + "." + what + "[" + std::to_string(k) + "]");
+        for (int k = 0; k < n; ++k)
+          cols.push_back(js.name + "." + what + "[" + std::to_string(k) + "]");
     };
     add("q", nq);
     add("qd", nv);
@@ -129,14 +136,17 @@ void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,
   double next_sample = opt.sample;
   for (long n = 1; n <= steps; ++n) {
     const double t_next = n == steps ? opt.duration : n * opt.step;
-    if (opt.integrator == Integrator::RK45) sim.advance(t_next, opt.rtol, opt.atol, opt.step);
-    else sim.step(t_next - sim.time(), opt.integrator);
+    if (opt.integrator == Integrator::RK45)
+      sim.advance(t_next, opt.rtol, opt.atol, opt.step);
+    else
+      sim.step(t_next - sim.time(), opt.integrator);
     const bool last = n == steps;
     const bool due = opt.sample <= 0.0 || sim.time() >= next_sample - 1e-9 * opt.step;
     if (due || last) {
       sim.evaluate();
       write_row(sim, out);
-      while (opt.sample > 0.0 && next_sample <= sim.time() + 1e-9 * opt.step) next_sample += opt.sample;
+      while (opt.sample > 0.0 && next_sample <= sim.time() + 1e-9 * opt.step)
+        next_sample += opt.sample;
     }
     if (progress && (n % 1000 == 0 || last)) progress(static_cast<double>(n) / steps);
   }

@@ -19,8 +19,8 @@ struct RunOptions {
   double duration = 5.0;
   double step = 1e-3;
   Integrator integrator = Integrator::RK4;
-  double sample = 0.0;  // output interval; 0 = every step
-  double rtol = 1e-8, atol = 1e-10;  // rk45 tolerances (simulation.rtol / simulation.atol)
+  double sample = 0.0;                // output interval; 0 = every step
+  double rtol = 1e-8, atol = 1e-10;   // rk45 tolerances (simulation.rtol / simulation.atol)
   bool require_fully_driven = false;  // --inverse: pure inverse dynamics
 };
 

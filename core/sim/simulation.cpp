@@ -34,8 +34,12 @@ Integrator integrator_from_name(const std::string& name) {
 }
 
 Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
-    : mech_(mechanism), model_(mechanism.model()), drives_(mechanism.drives), opt_(options),
-      data_(model_), ws_(model_) {
+    : mech_(mechanism),
+      model_(mechanism.model()),
+      drives_(mechanism.drives),
+      opt_(options),
+      data_(model_),
+      ws_(model_) {
   fd_.assign(model_.nb + 1, true);
   for (const DriveBinding& d : drives_) {
     if (d.kind != DriveSpec::Kind::Motion) continue;
@@ -53,12 +57,14 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   expected_rank_ = mech_.mobility.rank + static_cast<int>(driven_v_.size() + loop_drives_.size());
   if (opt_.require_fully_driven && static_cast<int>(driven_v_.size()) < mech_.mobility.mobility) {
     std::ostringstream os;
-    os << "inverse dynamics needs every degree of freedom driven: mobility " << mech_.mobility.mobility
-       << " but " << driven_v_.size() << " motion drive(s); undriven joints:";
+    os << "inverse dynamics needs every degree of freedom driven: mobility "
+       << mech_.mobility.mobility << " but " << driven_v_.size()
+       << " motion drive(s); undriven joints:";
     for (std::size_t j = 0; j < mech_.spec.joints.size(); ++j) {
       const JointSpec& js = mech_.spec.joints[j];
       const bool driven = js.drive && js.drive->kind == DriveSpec::Kind::Motion;
-      if (!driven && js.joint.nv() > 0 && !mech_.compiled.joint_map[j].loop) os << " '" << js.name << "'";
+      if (!driven && js.joint.nv() > 0 && !mech_.compiled.joint_map[j].loop)
+        os << " '" << js.name << "'";
     }
     throw SetupError(os.str());
   }
@@ -77,7 +83,8 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   loop_tau_.resize(nl);
   loop_q_.resize(nl);
   loop_qd_.resize(nl);
-  for (std::size_t l = 0; l < nl; ++l) loop_tau_[l] = VecN::Zero(mech_.compiled.loops[l].joint.nv());
+  for (std::size_t l = 0; l < nl; ++l)
+    loop_tau_[l] = VecN::Zero(mech_.compiled.loops[l].joint.nv());
   for (const SpringBinding& sp : mech_.springs) loop_forces_ = loop_forces_ || sp.v < 0;
   for (const DriveBinding& d : drives_)
     loop_forces_ = loop_forces_ || (d.v < 0 && d.kind == DriveSpec::Kind::Force);
@@ -93,7 +100,7 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   impose_motion_drives(0.0, q_, qd_);
   check_mass_matrix(q_, "");
   if (!loop_drives_.empty()) project(q_, qd_);  // loop-joint drives start on their law too
-  cd_.minimum_norm = true;  // the rank check as evaluate() makes it
+  cd_.minimum_norm = true;                      // the rank check as evaluate() makes it
   accelerations(0.0, q_, qd_, qdd_);
   cd_.minimum_norm = false;
   if (constrained_) check_drives_independent("at t = 0");
@@ -131,13 +138,16 @@ void Simulation::check_drives_independent(const char* when) {
     os << "the mechanism is locked (mobility 0, " << mech_.mobility.redundant
        << " redundant constraint(s)): it cannot move, so the motion drive(s) on joint(s)";
     for (const DriveBinding& d : drives_)
-      if (d.kind == DriveSpec::Kind::Motion) os << " '" << mech_.spec.joints[d.user_joint].name << "'";
-    os << " cannot be imposed; remove a joint or a body to give it a degree of freedom, or remove the drive";
+      if (d.kind == DriveSpec::Kind::Motion)
+        os << " '" << mech_.spec.joints[d.user_joint].name << "'";
+    os << " cannot be imposed; remove a joint or a body to give it a degree of freedom, or remove "
+          "the drive";
     throw SetupError(os.str());
   }
   os << "the motion drives on joint(s)";
   for (const DriveBinding& d : drives_)
-    if (d.kind == DriveSpec::Kind::Motion) os << " '" << mech_.spec.joints[d.user_joint].name << "'";
+    if (d.kind == DriveSpec::Kind::Motion)
+      os << " '" << mech_.spec.joints[d.user_joint].name << "'";
   os << " over-determine the mechanism " << when << " (mobility " << mech_.mobility.mobility << ", "
      << driven_v_.size() << " motion drive(s), rank " << cd_.rank << " of " << expected_rank_
      << "): too many drives, or a driven joint at a dead point where it cannot move the mechanism";
@@ -148,7 +158,8 @@ void Simulation::impose_motion_drives(double t, VecX& q, VecX& qd) const {
   for (const DriveBinding& d : drives_) {
     if (d.kind != DriveSpec::Kind::Motion || d.q < 0) continue;  // loop-joint drives: projection
     const TimeJet j = d.eval(t);
-    if (!std::isfinite(j.value) || !std::isfinite(j.d1)) bad_drive(d, t, std::isfinite(j.value) ? "velocity" : "position");
+    if (!std::isfinite(j.value) || !std::isfinite(j.d1))
+      bad_drive(d, t, std::isfinite(j.value) ? "velocity" : "position");
     q[d.q] = j.value;
     qd[d.v] = j.d1;
   }
@@ -163,9 +174,12 @@ void Simulation::applied_forces(double t, const VecX& q, const VecX& v) {
     if (d.v < 0) continue;
     const TimeJet j = d.eval(t);
     const double x = d.kind == DriveSpec::Kind::Force ? j.value : j.d2;
-    if (!std::isfinite(x)) bad_drive(d, t, d.kind == DriveSpec::Kind::Force ? "force" : "acceleration");
-    if (d.kind == DriveSpec::Kind::Force) tau_in_[d.v] += x;
-    else qdd_in_[d.v] = x;  // exact second derivative of the prescribed motion
+    if (!std::isfinite(x))
+      bad_drive(d, t, d.kind == DriveSpec::Kind::Force ? "force" : "acceleration");
+    if (d.kind == DriveSpec::Kind::Force)
+      tau_in_[d.v] += x;
+    else
+      qdd_in_[d.v] = x;  // exact second derivative of the prescribed motion
   }
   if (external_forces_) {
     forward_kinematics(model_, data_, q, v);
@@ -179,7 +193,9 @@ void Simulation::spring_damper_forces() {
   for (std::size_t i = 0; i < mech_.forces.size(); ++i) {
     const ForceBinding& fb = mech_.forces[i];
     auto world = [&](int b, const Vec3& p) { return b == 0 ? p : point_position(data_, b, p); };
-    auto velocity = [&](int b, const Vec3& p) { return b == 0 ? Vec3::Zero() : point_velocity(data_, b, p); };
+    auto velocity = [&](int b, const Vec3& p) {
+      return b == 0 ? Vec3::Zero() : point_velocity(data_, b, p);
+    };
     const Vec3 p1 = world(fb.body1, fb.point1), p2 = world(fb.body2, fb.point2);
     const Vec3 d = p2 - p1;
     const double L = d.norm();
@@ -199,7 +215,8 @@ void Simulation::loop_joint_velocity(const LoopJoint& l, VecN& q, VecN& qd) cons
     return body == 0 ? Motion::Zero() : Motion(X.apply(data_.v[body]));
   };
   const Transform X_sp = loop_transform(data_, l);
-  const Motion vJ = frame_velocity(l.successor, l.X_S) - X_sp.apply(frame_velocity(l.predecessor, l.X_P));
+  const Motion vJ =
+      frame_velocity(l.successor, l.X_S) - X_sp.apply(frame_velocity(l.predecessor, l.X_P));
   q.resize(l.joint.nq());
   joint_coordinates(l.joint, X_sp, q.data());
   JointCalc jc;
@@ -217,7 +234,8 @@ void Simulation::loop_drive_terms(LoopDrive& ld) const {
   const Transform X_sp = loop_transform(data_, l);
   const Motion vs = frame(l.successor, l.X_S, data_.v);
   const Motion vJ = vs - X_sp.apply(frame(l.predecessor, l.X_P, data_.v));
-  const Motion a_rel = frame(l.successor, l.X_S, data_.a) - X_sp.apply(frame(l.predecessor, l.X_P, data_.a));
+  const Motion a_rel =
+      frame(l.successor, l.X_S, data_.a) - X_sp.apply(frame(l.predecessor, l.X_P, data_.a));
   joint_coordinates(l.joint, X_sp, &ld.q);
   JointCalc jc;
   const double zero = 0.0;
@@ -276,7 +294,8 @@ void Simulation::accelerations(double t, const VecX& q, const VecX& v, VecX& qdd
   } else if (driven_v_.empty()) {  // every joint free: plain (base-coordinate) ABA
     qdd = aba(model_, data_, q, v, tau_in_, external_forces_ ? &f_applied_ : nullptr);
   } else {
-    hybrid_dynamics(model_, data_, q, v, qdd_in_, tau_in_, fd_, external_forces_ ? &f_applied_ : nullptr);
+    hybrid_dynamics(model_, data_, q, v, qdd_in_, tau_in_, fd_,
+                    external_forces_ ? &f_applied_ : nullptr);
     qdd = data_.qdd;
   }
   if (!qdd.allFinite()) bad_acceleration(t, q, v, qdd);
@@ -290,7 +309,8 @@ void Simulation::record_power(const VecX& v) {
   const int nk = constrained_ ? static_cast<int>(K_.rows()) : 0;
   for (std::size_t r = 0; r < driven_v_.size(); ++r) {
     const int vi = driven_v_[r];
-    const double actuator = constrained_ ? cd_.mu[nk + static_cast<int>(r)] : data_.tau[vi] - tau_in_[vi];
+    const double actuator =
+        constrained_ ? cd_.mu[nk + static_cast<int>(r)] : data_.tau[vi] - tau_in_[vi];
     p += actuator * v[vi];
   }
   for (const DriveBinding& dr : drives_)
@@ -310,7 +330,8 @@ void Simulation::record_power(const VecX& v) {
         d += s.damping * loop_qd_[l][0] * loop_qd_[l][0];
       }
   }
-  for (std::size_t i = 0; i < mech_.forces.size(); ++i) d += mech_.forces[i].damping * sd_rate_[i] * sd_rate_[i];
+  for (std::size_t i = 0; i < mech_.forces.size(); ++i)
+    d += mech_.forces[i].damping * sd_rate_[i] * sd_rate_[i];
   stage_power_[stage_] = p;
   stage_dissipation_[stage_] = d;
   ++stage_;
@@ -353,8 +374,10 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
   const double a = 1.0 / opt_.stabilization_time;  // α = β = 1/T_stab
   // The planar solve for stepping; reported forces (minimum norm) take the spatial one.
   const bool planar = planar_ && !cd_.minimum_norm;
-  if (planar) planar_loop_constraints(*mech_.planar_dynamics, *planar_, q, v, a, a, delta_, K_, k_);
-  else loop_constraints(model_, data_, mech_.compiled.loops, q, v, a, a, delta_, K_, k_);
+  if (planar)
+    planar_loop_constraints(*mech_.planar_dynamics, *planar_, q, v, a, a, delta_, K_, k_);
+  else
+    loop_constraints(model_, data_, mech_.compiled.loops, q, v, a, a, delta_, K_, k_);
   const int nk = static_cast<int>(K_.rows()), nd = static_cast<int>(driven_v_.size());
   const int nl = static_cast<int>(loop_drives_.size());
   // Without drives G = K and g = k: solve with those directly (no copy).
@@ -389,7 +412,8 @@ void Simulation::constrained_accelerations(double, const VecX& q, const VecX& v,
     constrained_forward_dynamics(model_, data_, G, g, tau_in_, cd_);
   } else if (!augmented_forward_dynamics(model_, data_, G, g, tau_in_, cd_)) {
     // Massless bodies that not even the constraints move: name their joints.
-    check_mass_matrix(q, " at t = " + std::to_string(last_t_) + ", and the loops and drives do not determine their motion either");
+    check_mass_matrix(q, " at t = " + std::to_string(last_t_) +
+                             ", and the loops and drives do not determine their motion either");
   }
   for (int r = 0; r < nl; ++r) loop_drives_[r].mu = cd_.mu[nk + nd + r];  // actuator force
   qdd = data_.qdd;
@@ -414,15 +438,20 @@ void Simulation::project(VecX& q, VecX& qd) {
       planar_loop_errors_and_jacobian(*mech_.planar_dynamics, *planar_, delta_, K_);
       e.head(nk) = delta_;
     } else {
-      if (nl > 0) forward_kinematics_bias(model_, data_, qq, qd);
-      else forward_kinematics(model_, data_, qq);
-      if (with_errors) loop_errors_and_jacobian(model_, data_, loops, delta_, K_), e.head(nk) = delta_;
-      else loop_jacobian(model_, data_, loops, K_);
+      if (nl > 0)
+        forward_kinematics_bias(model_, data_, qq, qd);
+      else
+        forward_kinematics(model_, data_, qq);
+      if (with_errors)
+        loop_errors_and_jacobian(model_, data_, loops, delta_, K_), e.head(nk) = delta_;
+      else
+        loop_jacobian(model_, data_, loops, K_);
     }
     J.topRows(nk) = K_;
     for (int r = 0; r < nl; ++r) {
       loop_drive_terms(loop_drives_[r]);
-      relative_velocity_row(model_, data_, loops[loop_drives_[r].loop], loop_drives_[r].P, J.row(nk + r));
+      relative_velocity_row(model_, data_, loops[loop_drives_[r].loop], loop_drives_[r].P,
+                            J.row(nk + r));
       e(nk + r) = loop_drive_error(loop_drives_[r], t_);
     }
   };
@@ -441,7 +470,8 @@ void Simulation::project(VecX& q, VecX& qd) {
     for (int c = 0; c < mc; ++c) rhs_y[proj_rows_[c]] = proj_yc_[c];
     transpose_times(J, rhs_y, out);
   };
-  const double tolerance = mech_.closure_tolerance(opt_.projection_tolerance);  // far from the origin: round-off
+  const double tolerance =
+      mech_.closure_tolerance(opt_.projection_tolerance);  // far from the origin: round-off
   double err = 0.0;
   bool fresh = false;  // J was linearised at the final q (and not modified since)
   for (int it = 0; it < 8; ++it) {
@@ -459,7 +489,9 @@ void Simulation::project(VecX& q, VecX& qd) {
     bool any = false;
     for (const DriveBinding& d : drives_)
       if (d.kind == DriveSpec::Kind::Motion)
-        os << (any ? ", '" : "the driven joint(s) '") << mech_.spec.joints[d.user_joint].name << "'", any = true;
+        os << (any ? ", '" : "the driven joint(s) '") << mech_.spec.joints[d.user_joint].name
+           << "'",
+            any = true;
     os << (any ? " drove the mechanism past a dead point or the end of its range"
                : "the mechanism reached the end of its range");
     throw SetupError(os.str());
@@ -536,7 +568,9 @@ void Simulation::advance(double t_end, double rtol, double atol, double max_step
       ++rejected_;
       h_adaptive_ = h * std::min(factor, 0.9);
       if (h_adaptive_ < 1e-12 * std::max(1.0, t_))
-        throw SetupError("at t = " + std::to_string(t_) + " the adaptive integrator needs a step below 1e-12 s: the motion is singular or the tolerances too tight");
+        throw SetupError("at t = " + std::to_string(t_) +
+                         " the adaptive integrator needs a step below 1e-12 s: the motion is "
+                         "singular or the tolerances too tight");
       continue;
     }
     ++accepted_;
@@ -565,7 +599,8 @@ void Simulation::loop_wrenches() {
     for (const LoopDrive& ld : loop_drives_)
       if (ld.loop == static_cast<int>(l)) f += ld.P * ld.mu;
     for (std::size_t j = 0; j < mech_.compiled.joint_map.size(); ++j)
-      if (mech_.compiled.joint_map[j].loop && mech_.compiled.joint_map[j].index == static_cast<int>(l))
+      if (mech_.compiled.joint_map[j].loop &&
+          mech_.compiled.joint_map[j].index == static_cast<int>(l))
         wrench_[j] = f + loop_applied_wrench_[l];
     const Transform Xs = lj.successor == 0 ? lj.X_S : lj.X_S * data_.X0[lj.successor];
     const Force f0 = Xs.transpose_apply(f);  // base coordinates
@@ -587,20 +622,25 @@ void Simulation::evaluate() {
   }
   // Tree joint forces: RNEA with the loop-joint forces and applied forces as external forces.
   for (int i = 0; i <= model_.nb; ++i)
-    f_total_[i] = (constrained_ ? f_loop_[i] : Force::Zero()) + (external_forces_ ? f_applied_[i] : Force::Zero());
+    f_total_[i] = (constrained_ ? f_loop_[i] : Force::Zero()) +
+                  (external_forces_ ? f_applied_[i] : Force::Zero());
   tau_ = rnea(model_, data_, q_, qd_, qdd_, &f_total_);
   if (!tau_.allFinite())
-    throw SetupError("at t = " + std::to_string(t_) + " the joint forces are not finite (joint '" +
-                     joint_of_velocity(mech_, static_cast<int>(std::find_if(tau_.begin(), tau_.end(),
-                         [](double x) { return !std::isfinite(x); }) - tau_.begin())) + "')");
+    throw SetupError(
+        "at t = " + std::to_string(t_) + " the joint forces are not finite (joint '" +
+        joint_of_velocity(
+            mech_, static_cast<int>(std::find_if(tau_.begin(), tau_.end(),
+                                                 [](double x) { return !std::isfinite(x); }) -
+                                    tau_.begin())) +
+        "')");
   for (std::size_t j = 0; j < wrench_.size(); ++j) {
     const JointMapping& map = mech_.compiled.joint_map[j];
     if (map.loop) continue;
     const int i = map.index;
     // RNEA's f_i acts on model body i, whose frame is the tree joint's successor frame. For a
     // reversed joint that is the user's parent: flip the sign and move it to the child frame.
-    wrench_[j] = model_.joints[i].reversed ? Force(-data_.jc[i].XJ.transpose_apply(data_.f[i]))
-                                           : data_.f[i];
+    wrench_[j] =
+        model_.joints[i].reversed ? Force(-data_.jc[i].XJ.transpose_apply(data_.f[i])) : data_.f[i];
   }
   joint_outputs();
   compute_energy();
@@ -650,7 +690,8 @@ void Simulation::loop_joint_motion(const LoopJoint& l, JointState& out) const {
   const auto pinv = jc.S.completeOrthogonalDecomposition();
   out.qd = pinv.solve(vJ);  // S q̇ = v_J
   jcalc(l.joint, out.q.data(), out.qd.data(), jc);
-  out.qdd = pinv.solve(Motion(a_rel - jc.cJ - cross_motion(vs, vJ)));  // a_s = X a_p + S q̈ + c_J + v_s × v_J
+  out.qdd = pinv.solve(
+      Motion(a_rel - jc.cJ - cross_motion(vs, vJ)));  // a_s = X a_p + S q̈ + c_J + v_s × v_J
   const int index = static_cast<int>(&l - mech_.compiled.loops.data());
   out.tau = loop_tau_[index];
   for (const LoopDrive& ld : loop_drives_)

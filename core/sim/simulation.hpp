@@ -107,7 +107,7 @@ class Simulation {
   // A motion drive on a 1-DoF loop joint: its coordinate q_l = P v_rel-rate is constrained.
   struct LoopDrive {
     int drive = 0, loop = 0;
-    Force P = Force::Zero();   // q̇_l = P^T v_rel (successor coordinates)
+    Force P = Force::Zero();  // q̇_l = P^T v_rel (successor coordinates)
     double q = 0, qd = 0, bias = 0, mu = 0;
   };
   void loop_drive_terms(LoopDrive& ld) const;
@@ -125,13 +125,13 @@ class Simulation {
   std::vector<int> driven_v_;  // velocity coordinates of motion-driven tree joints
   std::vector<LoopDrive> loop_drives_;
   bool constrained_ = false;
-  int expected_rank_ = 0;      // rank(K) + number of motion drives
+  int expected_rank_ = 0;  // rank(K) + number of motion drives
   VecX q_, qd_, qdd_, tau_, tau_in_, qdd_in_;
   VecX delta_, k_, g_;
   MatX K_, G_;
   ConstrainedDynamicsWork cd_;
   std::unique_ptr<PlanarData> planar_;  // set when the planar loop solve applies
-  SparseDynamicsWork sparse_;  // mech_.sparse's workspace, and its drive inputs
+  SparseDynamicsWork sparse_;           // mech_.sparse's workspace, and its drive inputs
   VecX sparse_qdd_;
   std::vector<Force> sparse_P_;
   std::vector<double> sparse_g_;
@@ -142,7 +142,7 @@ class Simulation {
   // two bodies: f_applied_ (base coordinates, per body) and, per loop, the joint-frame wrench and
   // generalized force.
   bool loop_forces_ = false;
-  bool external_forces_ = false;      // loop-joint forces or spring-dampers present
+  bool external_forces_ = false;             // loop-joint forces or spring-dampers present
   std::vector<double> sd_length_, sd_rate_;  // per spring-damper: L and dL/dt at the last call
   ExternalForces f_total_;
   ExternalForces f_applied_;

@@ -50,7 +50,8 @@ void Simulation::check_mass_matrix(const VecX& q, const std::string& when) {
   const std::string why = singular_mass_diagnosis(mech_, scratch, q, held);
   if (!why.empty()) throw SetupError(why + when);
   if (!when.empty())  // called because the factorisation failed: say so even without a name
-    throw SetupError("the mass matrix is not positive definite" + when + " (check masses and inertias)");
+    throw SetupError("the mass matrix is not positive definite" + when +
+                     " (check masses and inertias)");
 }
 
 void Simulation::bad_drive(const DriveBinding& d, double t, const char* quantity) const {
@@ -74,15 +75,19 @@ void Simulation::bad_acceleration(double t, const VecX& q, const VecX& v, const 
     for (int d : driven_v_) held[d] = true;
   const bool diverging = !q.allFinite() || !v.allFinite();  // an intermediate stage overflowed
   const std::string singular = diverging ? "" : singular_mass_diagnosis(mech_, scratch, q, held);
-  if (!singular.empty()) os << ": " << singular;
-  else os << "; the state at t = " << saved_.t << " is kept. " << divergence_advice();
+  if (!singular.empty())
+    os << ": " << singular;
+  else
+    os << "; the state at t = " << saved_.t << " is kept. " << divergence_advice();
   throw SetupError(os.str());
 }
 
 std::string Simulation::divergence_advice() {
   Data scratch(model_);
-  const std::vector<std::string> stiff = saved_.q.size() == q_.size() && saved_.q.allFinite()
-      ? stiffness_limits(mech_, scratch, saved_.q, saved_.h, saved_.integrator) : std::vector<std::string>{};
+  const std::vector<std::string> stiff =
+      saved_.q.size() == q_.size() && saved_.q.allFinite()
+          ? stiffness_limits(mech_, scratch, saved_.q, saved_.h, saved_.integrator)
+          : std::vector<std::string>{};
   if (!stiff.empty()) return "The integration diverged: " + stiff.front();
   return "The integration diverged: use a smaller step or the adaptive integrator (rk45)";
 }
@@ -91,8 +96,12 @@ void Simulation::bad_state() {
   const int iq = first_bad(q_), iv = first_bad(qd_);
   std::ostringstream os;
   os << "at t = " << t_ << " the ";
-  if (iq >= 0) os << "position of joint '" << joint_of_position(mech_, iq) << "' became non-finite (" << q_[iq] << ")";
-  else os << "velocity of joint '" << joint_of_velocity(mech_, iv) << "' became non-finite (" << qd_[iv] << ")";
+  if (iq >= 0)
+    os << "position of joint '" << joint_of_position(mech_, iq) << "' became non-finite (" << q_[iq]
+       << ")";
+  else
+    os << "velocity of joint '" << joint_of_velocity(mech_, iv) << "' became non-finite ("
+       << qd_[iv] << ")";
   os << " in the step from t = " << saved_.t << "; the state at t = " << saved_.t << " is kept. ";
   os << divergence_advice();
   throw SetupError(os.str());

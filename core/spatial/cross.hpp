@@ -36,6 +36,8 @@ inline Mat6 crm(const Motion& v) {
   m.bottomLeftCorner<3, 3>() = skew(v.tail<3>());
   return m;
 }
-inline Mat6 crf(const Motion& v) { return -crm(v).transpose(); }
+inline Mat6 crf(const Motion& v) {
+  return -crm(v).transpose();
+}
 
 }  // namespace articula

@@ -78,7 +78,8 @@ inline RigidBodyInertia transpose_apply(const Transform& X, const RigidBodyInert
   for (int a = 0; a < 3; ++a) {
     h1[a] = e[0][a] * I.h[0] + e[1][a] * I.h[1] + e[2][a] * I.h[2];
     h0[a] = h1[a] + m * r[a];
-    for (int k = 0; k < 3; ++k) ie[a][k] = ib[k][0] * e[0][a] + ib[k][1] * e[1][a] + ib[k][2] * e[2][a];
+    for (int k = 0; k < 3; ++k)
+      ie[a][k] = ib[k][0] * e[0][a] + ib[k][1] * e[1][a] + ib[k][2] * e[2][a];
   }
   const double diag = r[0] * (h0[0] + h1[0]) + r[1] * (h0[1] + h1[1]) + r[2] * (h0[2] + h1[2]);
   RigidBodyInertia out;
@@ -86,8 +87,9 @@ inline RigidBodyInertia transpose_apply(const Transform& X, const RigidBodyInert
   out.h = Vec3(h0[0], h0[1], h0[2]);
   for (int b = 0; b < 3; ++b)
     for (int a = b; a < 3; ++a)
-      out.Ibar(a, b) = out.Ibar(b, a) = e[0][a] * ie[b][0] + e[1][a] * ie[b][1] + e[2][a] * ie[b][2] -
-                                        h0[a] * r[b] - r[a] * h1[b] + (a == b ? diag : 0.0);
+      out.Ibar(a, b) = out.Ibar(b, a) = e[0][a] * ie[b][0] + e[1][a] * ie[b][1] +
+                                        e[2][a] * ie[b][2] - h0[a] * r[b] - r[a] * h1[b] +
+                                        (a == b ? diag : 0.0);
   return out;
 }
 

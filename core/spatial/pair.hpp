@@ -18,10 +18,14 @@ inline Pair load_pair(const double* p) {
   __builtin_memcpy(&v, p, sizeof v);
   return v;
 }
-inline void store_pair(double* p, Pair v) { __builtin_memcpy(p, &v, sizeof v); }
+inline void store_pair(double* p, Pair v) {
+  __builtin_memcpy(p, &v, sizeof v);
+}
 
 // The smallest even number at least n: the leading dimension of a paired matrix with n rows.
-inline int paired(int n) { return (n + 1) & ~1; }
+inline int paired(int n) {
+  return (n + 1) & ~1;
+}
 
 // Bit 0 set when x[0] is nonzero, bit 1 when x[1] is (one compare and one movemask with SSE2).
 inline unsigned nonzero_bits(Pair x) {

@@ -66,7 +66,8 @@ struct Transform {
   Transform operator*(const Transform& b) const {
     Transform out;
     for (int j = 0; j < 3; ++j) {
-      for (int i = 0; i < 3; ++i) out.E(i, j) = E(i, 0) * b.E(0, j) + E(i, 1) * b.E(1, j) + E(i, 2) * b.E(2, j);
+      for (int i = 0; i < 3; ++i)
+        out.E(i, j) = E(i, 0) * b.E(0, j) + E(i, 1) * b.E(1, j) + E(i, 2) * b.E(2, j);
       out.r[j] = b.r[j] + b.E(0, j) * r[0] + b.E(1, j) * r[1] + b.E(2, j) * r[2];
     }
     return out;

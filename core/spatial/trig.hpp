@@ -30,12 +30,25 @@ inline void sin_cos(double x, double& s, double& c) {
                    C3 = 2.48015872894767294178e-05, C4 = -2.75573143513906633035e-07,
                    C5 = 2.08757232129817482790e-09, C6 = -1.13596475577881948265e-11;
   const double sy = y + y * z * (S1 + z * (S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)))));
-  const double cy = 1.0 - (0.5 * z - z * z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6))))));
+  const double cy =
+      1.0 - (0.5 * z - z * z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6))))));
   switch (static_cast<long>(k) & 3) {  // the quadrant
-    case 0: s = sy; c = cy; break;
-    case 1: s = cy; c = -sy; break;
-    case 2: s = -sy; c = -cy; break;
-    default: s = -cy; c = sy; break;
+    case 0:
+      s = sy;
+      c = cy;
+      break;
+    case 1:
+      s = cy;
+      c = -sy;
+      break;
+    case 2:
+      s = -sy;
+      c = -cy;
+      break;
+    default:
+      s = -cy;
+      c = sy;
+      break;
   }
 }
 

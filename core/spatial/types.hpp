@@ -31,8 +31,12 @@ inline double dot6(const double* a, const double* b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
-inline Vec3 angular(const Vec6& v) { return v.head<3>(); }
-inline Vec3 linear(const Vec6& v) { return v.tail<3>(); }
+inline Vec3 angular(const Vec6& v) {
+  return v.head<3>();
+}
+inline Vec3 linear(const Vec6& v) {
+  return v.tail<3>();
+}
 inline Vec6 make_spatial(const Vec3& ang, const Vec3& lin) {
   Vec6 s;
   s << ang, lin;

@@ -16,7 +16,8 @@ int user_index(const MechanismSpec& spec, const std::string& name) {
 }
 
 // Depth of each user body from ground over the undirected joint graph (breadth-first search).
-std::vector<int> body_depths(const MechanismSpec& spec, const std::vector<std::pair<int, int>>& ends) {
+std::vector<int> body_depths(const MechanismSpec& spec,
+                             const std::vector<std::pair<int, int>>& ends) {
   std::vector<int> depth(spec.bodies.size(), -1);
   std::deque<int> queue{kGround};
   auto depth_of = [&](int b) { return b == kGround ? 0 : depth[b]; };
@@ -36,7 +37,8 @@ std::vector<int> body_depths(const MechanismSpec& spec, const std::vector<std::p
 // For each body, the joint that attaches it to a body one level nearer ground. Motion-driven
 // joints (then joints with springs) are preferred, so that they sit on tree joints whenever the
 // minimum depth allows.
-std::vector<int> choose_tree_joints(const MechanismSpec& spec, const std::vector<std::pair<int, int>>& ends,
+std::vector<int> choose_tree_joints(const MechanismSpec& spec,
+                                    const std::vector<std::pair<int, int>>& ends,
                                     const std::vector<int>& depth) {
   auto depth_of = [&](int b) { return b == kGround ? 0 : depth[b]; };
   std::vector<int> tree_joint(spec.bodies.size(), -1);
@@ -64,10 +66,12 @@ RigidBodyInertia user_inertia(const BodySpec& b) {
 CompiledMechanism compile(const MechanismSpec& spec) {
   const int nbodies = static_cast<int>(spec.bodies.size());
   std::vector<std::pair<int, int>> ends;
-  for (const JointSpec& j : spec.joints) ends.emplace_back(user_index(spec, j.parent), user_index(spec, j.child));
+  for (const JointSpec& j : spec.joints)
+    ends.emplace_back(user_index(spec, j.parent), user_index(spec, j.child));
   const std::vector<int> depth = body_depths(spec, ends);
   for (int b = 0; b < nbodies; ++b)
-    if (depth[b] < 0) throw std::invalid_argument("body '" + spec.bodies[b].name + "' is not connected to ground");
+    if (depth[b] < 0)
+      throw std::invalid_argument("body '" + spec.bodies[b].name + "' is not connected to ground");
   const std::vector<int> tree_joint = choose_tree_joints(spec, ends, depth);
 
   // Add bodies level by level, in file order within a level, so parents precede children.

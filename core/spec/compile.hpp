@@ -18,12 +18,12 @@ struct JointMapping {
 };
 
 struct CompiledMechanism {
-  Model model;                        // the spanning tree
-  std::vector<LoopJoint> loops;       // loop joints, rows assigned consecutively
-  int nc = 0;                         // loop constraint rows
+  Model model;                          // the spanning tree
+  std::vector<LoopJoint> loops;         // loop joints, rows assigned consecutively
+  int nc = 0;                           // loop constraint rows
   std::vector<JointMapping> joint_map;  // per user joint (file order)
-  std::vector<int> model_body;        // per user body: model body index
-  std::vector<int> user_body;         // per model body: user body index (-1 for ground)
+  std::vector<int> model_body;          // per user body: model body index
+  std::vector<int> user_body;           // per model body: user body index (-1 for ground)
   // Per model body: ^{model frame} X_{user body frame}. A model body's frame is the successor
   // frame of its tree joint, so this is the joint frame's pose in the user's body (or its inverse).
   std::vector<Transform> X_body;

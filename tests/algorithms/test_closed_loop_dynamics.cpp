@@ -5,6 +5,8 @@
 // RNEA (Table 5.1). q̈ to 1e-9 relative at random states of samples whose loop rows are
 // independent (with redundant rows and slightly open loops the rows are inconsistent, and the
 // pivoted factor's basic solution is not the least-squares one).
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
 #include <random>
 
 #include "core/algorithms/closed_loop_dynamics.hpp"
@@ -16,9 +18,6 @@
 #include "core/sim/mechanism.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
-
-#include <Eigen/Cholesky>
-#include <Eigen/QR>
 
 using namespace articula;
 

@@ -27,7 +27,8 @@ TEST_CASE("Power balance: d(T+V)/dt = qd · τ with gravity", "[energy]") {
     const VecX qd = random_vector(m.nv, rng), tau = random_vector(m.nv, rng);
     const VecX qdd = aba(m, d, q, qd, tau);
     auto E_at = [&](double t) {
-      return total_energy(m, d, integrate(m, q, VecX(t * qd + 0.5 * t * t * qdd), 1.0), VecX(qd + t * qdd));
+      return total_energy(m, d, integrate(m, q, VecX(t * qd + 0.5 * t * t * qdd), 1.0),
+                          VecX(qd + t * qdd));
     };
     // Central differences with Richardson extrapolation: truncation O(h^4) ~ 1e-13 relative,
     // round-off ~ eps |E| / h ~ 1e-10.
@@ -39,7 +40,8 @@ TEST_CASE("Power balance: d(T+V)/dt = qd · τ with gravity", "[energy]") {
   }
 }
 
-TEST_CASE("Free-floating tree without gravity conserves momentum and energy", "[energy][momentum]") {
+TEST_CASE("Free-floating tree without gravity conserves momentum and energy",
+          "[energy][momentum]") {
   std::mt19937 rng(52);
   const Model m = test::random_floating_tree(8, rng);
   Data d(m);
@@ -49,7 +51,9 @@ TEST_CASE("Free-floating tree without gravity conserves momentum and energy", "[
   const Force h0 = spatial_momentum(m, d);
   const double T0 = kinetic_energy(m, d);
   IntegratorWorkspace ws(m);
-  const AccelerationFn f = [&](double, const VecX& qs, const VecX& vs, VecX& a) { a = aba(m, d, qs, vs, zero); };
+  const AccelerationFn f = [&](double, const VecX& qs, const VecX& vs, VecX& a) {
+    a = aba(m, d, qs, vs, zero);
+  };
   const double step = 1e-3;
   for (int k = 0; k < 1000; ++k) rk4_step(m, f, k * step, step, q, qd, ws);  // one simulated second
   forward_kinematics(m, d, q, qd);

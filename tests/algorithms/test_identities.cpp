@@ -114,7 +114,8 @@ TEST_CASE("LTDL reproduces H = L^T D L without fill-in, and sparse H x is exact"
     MatX L = MatX::Identity(n, n), D = MatX::Zero(n, n);
     for (int k = 0; k < n; ++k) {
       D(k, k) = d.LD(k, k);
-      for (int i = c.model.lambda_v[k]; i >= 0; i = c.model.lambda_v[i]) L(k, i) = d.LD(i, k);  // L^T above the diagonal
+      for (int i = c.model.lambda_v[k]; i >= 0; i = c.model.lambda_v[i])
+        L(k, i) = d.LD(i, k);  // L^T above the diagonal
     }
     CHECK_CLOSE(MatX(L.transpose() * D * L), H, 1e-12);
     // Entries off the ancestor chains are branch-induced zeros of H.
@@ -151,8 +152,10 @@ TEST_CASE("Hybrid dynamics agrees with ABA and RNEA", "[hybrid]") {
     hybrid_dynamics(m, d, c.q, c.qd, qdd, tau, fd);
     for (int i = 1; i <= m.nb; ++i) {
       const int vi = m.v_index[i], nv = m.joints[i].nv();
-      if (fd[i]) CHECK(d.tau.segment(vi, nv) == tau.segment(vi, nv));
-      else CHECK(d.qdd.segment(vi, nv) == qdd.segment(vi, nv));
+      if (fd[i])
+        CHECK(d.tau.segment(vi, nv) == tau.segment(vi, nv));
+      else
+        CHECK(d.qdd.segment(vi, nv) == qdd.segment(vi, nv));
     }
     const VecX qdd_out = d.qdd, tau_out = d.tau;
     CHECK_CLOSE(rnea(m, ref, c.q, c.qd, qdd_out), tau_out, 1e-9);

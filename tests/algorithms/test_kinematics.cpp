@@ -30,7 +30,8 @@ TEST_CASE("Point and body Jacobians match finite differences", "[jacobian]") {
       // Spatial velocity in base coordinates from the motion of ^iX_0: d/dt X = -(v×) X.
       const Mat6 X0 = d.X0[i].matrix();
       const Mat6 vx = -((dp.X0[i].matrix() - dm.X0[i].matrix()) / (2 * h)) * X0.inverse();
-      const Vec6 v_fd6 = make_spatial(Vec3(vx(2, 1), vx(0, 2), vx(1, 0)), Vec3(vx(5, 1), vx(3, 2), vx(4, 0)));
+      const Vec6 v_fd6 =
+          make_spatial(Vec3(vx(2, 1), vx(0, 2), vx(1, 0)), Vec3(vx(5, 1), vx(3, 2), vx(4, 0)));
       CHECK_CLOSE(d.v[i], v_fd6, 1e-7);
     }
   }
@@ -49,7 +50,8 @@ TEST_CASE("Body accelerations are the time derivatives of body velocities", "[ki
     forward_kinematics(m, d, q, qd, qdd);
     for (double s : {h, -h}) {
       Data& ds = s > 0 ? dp : dm;
-      forward_kinematics(m, ds, integrate(m, q, VecX(s * qd + 0.5 * s * s * qdd), 1.0), VecX(qd + s * qdd));
+      forward_kinematics(m, ds, integrate(m, q, VecX(s * qd + 0.5 * s * s * qdd), 1.0),
+                         VecX(qd + s * qdd));
     }
     for (int i = 1; i <= m.nb; ++i) {
       const Vec6 a_fd = (body_velocity_in_base(dp, i) - body_velocity_in_base(dm, i)) / (2 * h);

@@ -42,7 +42,8 @@ TEST_CASE("Round-off example of RBDA Eq. 10.1: a far-away origin loses accuracy"
   // Unit mass, unit rotational inertia about C, C at c = (100, 10) from O. Rotating about C with
   // unit angular velocity, under the pure force f_C = [1, -1, 1] (planar, about C).
   const double cx = 100, cy = 10;
-  const RigidBodyInertia I = RigidBodyInertia::from_mass_com(1.0, Vec3(cx, cy, 0), Mat3::Identity());
+  const RigidBodyInertia I =
+      RigidBodyInertia::from_mass_com(1.0, Vec3(cx, cy, 0), Mat3::Identity());
   // The planar part (ω_z, v_x, v_y) of I_O is the book's matrix.
   const Mat6 Im = I.matrix();
   const int idx[3] = {2, 3, 4};

@@ -8,7 +8,8 @@
 namespace articula::test {
 
 // Upper intersection of the circles |x - a| = ra and |x - b| = rb (z = 0).
-inline Vec3 circle_intersection(const Vec3& a, double ra, const Vec3& b, double rb, bool upper = true) {
+inline Vec3 circle_intersection(const Vec3& a, double ra, const Vec3& b, double rb,
+                                bool upper = true) {
   const Vec3 d = b - a;
   const double L = d.norm();
   const double x = (ra * ra - rb * rb + L * L) / (2 * L);

@@ -83,5 +83,6 @@ TEST_CASE("dragging writes the configuration back as body poses", "[doc][drag]")
   const Analysis a = analyse(f.doc.spec());
   REQUIRE(a.mechanism);
   // The new sketch assembles where it was dragged to (1e-9 m).
-  CHECK((body_point_world(*a.mechanism, a.mechanism->q0, 1, Vec3(0.14, 0, 0)) - target).norm() <= 1e-9);
+  CHECK((body_point_world(*a.mechanism, a.mechanism->q0, 1, Vec3(0.14, 0, 0)) - target).norm() <=
+        1e-9);
 }

@@ -11,11 +11,13 @@
 using namespace articula;
 
 namespace {
-const JointType kAll[] = {JointType::Revolute,  JointType::Prismatic, JointType::Helical,
+const JointType kAll[] = {JointType::Revolute,    JointType::Prismatic, JointType::Helical,
                           JointType::Cylindrical, JointType::Universal, JointType::Spherical,
-                          JointType::Planar,    JointType::Free,      JointType::Fixed};
+                          JointType::Planar,      JointType::Free,      JointType::Fixed};
 
-Joint make(JointType t) { return Joint{t, t == JointType::Helical ? 0.13 : 0.0}; }
+Joint make(JointType t) {
+  return Joint{t, t == JointType::Helical ? 0.13 : 0.0};
+}
 
 VecX random_q(const Joint& j, std::mt19937& rng) {
   ModelBuilder b;
@@ -41,26 +43,27 @@ TEST_CASE("jcalc: S qd is the velocity of X_J(q(t)) and c_J is dS/dt qd", "[join
   std::mt19937 rng(11);
   const double h = 1e-6;
   for (JointType t : kAll)
-  for (bool reversed : {false, true}) {
-    Joint j = make(t);
-    j.reversed = reversed;
-    SECTION(std::string(joint_type_name(t)) + (reversed ? " reversed" : "")) {
-      for (int trial = 0; trial < 10; ++trial) {
-        const VecX q = random_q(j, rng), qd = test::random_vector(j.nv(), rng);
-        JointCalc jc, jp, jm;
-        jcalc(j, q.data(), qd.data(), jc);
-        REQUIRE(jc.S.cols() == j.nv());
-        const VecX qp = moved(j, q, qd, h), qm = moved(j, q, qd, -h);
-        jcalc(j, qp.data(), qd.data(), jp);
-        jcalc(j, qm.data(), qd.data(), jm);
-        // Central differences: truncation O(h^2), round-off O(eps/h) ~ 1e-10.
-        CHECK_CLOSE(jc.vJ, velocity_from_fd(jp.XJ.matrix(), jm.XJ.matrix(), jc.XJ.matrix(), h), 1e-8);
-        const Vec6 cJ_fd = j.nv() ? Vec6((jp.S - jm.S) / (2 * h) * qd) : Vec6::Zero();
-        CHECK_CLOSE(jc.cJ, cJ_fd, 1e-8);
-        CHECK_CLOSE(jc.vJ, Vec6(jc.S * qd), 1e-15);
+    for (bool reversed : {false, true}) {
+      Joint j = make(t);
+      j.reversed = reversed;
+      SECTION(std::string(joint_type_name(t)) + (reversed ? " reversed" : "")) {
+        for (int trial = 0; trial < 10; ++trial) {
+          const VecX q = random_q(j, rng), qd = test::random_vector(j.nv(), rng);
+          JointCalc jc, jp, jm;
+          jcalc(j, q.data(), qd.data(), jc);
+          REQUIRE(jc.S.cols() == j.nv());
+          const VecX qp = moved(j, q, qd, h), qm = moved(j, q, qd, -h);
+          jcalc(j, qp.data(), qd.data(), jp);
+          jcalc(j, qm.data(), qd.data(), jm);
+          // Central differences: truncation O(h^2), round-off O(eps/h) ~ 1e-10.
+          CHECK_CLOSE(jc.vJ, velocity_from_fd(jp.XJ.matrix(), jm.XJ.matrix(), jc.XJ.matrix(), h),
+                      1e-8);
+          const Vec6 cJ_fd = j.nv() ? Vec6((jp.S - jm.S) / (2 * h) * qd) : Vec6::Zero();
+          CHECK_CLOSE(jc.cJ, cJ_fd, 1e-8);
+          CHECK_CLOSE(jc.vJ, Vec6(jc.S * qd), 1e-15);
+        }
       }
     }
-  }
 }
 
 TEST_CASE("integrate, difference and q_dot are consistent", "[joint]") {
@@ -137,7 +140,8 @@ TEST_CASE("Loop-joint error is nonzero off the manifold", "[joint][loop]") {
       VecX id(7), qp(7);
       joint_neutral(Joint::free(), id.data());
       joint_integrate(Joint::free(), id.data(), v.data(), 1.0, qp.data());
-      loop_jcalc(j, joint_transform(Joint::free(), qp.data()) * joint_transform(j, q.data()), delta, T);
+      loop_jcalc(j, joint_transform(Joint::free(), qp.data()) * joint_transform(j, q.data()), delta,
+                 T);
       INFO(joint_type_name(t) << " column " << c);
       CHECK(delta.norm() > 5e-4);
     }

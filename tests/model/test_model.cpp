@@ -18,8 +18,8 @@ TEST_CASE("Expanded parent array matches RBDA Table 6.4", "[model]") {
   ModelBuilder b;
   const int parents[] = {0, 1, 1, 2, 2, 3};
   for (int i = 0; i < 6; ++i)
-    b.add_body("b" + std::to_string(i + 1), parents[i], i == 1 ? Joint::spherical() : Joint::revolute(),
-               Transform(), unit_body());
+    b.add_body("b" + std::to_string(i + 1), parents[i],
+               i == 1 ? Joint::spherical() : Joint::revolute(), Transform(), unit_body());
   const Model m = b.build();
   REQUIRE(m.nv == 8);
   REQUIRE(m.nq == 9);
@@ -51,7 +51,8 @@ TEST_CASE("ModelBuilder rejects bad input with a reason", "[model]") {
       RigidBodyInertia::from_mass_com(1.0, Vec3::Zero(), Vec3(0.1, 0.1, 0.5).asDiagonal());
   CHECK_THROWS_WITH(b.add_body("y", 1, Joint::revolute(), Transform(), thin),
                     Catch::Contains("triangle inequality"));
-  const RigidBodyInertia negative = RigidBodyInertia::from_mass_com(-1.0, Vec3::Zero(), Mat3::Identity());
+  const RigidBodyInertia negative =
+      RigidBodyInertia::from_mass_com(-1.0, Vec3::Zero(), Mat3::Identity());
   CHECK_THROWS_WITH(b.add_body("z", 1, Joint::revolute(), Transform(), negative),
                     Catch::Contains("mass"));
   CHECK(inertia_problem(1.0, Vec3(1, 1, 2).asDiagonal()).empty());  // a thin disc is the limit

@@ -9,7 +9,9 @@
 using namespace articula;
 
 namespace {
-Mechanism sample(const char* file) { return prepare(load_project(test::sample_path(file)).spec); }
+Mechanism sample(const char* file) {
+  return prepare(load_project(test::sample_path(file)).spec);
+}
 }  // namespace
 
 TEST_CASE("rk45 meets its tolerance on a passive double pendulum", "[sim][adaptive]") {
@@ -23,7 +25,8 @@ TEST_CASE("rk45 meets its tolerance on a passive double pendulum", "[sim][adapti
   CHECK(std::abs(ad.time() - 1.0) < 1e-12);
 }
 
-TEST_CASE("rk45 keeps loops closed and energy balanced on the driven Jansen leg", "[sim][adaptive]") {
+TEST_CASE("rk45 keeps loops closed and energy balanced on the driven Jansen leg",
+          "[sim][adaptive]") {
   const Mechanism m = sample("jansen_leg.json");
   Simulation sim(m);
   double worst_loop = 0.0, worst_residual = 0.0, scale = 0.0;

@@ -21,8 +21,8 @@
 //     a spring / force drive placed on the joint that the compiler makes the loop joint.
 #include <array>
 #include <cmath>
-#include <optional>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -48,13 +48,27 @@ constexpr double kPi = std::numbers::pi;
 struct Jet {
   double v = 0, d = 0, dd = 0;
 };
-Jet constant(double c) { return {c, 0, 0}; }
-Jet operator+(Jet a, Jet b) { return {a.v + b.v, a.d + b.d, a.dd + b.dd}; }
-Jet operator-(Jet a, Jet b) { return {a.v - b.v, a.d - b.d, a.dd - b.dd}; }
-Jet operator-(Jet a) { return {-a.v, -a.d, -a.dd}; }
-Jet operator*(Jet a, Jet b) { return {a.v * b.v, a.d * b.v + a.v * b.d, a.dd * b.v + 2 * a.d * b.d + a.v * b.dd}; }
-Jet operator*(double s, Jet a) { return {s * a.v, s * a.d, s * a.dd}; }
-Jet operator+(Jet a, double c) { return {a.v + c, a.d, a.dd}; }
+Jet constant(double c) {
+  return {c, 0, 0};
+}
+Jet operator+(Jet a, Jet b) {
+  return {a.v + b.v, a.d + b.d, a.dd + b.dd};
+}
+Jet operator-(Jet a, Jet b) {
+  return {a.v - b.v, a.d - b.d, a.dd - b.dd};
+}
+Jet operator-(Jet a) {
+  return {-a.v, -a.d, -a.dd};
+}
+Jet operator*(Jet a, Jet b) {
+  return {a.v * b.v, a.d * b.v + a.v * b.d, a.dd * b.v + 2 * a.d * b.d + a.v * b.dd};
+}
+Jet operator*(double s, Jet a) {
+  return {s * a.v, s * a.d, s * a.dd};
+}
+Jet operator+(Jet a, double c) {
+  return {a.v + c, a.d, a.dd};
+}
 Jet operator/(Jet a, Jet b) {
   const double q = a.v / b.v, q1 = (a.d - q * b.d) / b.v;
   return {q, q1, (a.dd - 2 * q1 * b.d - q * b.dd) / b.v};
@@ -81,19 +95,35 @@ Jet atan2(Jet y, Jet x) {  // angle of (x, y)
 struct P2 {  // planar point (or vector) of jets
   Jet x, y;
 };
-P2 operator+(P2 a, P2 b) { return {a.x + b.x, a.y + b.y}; }
-P2 operator-(P2 a, P2 b) { return {a.x - b.x, a.y - b.y}; }
-P2 operator*(Jet s, P2 a) { return {s * a.x, s * a.y}; }
-P2 fixed_point(double x, double y) { return {constant(x), constant(y)}; }
+P2 operator+(P2 a, P2 b) {
+  return {a.x + b.x, a.y + b.y};
+}
+P2 operator-(P2 a, P2 b) {
+  return {a.x - b.x, a.y - b.y};
+}
+P2 operator*(Jet s, P2 a) {
+  return {s * a.x, s * a.y};
+}
+P2 fixed_point(double x, double y) {
+  return {constant(x), constant(y)};
+}
 // p + R(angle) (lx, ly): a body-fixed point of a body at p turned by `angle`.
 P2 body_point(P2 p, Jet angle, double lx, double ly) {
   const Jet c = cos(angle), s = sin(angle);
   return {p.x + lx * c - ly * s, p.y + lx * s + ly * c};
 }
-Jet angle_of(P2 v) { return atan2(v.y, v.x); }
-double dot_d_dd(P2 c) { return c.x.d * c.x.dd + c.y.d * c.y.dd; }
-double dot_d_d(P2 c) { return c.x.d * c.x.d + c.y.d * c.y.d; }
-double cross(double ax, double ay, double bx, double by) { return ax * by - ay * bx; }
+Jet angle_of(P2 v) {
+  return atan2(v.y, v.x);
+}
+double dot_d_dd(P2 c) {
+  return c.x.d * c.x.dd + c.y.d * c.y.dd;
+}
+double dot_d_d(P2 c) {
+  return c.x.d * c.x.d + c.y.d * c.y.d;
+}
+double cross(double ax, double ay, double bx, double by) {
+  return ax * by - ay * bx;
+}
 
 // A planar rigid body moving with jets: centre of mass and absolute angle.
 struct PlanarBody {
@@ -123,8 +153,9 @@ BodySpec rod(const std::string& name, double m, double L) {
   b.inertia = {1e-4 * m, m * L * L / 12, m * L * L / 12, 0, 0, 0};
   return b;
 }
-JointSpec joint(const std::string& name, Joint type, const std::string& parent, const std::string& child,
-                PoseSpec in_parent, PoseSpec in_child, std::optional<double> q0 = std::nullopt) {
+JointSpec joint(const std::string& name, Joint type, const std::string& parent,
+                const std::string& child, PoseSpec in_parent, PoseSpec in_child,
+                std::optional<double> q0 = std::nullopt) {
   JointSpec j;
   j.name = name;
   j.joint = type;
@@ -173,7 +204,8 @@ struct PaperFourBar {
     s.bodies = {rod("crank", m1, L1), rod("coupler", m2, L2), rod("rocker", m3, L3)};
     // Body frames: crank at A, x toward P1; coupler at P1, x toward P2; rocker at B, x toward P2.
     s.joints.push_back(joint("A", Joint::revolute(), "ground", "crank", at(0, 0), at(0, 0), 0.0));
-    s.joints.push_back(joint("P1", Joint::revolute(), "crank", "coupler", at(L1, 0), at(0, 0), kPi / 2));
+    s.joints.push_back(
+        joint("P1", Joint::revolute(), "crank", "coupler", at(L1, 0), at(0, 0), kPi / 2));
     // P2's q0 (rocker angle - coupler angle) only matters when P2 is made a tree joint.
     s.joints.push_back(joint("P2", Joint::revolute(), "coupler", "rocker", at(L2, 0), at(L3, 0),
                              std::atan2(2.0, -3.0) - kPi / 2));
@@ -223,7 +255,8 @@ struct PaperFourBar {
 
 }  // namespace
 
-TEST_CASE("factor-graph four-bar: free swing against the reduced-coordinate solution", "[sim][closed_loop]") {
+TEST_CASE("factor-graph four-bar: free swing against the reduced-coordinate solution",
+          "[sim][closed_loop]") {
   const PaperFourBar fb;
   const Mechanism mech = prepare(fb.spec());
   REQUIRE(mech.compiled.loops.size() == 1);
@@ -241,7 +274,7 @@ TEST_CASE("factor-graph four-bar: free swing against the reduced-coordinate solu
   sim.evaluate();
   const double E0 = total_energy(&ke);
   CHECK(std::abs(q_of(sim, iA)) <= 1e-12);  // θ(0) = 0 as in the paper
-  CHECK(sim.qd().norm() <= 1e-12);           // released from rest
+  CHECK(sim.qd().norm() <= 1e-12);          // released from rest
 
   // The reduced model's own energy at t = 0 equals the library's (same potential datum: origin).
   CHECK(std::abs(fb.energy(0, 0) - E0) <= 1e-12 * std::abs(E0));  // 1e-12 relative: same formula
@@ -249,7 +282,8 @@ TEST_CASE("factor-graph four-bar: free swing against the reduced-coordinate solu
   const double h = 1e-3;
   const int steps = 5000;  // 5 s
   double y = 0, yd = 0;
-  double max_loop = sim.loop_error(), max_dE = 0, max_ke = 0, max_dy = 0, max_dyd = 0, E_red_drift = 0;
+  double max_loop = sim.loop_error(), max_dE = 0, max_ke = 0, max_dy = 0, max_dyd = 0,
+         E_red_drift = 0;
   const double E_red0 = fb.energy(0, 0);
   for (int n = 1; n <= steps; ++n) {
     sim.step(h, Integrator::RK4);
@@ -270,18 +304,20 @@ TEST_CASE("factor-graph four-bar: free swing against the reduced-coordinate solu
     E_red_drift = std::max(E_red_drift, std::abs(fb.energy(y, yd) - E_red0));
   }
   const double swing = max_ke;
-  INFO("max loop error " << max_loop << ", energy drift " << max_dE << " J of swing energy " << swing
-       << " J (relative " << max_dE / swing << "), reduced-model energy drift " << E_red_drift
-       << ", max |θ_sim - θ_reduced| " << max_dy << " rad, max |θ̇ diff| " << max_dyd
-       << " rad/s, final θ " << y);
-  WARN("four-bar: loop error max " << max_loop << ", energy drift " << max_dE / swing
-       << " of swing energy " << swing << " J (" << max_dE << " J), max |Δθ| " << max_dy << " rad, max |Δθ̇| "
-       << max_dyd << " rad/s, reduced-model energy drift " << E_red_drift << " J, θ(5 s) = " << y);
-  CHECK(swing > 1.0);                 // it really swings (sanity: tens of joules here)
-  CHECK(max_loop <= 1e-10);           // brief: loop error ≤ 1e-10 at every step
-  CHECK(max_dE <= 1e-6 * swing);      // brief: energy drift ≤ 1e-6 of the swing energy
-  CHECK(E_red_drift <= 1e-6 * swing); // the reference itself conserves energy as well
-  CHECK(max_dy <= 1e-6);              // brief: crank trajectory within 1e-6 rad over 5 s
+  INFO("max loop error " << max_loop << ", energy drift " << max_dE << " J of swing energy "
+                         << swing << " J (relative " << max_dE / swing
+                         << "), reduced-model energy drift " << E_red_drift
+                         << ", max |θ_sim - θ_reduced| " << max_dy << " rad, max |θ̇ diff| "
+                         << max_dyd << " rad/s, final θ " << y);
+  WARN("four-bar: loop error max "
+       << max_loop << ", energy drift " << max_dE / swing << " of swing energy " << swing << " J ("
+       << max_dE << " J), max |Δθ| " << max_dy << " rad, max |Δθ̇| " << max_dyd
+       << " rad/s, reduced-model energy drift " << E_red_drift << " J, θ(5 s) = " << y);
+  CHECK(swing > 1.0);                  // it really swings (sanity: tens of joules here)
+  CHECK(max_loop <= 1e-10);            // brief: loop error ≤ 1e-10 at every step
+  CHECK(max_dE <= 1e-6 * swing);       // brief: energy drift ≤ 1e-6 of the swing energy
+  CHECK(E_red_drift <= 1e-6 * swing);  // the reference itself conserves energy as well
+  CHECK(max_dy <= 1e-6);               // brief: crank trajectory within 1e-6 rad over 5 s
 }
 
 namespace {
@@ -292,8 +328,8 @@ namespace {
 struct SliderCrank {
   double r = 0.1, L = 0.35, e = 0.03, g = 9.81;
   double m1 = 2.0, I1 = 3e-3, c1x = 0.04, c1y = 0.01;  // crank, centre of mass off the axis
-  double m2 = 1.2, c2x = 0.15;                           // rod, uniform about its own centre: I2 below
-  double m3 = 2.5;                                       // slider (does not rotate)
+  double m2 = 1.2, c2x = 0.15;  // rod, uniform about its own centre: I2 below
+  double m3 = 2.5;              // slider (does not rotate)
   double I2() const { return m2 * L * L / 12; }
 
   MechanismSpec spec(const std::string& law, double theta0) const {
@@ -320,12 +356,13 @@ struct SliderCrank {
     JointSpec O = joint("O", Joint::revolute(), "ground", "crank", at(0, 0), at(0, 0), theta0);
     O.drive = motion(law);
     s.joints.push_back(O);
-    s.joints.push_back(joint("A", Joint::revolute(), "crank", "rod", at(r, 0), at(0, 0), psi0 - theta0));
+    s.joints.push_back(
+        joint("A", Joint::revolute(), "crank", "rod", at(r, 0), at(0, 0), psi0 - theta0));
     s.joints.push_back(joint("B", Joint::revolute(), "rod", "slider", at(L, 0), at(0, 0)));
     // Prismatic along world x: joint frames turned +90° about y (z → x) on both sides.
     s.joints.push_back(joint("slide", Joint::prismatic(), "ground", "slider",
-                             rotated(at(0, e), kPi / 2, Vec3::UnitY()), rotated(at(0, 0), kPi / 2, Vec3::UnitY()),
-                             xB0));
+                             rotated(at(0, e), kPi / 2, Vec3::UnitY()),
+                             rotated(at(0, 0), kPi / 2, Vec3::UnitY()), xB0));
     return s;
   }
 
@@ -334,9 +371,11 @@ struct SliderCrank {
     const P2 O = fixed_point(0, 0);
     const P2 A = body_point(O, th, r, 0);
     const Jet s = (constant(e) - r * sin(th)) / constant(L);  // sin ψ
-    const Jet psi = atan2(s, sqrt(constant(1) - s * s));      // ψ ∈ (-π/2, π/2): slider to the right
+    const Jet psi = atan2(s, sqrt(constant(1) - s * s));  // ψ ∈ (-π/2, π/2): slider to the right
     const P2 B = body_point(A, psi, L, 0);
-    return {{m1, I1, body_point(O, th, c1x, c1y), th}, {m2, I2(), body_point(A, psi, c2x, 0), psi}, {m3, 0, B, constant(0)}};
+    return {{m1, I1, body_point(O, th, c1x, c1y), th},
+            {m2, I2(), body_point(A, psi, c2x, 0), psi},
+            {m3, 0, B, constant(0)}};
   }
   // Power balance for the ideal mechanism: τ θ̇ = d(KE)/dt + d(PE)/dt
   //   = Σ m ċ·c̈ + I φ̇ φ̈ + Σ m g ċ_y.
@@ -350,7 +389,8 @@ struct SliderCrank {
 
 }  // namespace
 
-TEST_CASE("slider-crank at constant crank speed: drive torque equals the power balance", "[sim][closed_loop]") {
+TEST_CASE("slider-crank at constant crank speed: drive torque equals the power balance",
+          "[sim][closed_loop]") {
   const SliderCrank sc;
   const double omega = 2 * kPi;  // one revolution per second
   const Mechanism mech = prepare(sc.spec("2*pi*t", 0.0));
@@ -374,11 +414,14 @@ TEST_CASE("slider-crank at constant crank speed: drive torque equals the power b
       max_loop = std::max(max_loop, sim.loop_error());
       const double t = sim.time();
       CHECK(std::abs(q_of(sim, 0) - omega * t) <= 1e-12 * (1 + omega * t));  // the drive is exact
-      max_err = std::max(max_err, std::abs(sim.joint_states()[0].tau[0] - sc.torque(t, omega, 0.0)));
+      max_err =
+          std::max(max_err, std::abs(sim.joint_states()[0].tau[0] - sc.torque(t, omega, 0.0)));
     }
-    INFO("peak torque " << peak << " N·m, max |τ_sim - τ_power| " << max_err << ", max loop error " << max_loop);
+    INFO("peak torque " << peak << " N·m, max |τ_sim - τ_power| " << max_err << ", max loop error "
+                        << max_loop);
     WARN("slider-crank (Simulation): peak torque " << peak << " N·m, max error " << max_err
-         << " (relative " << max_err / peak << "), loop error max " << max_loop);
+                                                   << " (relative " << max_err / peak
+                                                   << "), loop error max " << max_loop);
     CHECK(max_err <= 1e-8 * peak);  // brief: 1e-8 relative to the peak torque
     CHECK(max_loop <= 1e-10);       // loops stay closed while driven
   }
@@ -421,9 +464,9 @@ TEST_CASE("slider-crank at constant crank speed: drive torque equals the power b
     }
     INFO("CSV rows " << rows << ", max |τ_csv - τ_power| " << max_err);
     WARN("slider-crank (CSV): max error " << max_err << " (relative " << max_err / peak << ")");
-    CHECK(rows == steps + 1);                   // t = 0 .. 1 s, one row per step
-    CHECK(std::abs(last_t - 1.0) <= 1e-12);     // the last row is at the end time
-    CHECK(max_err <= 1e-8 * peak);              // brief: 1e-8 relative to the peak torque
+    CHECK(rows == steps + 1);                // t = 0 .. 1 s, one row per step
+    CHECK(std::abs(last_t - 1.0) <= 1e-12);  // the last row is at the end time
+    CHECK(max_err <= 1e-8 * peak);           // brief: 1e-8 relative to the peak torque
   }
 }
 
@@ -439,11 +482,11 @@ namespace {
 struct Fig83 {
   double l1 = 0.4, l2 = 0.6, La = 1.0, g = 9.81;
   // (mass, com x along the body axis, Izz about the com)
-  double m1 = 3.0, c1 = 0.5, I1 = 0.25;     // arm link 1
-  double m2 = 2.0, c2 = 0.15, I2 = 0.02;    // cylinder
-  double m3 = 1.0, c3 = -0.1, I3 = 0.01;    // piston (rod reaches back into the cylinder)
-  double m4 = 1.5, c4 = 0.4, I4 = 0.08;     // arm link 2
-  double y10 = 1.2;                          // initial θ1
+  double m1 = 3.0, c1 = 0.5, I1 = 0.25;   // arm link 1
+  double m2 = 2.0, c2 = 0.15, I2 = 0.02;  // cylinder
+  double m3 = 1.0, c3 = -0.1, I3 = 0.01;  // piston (rod reaches back into the cylinder)
+  double m4 = 1.5, c4 = 0.4, I4 = 0.08;   // arm link 2
+  double y10 = 1.2;                       // initial θ1
 
   double d_of(double y1) const { return std::sqrt(l1 * l1 + l2 * l2 - 2 * l1 * l2 * std::cos(y1)); }
   std::string d_law() const { return num(d_of(y10)) + " + 0.05*sin(3*t)"; }
@@ -461,7 +504,8 @@ struct Fig83 {
     MechanismSpec s;
     s.name = "RBDA Fig. 8.3";
     s.gravity = Vec3(0, -g, 0);
-    s.bodies = {body("B1", m1, c1, I1), body("B2", m2, c2, I2), body("B3", m3, c3, I3), body("B4", m4, c4, I4)};
+    s.bodies = {body("B1", m1, c1, I1), body("B2", m2, c2, I2), body("B3", m3, c3, I3),
+                body("B4", m4, c4, I4)};
     const double theta2 = std::atan2(l2 * std::sin(y10), l2 * std::cos(y10) - l1);
     s.joints.push_back(joint("j1", Joint::revolute(), "ground", "B1", at(0, 0), at(0, 0), y10));
     s.joints.push_back(joint("j2", Joint::revolute(), "ground", "B2", at(l1, 0), at(0, 0), theta2));
@@ -478,14 +522,17 @@ struct Fig83 {
 
   // Tree inverse dynamics τ_ID = ID(q, q̇, q̈) of the spanning tree (joints 1-4, loop joint 5 cut),
   // by planar free-body Newton-Euler on each joint's subtree, with q as time jets:
-  //   revolute at p: τ = Σ_subtree I φ̈ + (c - p) × m (c̈ - g);  prismatic along e: τ = Σ m (c̈ - g)·e.
+  //   revolute at p: τ = Σ_subtree I φ̈ + (c - p) × m (c̈ - g);  prismatic along e: τ = Σ m (c̈ -
+  //   g)·e.
   std::array<double, 4> tree_id(const std::array<Jet, 4>& q) const {
     const P2 o1 = fixed_point(0, 0), o2 = fixed_point(l1, 0);
     const Jet phi1 = q[0], phi2 = q[1], phi4 = q[0] + q[3];
     const P2 o3 = body_point(o2, phi2, 0, 0) + q[2] * P2{cos(phi2), sin(phi2)};
     const P2 o4 = body_point(o1, phi1, La, 0);
-    const PlanarBody b1{m1, I1, body_point(o1, phi1, c1, 0), phi1}, b2{m2, I2, body_point(o2, phi2, c2, 0), phi2},
-        b3{m3, I3, body_point(o3, phi2, c3, 0), phi2}, b4{m4, I4, body_point(o4, phi4, c4, 0), phi4};
+    const PlanarBody b1{m1, I1, body_point(o1, phi1, c1, 0), phi1},
+        b2{m2, I2, body_point(o2, phi2, c2, 0), phi2},
+        b3{m3, I3, body_point(o3, phi2, c3, 0), phi2},
+        b4{m4, I4, body_point(o4, phi4, c4, 0), phi4};
     auto moment = [&](const PlanarBody& b, const P2& p) {
       return b.I * b.phi.dd + b.m * cross(b.c.x.v - p.x.v, b.c.y.v - p.y.v, b.c.x.dd, b.c.y.dd + g);
     };
@@ -541,11 +588,12 @@ TEST_CASE("RBDA Fig. 8.3 / Example 8.2: actuator forces at joints 3 and 4", "[si
   }
   INFO("peak |u3| " << peak3 << " N, peak |u4| " << peak4 << " N·m, max relative error " << max_rel
                     << ", max |q - γ(y)| " << max_q_err);
-  WARN("Fig. 8.3: peak actuator force " << peak3 << " N, torque " << peak4 << " N·m, max relative error "
-                                        << max_rel << ", max |q - γ(y)| " << max_q_err);
-  CHECK(peak3 > 1.0);           // sanity: the actuator carries the arm
-  CHECK(max_rel <= 1e-8);       // 1e-8 relative (absolute below 1 N / N·m)
-  CHECK(max_q_err <= 1e-10);    // loop closure by projection to 1e-12; 1e-10 rad margin
+  WARN("Fig. 8.3: peak actuator force " << peak3 << " N, torque " << peak4
+                                        << " N·m, max relative error " << max_rel
+                                        << ", max |q - γ(y)| " << max_q_err);
+  CHECK(peak3 > 1.0);         // sanity: the actuator carries the arm
+  CHECK(max_rel <= 1e-8);     // 1e-8 relative (absolute below 1 N / N·m)
+  CHECK(max_q_err <= 1e-10);  // loop closure by projection to 1e-12; 1e-10 rad margin
 }
 
 namespace {
@@ -553,12 +601,14 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Shared checks for the remaining tests.
 bool outputs_finite(const Simulation& sim) {
-  if (!sim.q().allFinite() || !sim.qd().allFinite() || !sim.qdd().allFinite() || !sim.tau().allFinite())
+  if (!sim.q().allFinite() || !sim.qd().allFinite() || !sim.qdd().allFinite() ||
+      !sim.tau().allFinite())
     return false;
   for (const Force& f : sim.wrench())
     if (!f.allFinite()) return false;
   for (const Simulation::JointState& js : sim.joint_states())
-    if (!js.q.allFinite() || !js.qd.allFinite() || !js.qdd.allFinite() || !js.tau.allFinite()) return false;
+    if (!js.q.allFinite() || !js.qd.allFinite() || !js.qdd.allFinite() || !js.tau.allFinite())
+      return false;
   return true;
 }
 double max_wrench_component(const Simulation& sim) {
@@ -585,7 +635,8 @@ struct FourBar {
     s.name = "four-bar";
     s.bodies = {rod("crank", m1, a), rod("coupler", m2, b), rod("rocker", m3, c)};
     s.joints.push_back(joint("A", Joint::revolute(), "ground", "crank", at(0, 0), at(0, 0), theta));
-    s.joints.push_back(joint("B", Joint::revolute(), "crank", "coupler", at(a, 0), at(0, 0), phi - theta));
+    s.joints.push_back(
+        joint("B", Joint::revolute(), "crank", "coupler", at(a, 0), at(0, 0), phi - theta));
     s.joints.push_back(joint("C", Joint::revolute(), "coupler", "rocker", at(b, 0), at(c, 0)));
     s.joints.push_back(joint("D", Joint::revolute(), "ground", "rocker", at(d, 0), at(0, 0), psi));
     return s;
@@ -646,7 +697,8 @@ void swing_and_check(const Mechanism& mech, double seconds, const char* label) {
     max_w = std::max(max_w, max_wrench_component(sim));
   }
   INFO(label << ": max loop error " << max_loop << ", max wrench component " << max_w);
-  WARN(label << ": 2 s swing, loop error max " << max_loop << ", largest wrench component " << max_w);
+  WARN(label << ": 2 s swing, loop error max " << max_loop << ", largest wrench component "
+             << max_w);
   CHECK(finite);             // no NaN/inf in q, qd, qdd, tau, wrenches or joint states
   CHECK(max_w < 1e4);        // brief: multipliers bounded, every wrench component < 1e4 N (N·m)
   CHECK(max_loop <= 1e-10);  // brief: loop error ≤ 1e-10 at every step
@@ -655,7 +707,8 @@ void swing_and_check(const Mechanism& mech, double seconds, const char* label) {
 
 }  // namespace
 
-TEST_CASE("planar four-bar and Bennett linkage: redundant rows and a clean 2 s swing", "[sim][closed_loop]") {
+TEST_CASE("planar four-bar and Bennett linkage: redundant rows and a clean 2 s swing",
+          "[sim][closed_loop]") {
   SECTION("non-Grashof planar four-bar (triple rocker, s + l > p + q)") {
     const FourBar fb{0.3, 0.35, 0.3, 0.4};
     MechanismSpec s = fb.spec(1.0);
@@ -677,7 +730,8 @@ TEST_CASE("planar four-bar and Bennett linkage: redundant rows and a clean 2 s s
     // The DH chain closes at the chosen angles (1e-14: double rounding of 4 rotations).
     const double th1 = 0.9, th2 = bn.theta2_of(th1);
     const Eigen::Isometry3d loop = Bennett::dh(th1, bn.a, bn.al) * Bennett::dh(th2, bn.b(), bn.be) *
-                                   Bennett::dh(-th1, bn.a, bn.al) * Bennett::dh(-th2, bn.b(), bn.be);
+                                   Bennett::dh(-th1, bn.a, bn.al) *
+                                   Bennett::dh(-th2, bn.b(), bn.be);
     REQUIRE(loop.matrix().isIdentity(1e-14));
     const Mechanism mech = prepare(bn.spec(th1));
     REQUIRE(mech.compiled.loops.size() == 1);
@@ -698,7 +752,8 @@ TEST_CASE("planar four-bar and Bennett linkage: redundant rows and a clean 2 s s
   }
 }
 
-TEST_CASE("hybrid dynamics in a spatial tree: driven joints 1 and 3 against RNEA and ABA", "[sim][closed_loop]") {
+TEST_CASE("hybrid dynamics in a spatial tree: driven joints 1 and 3 against RNEA and ABA",
+          "[sim][closed_loop]") {
   MechanismSpec s;
   s.name = "spatial chain";
   s.gravity = Vec3(0.3, -9.81, 0.5);
@@ -714,7 +769,8 @@ TEST_CASE("hybrid dynamics in a spatial tree: driven joints 1 and 3 against RNEA
   auto pose = [](double x, double y, double z, double angle, const Vec3& axis) {
     return rotated(at(x, y, z), angle, axis.normalized());
   };
-  JointSpec j1 = joint("j1", Joint::revolute(), "ground", "b1", pose(0, 0.1, 0, 0.3, Vec3(1, 0, 0)), at(0, 0));
+  JointSpec j1 =
+      joint("j1", Joint::revolute(), "ground", "b1", pose(0, 0.1, 0, 0.3, Vec3(1, 0, 0)), at(0, 0));
   j1.drive = motion("0.3*sin(2*t) + 0.1*t");
   JointSpec j2 = joint("j2", Joint::revolute(), "b1", "b2", pose(0.3, 0, 0.05, 1.1, Vec3(1, 1, 0)),
                        pose(-0.02, 0, 0, 0.4, Vec3(0, 0, 1)), 0.4);
@@ -724,9 +780,11 @@ TEST_CASE("hybrid dynamics in a spatial tree: driven joints 1 and 3 against RNEA
   j2.spring->rest = 0.2;
   j2.spring->damping = 0.3;
   j2.drive = force("0.5*cos(t)");
-  JointSpec j3 = joint("j3", Joint::prismatic(), "b2", "b3", pose(0.25, 0.05, 0, -0.7, Vec3(0, 1, 1)), at(0, 0));
+  JointSpec j3 = joint("j3", Joint::prismatic(), "b2", "b3",
+                       pose(0.25, 0.05, 0, -0.7, Vec3(0, 1, 1)), at(0, 0));
   j3.drive = motion("0.1 + 0.05*sin(3*t)");
-  JointSpec j4 = joint("j4", Joint::spherical(), "b3", "b4", pose(0.1, 0, 0.2, 0.5, Vec3(1, 0, 1)), at(-0.05, 0, 0));
+  JointSpec j4 = joint("j4", Joint::spherical(), "b3", "b4", pose(0.1, 0, 0.2, 0.5, Vec3(1, 0, 1)),
+                       at(-0.05, 0, 0));
   j4.q0 = std::vector<double>{std::cos(0.3), 0, std::sin(0.3), 0};
   j4.qd0 = std::vector<double>{0.4, -1.0, 0.7};
   s.joints = {j1, j2, j3, j4};
@@ -734,11 +792,12 @@ TEST_CASE("hybrid dynamics in a spatial tree: driven joints 1 and 3 against RNEA
   REQUIRE_FALSE(mech.has_loops());
   const Model& model = mech.model();
   REQUIRE(model.nv == 6);
-  const Expression law1 = Expression::parse("0.3*sin(2*t) + 0.1*t"), law3 = Expression::parse("0.1 + 0.05*sin(3*t)");
+  const Expression law1 = Expression::parse("0.3*sin(2*t) + 0.1*t"),
+                   law3 = Expression::parse("0.1 + 0.05*sin(3*t)");
   Simulation sim(mech);
   Data d_id(model), d_fd(model);
-  const int v1 = mech.compiled.v_index(0), v2 = mech.compiled.v_index(1), v3 = mech.compiled.v_index(2),
-            v4 = mech.compiled.v_index(3);
+  const int v1 = mech.compiled.v_index(0), v2 = mech.compiled.v_index(1),
+            v3 = mech.compiled.v_index(2), v4 = mech.compiled.v_index(3);
   double max_err = 0;
   for (int n = 0; n <= 400; ++n) {
     if (n > 0) sim.step(1e-3, Integrator::RK4);
@@ -752,25 +811,30 @@ TEST_CASE("hybrid dynamics in a spatial tree: driven joints 1 and 3 against RNEA
     const double q2 = q[mech.compiled.q_index(1)];
     const double applied2 = -5.0 * (q2 - 0.2) - 0.3 * qd[v2] + 0.5 * std::cos(t);
     const double scale = std::max(1.0, tau_id.cwiseAbs().maxCoeff());
-    max_err = std::max({max_err, std::abs(tau_id[v1] - tau[v1]) / scale, std::abs(tau_id[v3] - tau[v3]) / scale,
-                        std::abs(tau_id[v2] - applied2) / scale, tau_id.segment(v4, 3).cwiseAbs().maxCoeff() / scale,
-                        std::abs(sim.joint_states()[0].tau[0] - tau_id[v1]) / scale,
-                        std::abs(sim.joint_states()[2].tau[0] - tau_id[v3]) / scale,
-                        std::abs(sim.joint_states()[1].tau[0] - applied2) / scale});
+    max_err =
+        std::max({max_err, std::abs(tau_id[v1] - tau[v1]) / scale,
+                  std::abs(tau_id[v3] - tau[v3]) / scale, std::abs(tau_id[v2] - applied2) / scale,
+                  tau_id.segment(v4, 3).cwiseAbs().maxCoeff() / scale,
+                  std::abs(sim.joint_states()[0].tau[0] - tau_id[v1]) / scale,
+                  std::abs(sim.joint_states()[2].tau[0] - tau_id[v3]) / scale,
+                  std::abs(sim.joint_states()[1].tau[0] - applied2) / scale});
     // ABA with the simulation's forces reproduces every acceleration.
     const VecX qdd_fd = aba(model, d_fd, q, qd, tau);
-    max_err = std::max(max_err, (qdd_fd - qdd).cwiseAbs().maxCoeff() / std::max(1.0, qdd.cwiseAbs().maxCoeff()));
+    max_err = std::max(
+        max_err, (qdd_fd - qdd).cwiseAbs().maxCoeff() / std::max(1.0, qdd.cwiseAbs().maxCoeff()));
     // The driven joints move exactly by their laws.
     max_err = std::max({max_err, std::abs(q[mech.compiled.q_index(0)] - law1.value(t)),
                         std::abs(qd[v1] - law1.eval(t).d1), std::abs(qdd[v1] - law1.eval(t).d2),
-                        std::abs(q[mech.compiled.q_index(2)] - law3.value(t)), std::abs(qdd[v3] - law3.eval(t).d2)});
+                        std::abs(q[mech.compiled.q_index(2)] - law3.value(t)),
+                        std::abs(qdd[v3] - law3.eval(t).d2)});
   }
   INFO("max relative disagreement " << max_err);
   WARN("hybrid tree: max relative disagreement with RNEA/ABA/drive laws " << max_err);
   CHECK(max_err <= 1e-9);  // brief: 1e-9
 }
 
-TEST_CASE("setup errors: over-determining drives and a rocker driven through its dead point", "[sim][closed_loop]") {
+TEST_CASE("setup errors: over-determining drives and a rocker driven through its dead point",
+          "[sim][closed_loop]") {
   const PaperFourBar fb;
   const double phi0 = std::atan2(2.0, -3.0);  // rocker angle at the paper's start
   SECTION("two motion drives on a one-DOF four-bar") {
@@ -846,7 +910,8 @@ double newton_euler_residual(const Simulation& sim) {
   double scale = 1.0;
   for (std::size_t j = 0; j < s.joints.size(); ++j) {
     const JointSpec& js = s.joints[j];
-    const Transform X = js.child_frame.transform() * user_X0(js.child);  // ^{child joint frame} X_world
+    const Transform X =
+        js.child_frame.transform() * user_X0(js.child);  // ^{child joint frame} X_world
     const Force f0 = X.transpose_apply(sim.wrench()[j]);
     scale = std::max(scale, f0.norm());
     if (js.child != "ground") net[s.body_index(js.child)] += f0;
@@ -886,7 +951,8 @@ double run_and_check_newton_euler(const MechanismSpec& spec, double t_end, const
 
 }  // namespace
 
-TEST_CASE("joint wrenches satisfy Newton-Euler for every body of loop mechanisms", "[sim][closed_loop]") {
+TEST_CASE("joint wrenches satisfy Newton-Euler for every body of loop mechanisms",
+          "[sim][closed_loop]") {
   SECTION("paper four-bar, crank driven, spring on the coupler pin") {
     MechanismSpec s = PaperFourBar{}.spec();
     s.joints[0].drive = motion("0.8*sin(3*t)");
@@ -897,7 +963,8 @@ TEST_CASE("joint wrenches satisfy Newton-Euler for every body of loop mechanisms
     CHECK(run_and_check_newton_euler(s, 0.5, "driven four-bar") <= 1e-8);  // brief: 1e-8
   }
   SECTION("slider-crank (prismatic tree joint, revolute loop joint)") {
-    CHECK(run_and_check_newton_euler(SliderCrank{}.spec("0.3 + 2*pi*t", 0.3), 0.5, "slider-crank") <= 1e-8);
+    CHECK(run_and_check_newton_euler(SliderCrank{}.spec("0.3 + 2*pi*t", 0.3), 0.5,
+                                     "slider-crank") <= 1e-8);
   }
   SECTION("RBDA Fig. 8.3 arm (two motion drives, prismatic actuator)") {
     CHECK(run_and_check_newton_euler(Fig83{}.spec(), 0.5, "Fig. 8.3 arm") <= 1e-8);
@@ -908,7 +975,9 @@ TEST_CASE("joint wrenches satisfy Newton-Euler for every body of loop mechanisms
 }
 
 namespace {
-double wrap(double a) { return std::remainder(a, 2 * kPi); }  // to [-π, π]
+double wrap(double a) {
+  return std::remainder(a, 2 * kPi);
+}  // to [-π, π]
 
 // Work-energy bookkeeping on the paper's four-bar with a spring (k, rest) on joint `spring_at`
 // and/or constant force drives: max over 1 s of |E_mech + E_spring - E0 - W_drives|, the swing
@@ -921,7 +990,8 @@ struct Balance {
 Balance work_energy(int spring_at, const std::vector<std::pair<int, double>>& torques) {
   const double k = 50, rest = 0.5;
   MechanismSpec s = PaperFourBar{}.spec();
-  if (spring_at == 2) s.joints[1].spring = SpringSpec{};  // k = 0 on P1: it keeps the tree by file order
+  if (spring_at == 2)
+    s.joints[1].spring = SpringSpec{};  // k = 0 on P1: it keeps the tree by file order
   if (spring_at >= 0) {
     s.joints[spring_at].spring = SpringSpec{};
     s.joints[spring_at].spring->stiffness = k;
@@ -931,7 +1001,8 @@ Balance work_energy(int spring_at, const std::vector<std::pair<int, double>>& to
   const Mechanism mech = prepare(s);
   Balance out;
   if (spring_at >= 0) out.loop_spring = mech.compiled.joint_map[spring_at].loop;
-  for (const auto& [j, tau] : torques) out.loop_drive = out.loop_drive || mech.compiled.joint_map[j].loop;
+  for (const auto& [j, tau] : torques)
+    out.loop_drive = out.loop_drive || mech.compiled.joint_map[j].loop;
   Simulation sim(mech);
   Data data(mech.model());
   auto energy = [&] {
@@ -945,7 +1016,8 @@ Balance work_energy(int spring_at, const std::vector<std::pair<int, double>>& to
     if (spring_at >= 0) expected[spring_at] -= k * (sim.joint_states()[spring_at].q[0] - rest);
     for (const auto& [j, tau] : torques) expected[j] += tau;
     double e = 0;
-    for (std::size_t j = 0; j < s.joints.size(); ++j) e = std::max(e, std::abs(sim.joint_states()[j].tau[0] - expected[j]));
+    for (std::size_t j = 0; j < s.joints.size(); ++j)
+      e = std::max(e, std::abs(sim.joint_states()[j].tau[0] - expected[j]));
     return e;
   };
   sim.evaluate();
@@ -970,15 +1042,18 @@ Balance work_energy(int spring_at, const std::vector<std::pair<int, double>>& to
 }
 }  // namespace
 
-TEST_CASE("control: springs and force drives on tree joints satisfy the work-energy balance", "[sim][closed_loop]") {
+TEST_CASE("control: springs and force drives on tree joints satisfy the work-energy balance",
+          "[sim][closed_loop]") {
   // The bookkeeping of the next test, on the same four-bar, with the elements on tree joints.
-  const Balance spring = work_energy(1, {});              // spring on P1 (tree joint)
-  const Balance drive = work_energy(-1, {{0, 2.0}, {1, -3.0}});  // torques on A and P1 (tree joints)
+  const Balance spring = work_energy(1, {});  // spring on P1 (tree joint)
+  const Balance drive =
+      work_energy(-1, {{0, 2.0}, {1, -3.0}});  // torques on A and P1 (tree joints)
   REQUIRE_FALSE(spring.loop_spring);
   REQUIRE_FALSE(drive.loop_drive);
   WARN("control: spring on tree joint: drift " << spring.drift << " J of swing " << spring.swing
-                                               << " J; force drives on tree joints: drift " << drive.drift << " J of swing "
-                                               << drive.swing << " J");
+                                               << " J; force drives on tree joints: drift "
+                                               << drive.drift << " J of swing " << drive.swing
+                                               << " J");
   CHECK(spring.drift <= 1e-6 * spring.swing);  // 1e-6 of the swing energy, as in test 1
   CHECK(drive.drift <= 1e-6 * drive.swing);    // 1e-6 of the swing energy
   CHECK(spring.tau_err <= 1e-12);              // J.tau = spring force, exactly (same formula)
@@ -992,7 +1067,8 @@ TEST_CASE("a spring or force drive on a loop joint acts on the mechanism", "[sim
   SECTION("spring on P2 (the loop joint): mechanical + spring energy is conserved") {
     const Balance b = work_energy(2, {});
     REQUIRE(b.loop_spring);
-    INFO("energy drift " << b.drift << " J (swing " << b.swing << " J), max |tau - spring| " << b.tau_err);
+    INFO("energy drift " << b.drift << " J (swing " << b.swing << " J), max |tau - spring| "
+                         << b.tau_err);
     CHECK(b.drift <= 1e-6 * b.swing);  // as the control: 1e-6 of the swing energy
     CHECK(b.tau_err <= 1e-12);         // contract: J.tau is the spring's generalized force
   }
@@ -1011,13 +1087,15 @@ TEST_CASE("a spring or force drive on a loop joint acts on the mechanism", "[sim
       return q_of(sim, 0);  // crank angle (joint A is first in both)
     };
     const double crank_loop = run(false), crank_tree = run(true);
-    INFO("crank angle at t = 0.3 s: P2 as loop joint " << crank_loop << ", P2 as tree joint " << crank_tree);
+    INFO("crank angle at t = 0.3 s: P2 as loop joint " << crank_loop << ", P2 as tree joint "
+                                                       << crank_tree);
     CHECK(std::abs(crank_loop - crank_tree) <= 1e-9);  // same mechanism, same integrator: 1e-9 rad
   }
   SECTION("constant force drives on P1 and P2 (P2 becomes the loop joint): work-energy balance") {
     const Balance b = work_energy(-1, {{1, 3.0}, {2, -2.0}});
     REQUIRE(b.loop_drive);  // both pins driven: P1 wins the tree by file order, P2 closes the loop
-    INFO("|E - E0 - W| max " << b.drift << " J (swing " << b.swing << " J), max |tau - drive| " << b.tau_err);
+    INFO("|E - E0 - W| max " << b.drift << " J (swing " << b.swing << " J), max |tau - drive| "
+                             << b.tau_err);
     CHECK(b.drift <= 1e-6 * b.swing);  // 1e-6 of the swing energy
     CHECK(b.tau_err <= 1e-12);         // contract: J.tau is the drive's value
   }

@@ -9,7 +9,9 @@
 using namespace articula;
 
 namespace {
-Mechanism sample(const char* file) { return prepare(load_project(test::sample_path(file)).spec); }
+Mechanism sample(const char* file) {
+  return prepare(load_project(test::sample_path(file)).spec);
+}
 }  // namespace
 
 TEST_CASE("A motion drive's law can change between steps", "[sim][drives]") {

@@ -18,7 +18,9 @@ TEST_CASE("RK4 is fourth order on a pendulum", "[integrators]") {
   const Model m = b.build();
   Data d(m);
   const VecX zero = VecX::Zero(1);
-  const AccelerationFn f = [&](double, const VecX& q, const VecX& v, VecX& a) { a = aba(m, d, q, v, zero); };
+  const AccelerationFn f = [&](double, const VecX& q, const VecX& v, VecX& a) {
+    a = aba(m, d, q, v, zero);
+  };
   auto run = [&](double h) {
     VecX q = VecX::Constant(1, 0.3), v = VecX::Zero(1);
     IntegratorWorkspace ws(m);
@@ -37,21 +39,27 @@ TEST_CASE("Quaternion joints stay unit length over 1e5 steps", "[integrators][qu
   std::mt19937 rng(61);
   ModelBuilder b;
   b.set_gravity(Vec3(0, 0, -9.81));
-  b.add_body("top", 0, Joint::spherical(), Transform(),
-             RigidBodyInertia::from_mass_com(1.0, Vec3(0, 0, 0.5), Vec3(0.02, 0.03, 0.04).asDiagonal()));
+  b.add_body(
+      "top", 0, Joint::spherical(), Transform(),
+      RigidBodyInertia::from_mass_com(1.0, Vec3(0, 0, 0.5), Vec3(0.02, 0.03, 0.04).asDiagonal()));
   b.add_body("flyer", 0, Joint::free(), Transform(), test::random_inertia(rng));
   const Model m = b.build();
   Data d(m);
   VecX q = neutral_configuration(m), v(9);
   v << 3.0, -1.0, 20.0, 1.0, 2.0, 3.0, 0.1, 0.2, 0.3;
   const VecX zero = VecX::Zero(m.nv);
-  const AccelerationFn f = [&](double, const VecX& qs, const VecX& vs, VecX& a) { a = aba(m, d, qs, vs, zero); };
+  const AccelerationFn f = [&](double, const VecX& qs, const VecX& vs, VecX& a) {
+    a = aba(m, d, qs, vs, zero);
+  };
   IntegratorWorkspace ws(m);
   double worst = 0.0;
   for (int k = 0; k < 100000; ++k) {
-    if (k % 2) rk4_step(m, f, k * 1e-4, 1e-4, q, v, ws);
-    else euler_step(m, f, k * 1e-4, 1e-4, q, v, ws);
-    worst = std::max({worst, std::abs(q.segment<4>(0).norm() - 1.0), std::abs(q.segment<4>(7).norm() - 1.0)});
+    if (k % 2)
+      rk4_step(m, f, k * 1e-4, 1e-4, q, v, ws);
+    else
+      euler_step(m, f, k * 1e-4, 1e-4, q, v, ws);
+    worst = std::max(
+        {worst, std::abs(q.segment<4>(0).norm() - 1.0), std::abs(q.segment<4>(7).norm() - 1.0)});
   }
   INFO("largest deviation from unit length " << worst);
   CHECK(worst < 1e-14);

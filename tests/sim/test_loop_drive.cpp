@@ -42,7 +42,8 @@ TEST_CASE("A motion drive on a loop joint is followed exactly", "[sim][closed_lo
   Simulation probe(free_copy);
   probe.evaluate();
   const double c0 = probe.joint_states()[spec.joint_index("C")].q[0];
-  spec.joints[spec.joint_index("C")].drive = DriveSpec{DriveSpec::Kind::Motion, format_number(c0) + " + 0.1*sin(3*t)", {}, {}};
+  spec.joints[spec.joint_index("C")].drive =
+      DriveSpec{DriveSpec::Kind::Motion, format_number(c0) + " + 0.1*sin(3*t)", {}, {}};
   const Mechanism m = prepare(spec);
   REQUIRE(m.mobility.mobility == 2);
   const int C = m.spec.joint_index("C");
@@ -54,7 +55,8 @@ TEST_CASE("A motion drive on a loop joint is followed exactly", "[sim][closed_lo
     sim.evaluate();
     const double t = sim.time();
     const Simulation::JointState& c = sim.joint_states()[C];
-    worst_q = std::max(worst_q, std::abs(std::remainder(c.q[0] - (c0 + 0.1 * std::sin(3 * t)), 2 * std::numbers::pi)));
+    worst_q = std::max(worst_q, std::abs(std::remainder(c.q[0] - (c0 + 0.1 * std::sin(3 * t)),
+                                                        2 * std::numbers::pi)));
     worst_qd = std::max(worst_qd, std::abs(c.qd[0] - 0.3 * std::cos(3 * t)));
     worst_loop = std::max(worst_loop, sim.loop_error());
     worst_energy = std::max(worst_energy, std::abs(sim.energy().residual));
@@ -62,7 +64,7 @@ TEST_CASE("A motion drive on a loop joint is followed exactly", "[sim][closed_lo
   }
   INFO("q error " << worst_q << ", qd error " << worst_qd << ", loop " << worst_loop
                   << ", energy residual " << worst_energy << " of " << scale);
-  CHECK(worst_q <= 1e-10);   // held by the projection
+  CHECK(worst_q <= 1e-10);  // held by the projection
   CHECK(worst_qd <= 1e-10);
   CHECK(worst_loop <= 1e-10);
   // The actuator torque at C does the work the energy balance needs: this checks its value.

@@ -25,36 +25,47 @@ void check_derivatives(const MotionLaw& law, double t) {
 }  // namespace
 
 TEST_CASE("Constant velocity and harmonic laws", "[motion_law]") {
-  const MotionLaw cv = MotionLaw::from_json({{"type", "constant_velocity"}, {"start", 0.3}, {"velocity", 2.0}});
+  const MotionLaw cv =
+      MotionLaw::from_json({{"type", "constant_velocity"}, {"start", 0.3}, {"velocity", 2.0}});
   CHECK(cv.eval(1.5).value == 0.3 + 3.0);
   CHECK(cv.eval(1.5).d1 == 2.0);
   CHECK(cv.eval(1.5).d2 == 0.0);
-  const MotionLaw hm = MotionLaw::from_json(
-      {{"type", "harmonic"}, {"offset", 1.0}, {"amplitude", 0.5}, {"frequency", 2.0}, {"phase", 0.1}});
+  const MotionLaw hm = MotionLaw::from_json({{"type", "harmonic"},
+                                             {"offset", 1.0},
+                                             {"amplitude", 0.5},
+                                             {"frequency", 2.0},
+                                             {"phase", 0.1}});
   const double w = 4 * kPi, t = 0.37;
   CHECK(std::abs(hm.eval(t).value - (1.0 + 0.5 * std::sin(w * t + 0.1))) < 1e-15);
   CHECK(std::abs(hm.eval(t).d2 + 0.5 * w * w * std::sin(w * t + 0.1)) < 1e-12);
   for (double s : {0.0, 0.2, 0.9}) check_derivatives(hm, s);
 }
 
-TEST_CASE("Rise-dwell-return profiles reach their ends with the textbook peak values", "[motion_law]") {
+TEST_CASE("Rise-dwell-return profiles reach their ends with the textbook peak values",
+          "[motion_law]") {
   // Peak velocity / acceleration factors of the normalised rise (cam design tables):
   // cycloidal 2 and 2π; 3-4-5 polynomial 1.875 and 5.7735; simple harmonic π/2 and π²/2.
   struct Case {
     const char* profile;
     double v_peak, a_peak;
   };
-  for (const Case c : {Case{"cycloidal", 2.0, 2 * kPi}, Case{"polynomial_345", 1.875, 10 / std::sqrt(3.0)},
-                       Case{"harmonic", kPi / 2, kPi * kPi / 2}}) {
+  for (const Case c :
+       {Case{"cycloidal", 2.0, 2 * kPi}, Case{"polynomial_345", 1.875, 10 / std::sqrt(3.0)},
+        Case{"harmonic", kPi / 2, kPi * kPi / 2}}) {
     SECTION(c.profile) {
       const double h = 0.05, rise = 0.4;
-      const MotionLaw law = MotionLaw::from_json({{"type", "rise_dwell_return"}, {"profile", c.profile},
-                                                  {"low", 0.0}, {"high", h}, {"rise", rise},
-                                                  {"dwell", 0.1}, {"return", 0.3}, {"dwell_low", 0.2}});
+      const MotionLaw law = MotionLaw::from_json({{"type", "rise_dwell_return"},
+                                                  {"profile", c.profile},
+                                                  {"low", 0.0},
+                                                  {"high", h},
+                                                  {"rise", rise},
+                                                  {"dwell", 0.1},
+                                                  {"return", 0.3},
+                                                  {"dwell_low", 0.2}});
       CHECK(std::abs(law.eval(0.0).value) < 1e-15);
       CHECK(std::abs(law.eval(rise).value - h) < 1e-15);
-      CHECK(std::abs(law.eval(0.45).value - h) < 1e-15);     // dwell
-      CHECK(std::abs(law.eval(1.0 + 0.45).value - h) < 1e-14);  // periodic: period 1.0
+      CHECK(std::abs(law.eval(0.45).value - h) < 1e-15);             // dwell
+      CHECK(std::abs(law.eval(1.0 + 0.45).value - h) < 1e-14);       // periodic: period 1.0
       CHECK(std::abs(law.eval(1.0 + 0.2).value - 0.5 * h) < 1e-14);  // mid-rise: half the lift
       double vmax = 0, amax = 0;
       for (int k = 0; k <= 4000; ++k) {
@@ -78,8 +89,10 @@ TEST_CASE("Cubic splines interpolate, are C2 and honour their end conditions", "
   const json pts = json::array({{0.0, 0.0}, {0.3, 0.5}, {0.7, 0.2}, {1.0, 0.0}});
   for (const char* end : {"natural", "clamped", "periodic"}) {
     SECTION(end) {
-      const MotionLaw law = MotionLaw::from_json({{"type", "spline"}, {"points", pts}, {"end", end}});
-      for (const auto& p : pts) CHECK(std::abs(law.eval(p[0].get<double>()).value - p[1].get<double>()) < 1e-14);
+      const MotionLaw law =
+          MotionLaw::from_json({{"type", "spline"}, {"points", pts}, {"end", end}});
+      for (const auto& p : pts)
+        CHECK(std::abs(law.eval(p[0].get<double>()).value - p[1].get<double>()) < 1e-14);
       for (double knot : {0.3, 0.7}) {  // C2 at interior knots
         const TimeJet a = law.eval(knot - 1e-13), b = law.eval(knot + 1e-13);
         CHECK(std::abs(a.d1 - b.d1) < 1e-9);
@@ -116,12 +129,20 @@ TEST_CASE("Motion law validation names the field", "[motion_law]") {
   };
   CHECK(field_of({{"type", "cam"}}) == "type");
   CHECK(field_of({{"type", "harmonic"}, {"amplitude", 1}, {"frequency", 0}}) == "frequency");
-  CHECK(field_of({{"type", "rise_dwell_return"}, {"high", 1}, {"rise", -1}, {"return", 1}, {"dwell", 0}, {"dwell_low", 0}}) == "rise");
+  CHECK(field_of({{"type", "rise_dwell_return"},
+                  {"high", 1},
+                  {"rise", -1},
+                  {"return", 1},
+                  {"dwell", 0},
+                  {"dwell_low", 0}}) == "rise");
   CHECK(field_of({{"type", "spline"}, {"points", json::array({{0, 0}, {0, 1}})}}) == "points/1");
-  CHECK(field_of({{"type", "spline"}, {"points", json::array({{0, 0}, {1, 1}, {2, 0.5}})}, {"end", "periodic"}}) == "points");
+  CHECK(field_of({{"type", "spline"},
+                  {"points", json::array({{0, 0}, {1, 1}, {2, 0.5}})},
+                  {"end", "periodic"}}) == "points");
 }
 
-TEST_CASE("A project with a motion law loads, saves, and drives the joint exactly", "[motion_law]") {
+TEST_CASE("A project with a motion law loads, saves, and drives the joint exactly",
+          "[motion_law]") {
   LoadResult r = load_project(std::string(ARTICULA_SOURCE_DIR) + "/samples/slider_crank.json");
   for (JointSpec& j : r.spec.joints)
     if (j.drive) {

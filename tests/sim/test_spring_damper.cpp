@@ -56,8 +56,10 @@ TEST_CASE("An undamped spring-damper conserves energy; a damped one dissipates w
     }
     INFO("damping " << c << ": worst residual " << worst << " J of " << E0 << " J");
     CHECK(worst <= 1e-9 * std::abs(E0));  // RK4 at 1 ms on a 1.6 Hz oscillator
-    if (c == 0.0) CHECK(sim.energy().dissipated == 0.0);
-    else CHECK(sim.energy().dissipated > 0.1);
+    if (c == 0.0)
+      CHECK(sim.energy().dissipated == 0.0);
+    else
+      CHECK(sim.energy().dissipated > 0.1);
   }
 }
 

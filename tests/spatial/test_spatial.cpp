@@ -1,8 +1,8 @@
 // Every spatial operation checked against the dense 6x6 formulas of RBDA ch. 2 (tolerance 1e-12).
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <limits>
+#include <numbers>
 #include <vector>
 
 #include "core/spatial/cross.hpp"
@@ -17,7 +17,9 @@ using test::random_vector;
 namespace {
 constexpr double kTol = 1e-12;
 constexpr double kPi = std::numbers::pi;
-Vec6 rand6(std::mt19937& rng) { return random_vector(6, rng); }
+Vec6 rand6(std::mt19937& rng) {
+  return random_vector(6, rng);
+}
 }  // namespace
 
 TEST_CASE("Plücker transform operations match the dense matrices", "[spatial]") {
@@ -44,7 +46,8 @@ TEST_CASE("Coordinate rotations and translations follow RBDA Table 2.2", "[spati
   CHECK_CLOSE(ry(th) * Vec3(std::sin(th), 0, std::cos(th)), Vec3(0, 0, 1), kTol);
   // xlt(r) applied to a pure rotation about the old origin gives velocity -r x w at the new one.
   const Vec3 r(1, 2, 3), w(0.1, -0.2, 0.3);
-  CHECK_CLOSE(Transform::xlt(r).apply(make_spatial(w, Vec3::Zero())), make_spatial(w, -r.cross(w)), kTol);
+  CHECK_CLOSE(Transform::xlt(r).apply(make_spatial(w, Vec3::Zero())), make_spatial(w, -r.cross(w)),
+              kTol);
 }
 
 TEST_CASE("Signed permutations are recognised and made exact, nothing else", "[spatial]") {

@@ -21,7 +21,9 @@ PoseSpec planar_pose(double x, double y, double angle) {
   p.orientation = Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
   return p;
 }
-double cross2(const Vec3& u, const Vec3& v) { return u.x() * v.y() - u.y() * v.x(); }
+double cross2(const Vec3& u, const Vec3& v) {
+  return u.x() * v.y() - u.y() * v.x();
+}
 
 // Planar four-bar: ground pivots A = 0 and D = (d, 0); crank AB = a, coupler BC = b, rocker DC = c.
 // Body frames at A, B, D with x along AB, BC, DC; the coupler point P = (px, py) in coupler axes.
@@ -51,7 +53,8 @@ struct FourBar {
                            planar_pose(B.x() + 0.001 * mm, B.y() - 0.0007 * mm, phi - deg * kDeg),
                            planar_pose(d - 0.0006 * mm, 0.001 * mm, psi + 0.8 * deg * kDeg));
   }
-  MechanismSpec spec_from_poses(const PoseSpec& crank, const PoseSpec& coupler, const PoseSpec& rocker) const {
+  MechanismSpec spec_from_poses(const PoseSpec& crank, const PoseSpec& coupler,
+                                const PoseSpec& rocker) const {
     MechanismSpec s;
     s.name = "four-bar";
     const std::pair<const char*, double> links[3] = {{"crank", a}, {"coupler", b}, {"rocker", c}};
@@ -65,7 +68,8 @@ struct FourBar {
       body.pose = poses[k];
       s.bodies.push_back(body);
     }
-    auto pin = [&](const char* name, const char* parent, const char* child, Vec3 in_parent, Vec3 in_child) {
+    auto pin = [&](const char* name, const char* parent, const char* child, Vec3 in_parent,
+                   Vec3 in_child) {
       JointSpec j;
       j.name = name;
       j.joint = Joint::revolute();
@@ -87,7 +91,9 @@ struct FourBar {
 struct Placed {
   const Mechanism& m;
   Data data;
-  explicit Placed(const Mechanism& mech) : m(mech), data(mech.model()) { forward_kinematics(m.model(), data, m.q0); }
+  explicit Placed(const Mechanism& mech) : m(mech), data(mech.model()) {
+    forward_kinematics(m.model(), data, m.q0);
+  }
   Vec3 point(const std::string& body, const Vec3& p) {
     const int i = m.compiled.model_body[m.spec.body_index(body)];
     const Transform X = m.compiled.X_body[i].inverse() * data.X0[i];  // ^{user body} X_0
@@ -116,7 +122,8 @@ TEST_CASE("a perturbed four-bar sketch assembles onto the drawn branch", "[spec]
     Placed at(m);
     const Vec3 B = at.point("crank", Vec3(g.a, 0, 0));
     CHECK(std::abs(B.norm() - g.a) <= 1e-15);
-    const Vec3 C_exact = g.closing_point(B, side);  // the exact closure for the crank where it ended
+    const Vec3 C_exact =
+        g.closing_point(B, side);  // the exact closure for the crank where it ended
     const Vec3 P_exact = g.coupler_point(B, C_exact);
     // 1e-9: the loop is closed to 1e-12 and this geometry is well conditioned (transmission
     // angle far from 0), so the coupler point is exact to about 1e-11.
@@ -160,16 +167,18 @@ TEST_CASE("a motion-driven crank is held at its t = 0 value", "[spec][assembly]"
   const Mechanism m = prepare(s);
   const int qa = m.compiled.q_index(0), va = m.compiled.v_index(0);
   CHECK(m.locked_v[va]);
-  CHECK(m.q0[qa] == 0.9);    // exactly: a locked coordinate is never stepped
-  CHECK(m.qd0[va] == 1.0);   // d/dt at t = 0 is 0.5·2·cos 0 = 1, exactly
+  CHECK(m.q0[qa] == 0.9);   // exactly: a locked coordinate is never stepped
+  CHECK(m.qd0[va] == 1.0);  // d/dt at t = 0 is 0.5·2·cos 0 = 1, exactly
   CHECK(m.assembly.residual <= 1e-12);
   Placed at(m);
   const Vec3 B(g.a * std::cos(0.9), g.a * std::sin(0.9), 0);
   CHECK((at.point("crank", Vec3(g.a, 0, 0)) - B).norm() <= 1e-15);
-  CHECK((at.point("coupler", g.P_local) - g.coupler_point(B, g.closing_point(B, +1))).norm() <= 1e-9);
+  CHECK((at.point("coupler", g.P_local) - g.coupler_point(B, g.closing_point(B, +1))).norm() <=
+        1e-9);
 }
 
-TEST_CASE("velocity projection satisfies K qd = 0 and moves only free coordinates", "[spec][assembly]") {
+TEST_CASE("velocity projection satisfies K qd = 0 and moves only free coordinates",
+          "[spec][assembly]") {
   const FourBar g;
   MechanismSpec s = g.spec(1.0, +1);
   s.joints[1].qd0 = std::vector<double>{0.5};
@@ -180,8 +189,8 @@ TEST_CASE("velocity projection satisfies K qd = 0 and moves only free coordinate
     const Mechanism m = prepare(s);
     const MatX K = loop_jacobian_at(m, m.q0);
     CHECK((K * m.qd0).cwiseAbs().maxCoeff() <= 1e-12);  // rounding of a 5x3 solve
-    CHECK(m.qd0[m.compiled.v_index(0)] == 2.0);          // locked: bit-for-bit the drive's rate
-    CHECK(m.qd0[m.compiled.v_index(1)] != 0.5);          // the free ones were corrected
+    CHECK(m.qd0[m.compiled.v_index(0)] == 2.0);         // locked: bit-for-bit the drive's rate
+    CHECK(m.qd0[m.compiled.v_index(1)] != 0.5);         // the free ones were corrected
     CHECK(m.qd0[m.compiled.v_index(3)] != -0.3);
     // With the crank at 2 rad/s the mechanism's single freedom fixes the others: compare with the
     // null-space direction of K scaled to the crank rate.
@@ -261,7 +270,8 @@ TEST_CASE("the Bennett linkage is a mobile overconstrained spatial 4R", "[spec][
     body.pose = pose(frames[k]);
     s.bodies.push_back(body);
   }
-  auto add = [&](const char* name, const char* parent, const char* child, const Iso& in_parent, const Iso& in_child) {
+  auto add = [&](const char* name, const char* parent, const char* child, const Iso& in_parent,
+                 const Iso& in_child) {
     JointSpec j;
     j.name = name;
     j.joint = Joint::revolute();
@@ -298,10 +308,12 @@ TEST_CASE("the Bennett linkage is a mobile overconstrained spatial 4R", "[spec][
   REQUIRE(N.cols() == 1);
   VecX q = integrate(m.model(), q_sketch, N.col(0) * (0.3 / N.col(0).cwiseAbs().maxCoeff()), 1.0);
   Data data(m.model());
-  const AssemblyResult r = assemble(m.model(), data, m.compiled.loops, q, std::vector<bool>(3, false));
+  const AssemblyResult r =
+      assemble(m.model(), data, m.compiled.loops, q, std::vector<bool>(3, false));
   REQUIRE(r.converged);
   CHECK(r.residual <= 1e-12);
-  const double t1 = q[m.compiled.q_index(0)], t2 = q[m.compiled.q_index(1)], t4 = q[m.compiled.q_index(3)];
+  const double t1 = q[m.compiled.q_index(0)], t2 = q[m.compiled.q_index(1)],
+               t4 = q[m.compiled.q_index(3)];
   CHECK(std::abs(t1 - th1) > 0.05);  // it really moved
   CHECK(std::abs(t2 - theta2_of(t1)) <= 1e-9);
   CHECK(std::abs(std::remainder(t4 + t2, 2 * 3.14159265358979323846)) <= 1e-9);  // θ4 = -θ2

@@ -1,5 +1,6 @@
-// Compiling MechanismSpecs: spanning-tree choice (minimum depth, reversed joints, drives preferred),
-// loop joints, mobility by rank, and the loop Jacobian K and bias k against finite differences.
+// Compiling MechanismSpecs: spanning-tree choice (minimum depth, reversed joints, drives
+// preferred), loop joints, mobility by rank, and the loop Jacobian K and bias k against finite
+// differences.
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
@@ -30,7 +31,9 @@ Iso iso(const Vec3& p, const Mat3& R = Mat3::Identity()) {
   X.translation() = p;
   return X;
 }
-Mat3 about(const Vec3& axis, double angle) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
+Mat3 about(const Vec3& axis, double angle) {
+  return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
+}
 
 // Mechanisms drawn in world coordinates: bodies by their sketched pose, joints at a world point
 // with world joint axes. Joint frames are derived from the sketch, so every sketch is assembled
@@ -41,7 +44,11 @@ struct Sketch {
 
   Iso world(const std::string& b) const { return b == "ground" ? Iso::Identity() : pose.at(b); }
   void body(const std::string& name, const Iso& X, const Vec3& com_world, double mass = 1.0) {
-    spec.bodies.push_back({name, mass, X.inverse() * com_world, {0.002 * mass, 0.003 * mass, 0.004 * mass, 0, 0, 0}, to_pose(X)});
+    spec.bodies.push_back({name,
+                           mass,
+                           X.inverse() * com_world,
+                           {0.002 * mass, 0.003 * mass, 0.004 * mass, 0, 0, 0},
+                           to_pose(X)});
     pose[name] = X;
   }
   // A planar bar from P to Q: body frame at P, x along PQ.
@@ -49,15 +56,17 @@ struct Sketch {
     const Vec3 d = Q - P;
     body(name, iso(P, about(Vec3::UnitZ(), std::atan2(d.y(), d.x()))), 0.5 * (P + Q), mass);
     const double L2 = d.squaredNorm();
-    spec.bodies.back().inertia = {1e-4 * mass, mass * L2 / 12 + 1e-4 * mass, mass * L2 / 12 + 1e-4 * mass, 0, 0, 0};
+    spec.bodies.back().inertia = {
+        1e-4 * mass, mass * L2 / 12 + 1e-4 * mass, mass * L2 / 12 + 1e-4 * mass, 0, 0, 0};
   }
-  JointSpec& joint(const std::string& name, Joint type, const std::string& parent, const std::string& child,
-                   const Vec3& P, const Mat3& R = Mat3::Identity()) {
+  JointSpec& joint(const std::string& name, Joint type, const std::string& parent,
+                   const std::string& child, const Vec3& P, const Mat3& R = Mat3::Identity()) {
     spec.joints.push_back({name, type, parent, child, to_pose(world(parent).inverse() * iso(P, R)),
                            to_pose(world(child).inverse() * iso(P, R))});
     return spec.joints.back();
   }
-  JointSpec& pin(const std::string& name, const std::string& parent, const std::string& child, const Vec3& P) {
+  JointSpec& pin(const std::string& name, const std::string& parent, const std::string& child,
+                 const Vec3& P) {
     return joint(name, Joint::revolute(), parent, child, P);
   }
 };
@@ -100,13 +109,16 @@ Sketch spatial_rxxr(Joint at_B, Joint at_C) {
   s.body("rocker", iso(D, about(Vec3(-1, 0.5, 0.2), 0.8)), 0.5 * (C + D));
   s.joint("A", Joint::revolute(), "ground", "crank", A);
   s.joint("B", at_B, "crank", "coupler", B, about(Vec3(0.3, -1, 0.5), 1.1));
-  // Axes skew to BC: a universal's axes spanning BC would let the coupler spin idly and lock the crank.
+  // Axes skew to BC: a universal's axes spanning BC would let the coupler spin idly and lock the
+  // crank.
   s.joint("C", at_C, "coupler", "rocker", C, about(Vec3(1, -1, 2), 0.9));
   s.joint("D", Joint::revolute(), "ground", "rocker", D, about(Vec3(0.2, 1, -0.3), 1.3));
   return s;
 }
 
-int depth(const Model& m, int i) { return i == 0 ? 0 : 1 + depth(m, m.parent[i]); }
+int depth(const Model& m, int i) {
+  return i == 0 ? 0 : 1 + depth(m, m.parent[i]);
+}
 int max_depth(const Model& m) {
   int d = 0;
   for (int i = 1; i <= m.nb; ++i) d = std::max(d, depth(m, i));
@@ -153,7 +165,9 @@ MatX kernel(const MatX& K) {
   lu.setThreshold(1e-9);
   return lu.kernel();
 }
-VecX random_in(const MatX& N, std::mt19937& rng) { return N * test::random_vector(static_cast<int>(N.cols()), rng); }
+VecX random_in(const MatX& N, std::mt19937& rng) {
+  return N * test::random_vector(static_cast<int>(N.cols()), rng);
+}
 
 // Moves an assembled configuration a finite way along its free motion (null space of K) and
 // closes the loops again: a generic assembled configuration, not the all-zero sketch.
@@ -166,9 +180,11 @@ VecX generic_assembled(const CompiledMechanism& c, Data& data, VecX q, std::mt19
 
 // d/dt (K(q(t)) q̇(t)) at t = 0 along q(t) = q ⊕ (t q̇ + t²/2 q̈), q̇(t) = q̇ + t q̈, by central
 // differences with h = 1e-5 (truncation O(h²) ~ 1e-10, rounding ~ 1e-16/h ~ 1e-11).
-VecX rate_of_Kqd(const CompiledMechanism& c, Data& data, const VecX& q, const VecX& qd, const VecX& qdd) {
+VecX rate_of_Kqd(const CompiledMechanism& c, Data& data, const VecX& q, const VecX& qd,
+                 const VecX& qdd) {
   auto Kqd = [&](double t) {
-    return VecX(jacobian(c, data, integrate(c.model, q, t * qd + 0.5 * t * t * qdd, 1.0)) * (qd + t * qdd));
+    return VecX(jacobian(c, data, integrate(c.model, q, t * qd + 0.5 * t * t * qdd, 1.0)) *
+                (qd + t * qdd));
   };
   const double h = 1e-5;
   return (Kqd(h) - Kqd(-h)) / (2 * h);
@@ -190,7 +206,9 @@ void check_K_and_k(const MechanismSpec& spec, unsigned seed) {
   // so 1e-7 is a wide margin that a wrong column or sign (errors of order 0.1) cannot pass.
   const VecX v = test::random_vector(c.model.nv, rng);
   const double h = 1e-6;
-  const VecX fd = (deltas(c, data, integrate(c.model, q, v, h)) - deltas(c, data, integrate(c.model, q, v, -h))) / (2 * h);
+  const VecX fd = (deltas(c, data, integrate(c.model, q, v, h)) -
+                   deltas(c, data, integrate(c.model, q, v, -h))) /
+                  (2 * h);
   CHECK((fd - K * v).cwiseAbs().maxCoeff() <= 1e-7);
   CHECK(K.norm() > 0.1);  // a real, nonzero Jacobian
 
@@ -206,7 +224,8 @@ void check_K_and_k(const MechanismSpec& spec, unsigned seed) {
     const VecX qdd = test::random_vector(c.model.nv, rng);
     CHECK((rate_of_Kqd(c, data, q, qdot, qdd) - (K * qdd - k)).cwiseAbs().maxCoeff() <= 1e-6);
     CHECK(k.norm() > 1e-3);  // the velocity-product term is really exercised
-    // A q̈ that keeps the trajectory on the constraint (K q̈ = k, least squares) gives d/dt(K qd) = 0.
+    // A q̈ that keeps the trajectory on the constraint (K q̈ = k, least squares) gives d/dt(K qd) =
+    // 0.
     if (n == 0) {
       const VecX qdd_on = K.completeOrthogonalDecomposition().solve(k);
       CHECK((K * qdd_on - k).cwiseAbs().maxCoeff() <= 1e-10);
@@ -315,7 +334,8 @@ TEST_CASE("two loops: a Stephenson six-bar and two four-bars sharing a crank", "
   }
 }
 
-TEST_CASE("joints written backwards become reversed tree joints with the same kinematics", "[spec][compile]") {
+TEST_CASE("joints written backwards become reversed tree joints with the same kinematics",
+          "[spec][compile]") {
   // A spatial chain with revolute, spherical and prismatic joints and skew joint axes.
   auto chain = [](bool backwards) {
     Sketch s;
@@ -329,8 +349,8 @@ TEST_CASE("joints written backwards become reversed tree joints with the same ki
     const Joint type[3] = {Joint::revolute(), Joint::spherical(), Joint::prismatic()};
     const Vec3 P[3] = {P2, P3, P4};
     for (int k = 0; k < 3; ++k)
-      s.joint("J" + std::to_string(k + 2), type[k], backwards ? b[k] : a[k], backwards ? a[k] : b[k], P[k],
-              about(Vec3(k, 1, 2), 0.3 + k));
+      s.joint("J" + std::to_string(k + 2), type[k], backwards ? b[k] : a[k],
+              backwards ? a[k] : b[k], P[k], about(Vec3(k, 1, 2), 0.3 + k));
     return s;
   };
   const Sketch fwd = chain(false), bwd = chain(true);
@@ -342,7 +362,8 @@ TEST_CASE("joints written backwards become reversed tree joints with the same ki
     CHECK_FALSE(cf.model.joints[cf.joint_map[j].index].reversed);
   }
   for (const char* b : {"l1", "l2", "l3", "l4"}) {  // same tree
-    const int pf = cf.model.parent[model_of(cf, fwd.spec, b)], pb = cb.model.parent[model_of(cb, bwd.spec, b)];
+    const int pf = cf.model.parent[model_of(cf, fwd.spec, b)],
+              pb = cb.model.parent[model_of(cb, bwd.spec, b)];
     CHECK(cf.user_body[pf] == cb.user_body[pb]);
   }
   check_joint_map(bwd.spec, cb);
@@ -373,10 +394,13 @@ TEST_CASE("joints written backwards become reversed tree joints with the same ki
   forward_kinematics(cb.model, db, qb);
   for (int b = 0; b < 4; ++b) {
     const Transform Xf = user_body_from_world(cf, df, b), Xb = user_body_from_world(cb, db, b);
-    for (const Vec3& p : {Vec3(0, 0, 0), Vec3(0.3, -0.2, 0.1)}) {  // body points in world coordinates
+    for (const Vec3& p :
+         {Vec3(0, 0, 0), Vec3(0.3, -0.2, 0.1)}) {  // body points in world coordinates
       const Vec3 wf = Xf.r + Xf.E.transpose() * p, wb = Xb.r + Xb.E.transpose() * p;
       CHECK((wf - wb).norm() <= 1e-12);  // rounding only
-      if (p.norm() > 0) CHECK((wf - fwd.pose.at(fwd.spec.bodies[b].name) * p).norm() > 1e-3);  // moved off the sketch
+      if (p.norm() > 0)
+        CHECK((wf - fwd.pose.at(fwd.spec.bodies[b].name) * p).norm() >
+              1e-3);  // moved off the sketch
     }
     CHECK((Xf.E - Xb.E).norm() <= 1e-12);
   }
@@ -395,10 +419,12 @@ TEST_CASE("a four-bar written backwards assembles to the same poses", "[spec][co
   forward_kinematics(mf.model(), df, mf.q0);
   forward_kinematics(mb.model(), db, mb.q0);
   for (int b = 0; b < 3; ++b)
-    CHECK(user_body_from_world(mf.compiled, df, b).isApprox(user_body_from_world(mb.compiled, db, b), 1e-12));
+    CHECK(user_body_from_world(mf.compiled, df, b)
+              .isApprox(user_body_from_world(mb.compiled, db, b), 1e-12));
 }
 
-TEST_CASE("motion-driven joints are preferred as tree joints when the depth allows", "[spec][compile]") {
+TEST_CASE("motion-driven joints are preferred as tree joints when the depth allows",
+          "[spec][compile]") {
   SECTION("a drive on C puts C in the tree and closes the loop at B") {
     Sketch s = four_bar();
     s.spec.joints[2].drive = DriveSpec{DriveSpec::Kind::Motion, "0.1*t"};
@@ -414,7 +440,8 @@ TEST_CASE("motion-driven joints are preferred as tree joints when the depth allo
     // Single loop of five moving links: l1, l4 at depth 1, l2, l3 at depth 2. The driven joint C
     // joins two depth-2 bodies, so it must stay a loop joint.
     Sketch s;
-    const Vec3 P[6] = {{0, 0, 0}, {0.1, 0.2, 0}, {0.3, 0.35, 0}, {0.5, 0.3, 0}, {0.6, 0.1, 0}, {0.7, 0, 0}};
+    const Vec3 P[6] = {{0, 0, 0},     {0.1, 0.2, 0}, {0.3, 0.35, 0},
+                       {0.5, 0.3, 0}, {0.6, 0.1, 0}, {0.7, 0, 0}};
     const char* names[4] = {"l1", "l2", "l3", "l4"};
     for (int k = 0; k < 4; ++k) s.bar(names[k], P[k + 1], P[k + 2]);
     s.pin("A", "ground", "l1", P[1]);
@@ -457,13 +484,21 @@ TEST_CASE("spatial loops: RSSR, RSUR and RUSR mobility", "[spec][compile]") {
 }
 
 TEST_CASE("loop Jacobian K and bias k agree with finite differences", "[spec][compile][loops]") {
-  SECTION("planar four-bar") { check_K_and_k(four_bar().spec, 1); }
-  SECTION("four-bar with reversed tree joints") { check_K_and_k(four_bar(true).spec, 2); }
-  SECTION("Stephenson six-bar, two coupled loops") { check_K_and_k(stephenson().spec, 3); }
+  SECTION("planar four-bar") {
+    check_K_and_k(four_bar().spec, 1);
+  }
+  SECTION("four-bar with reversed tree joints") {
+    check_K_and_k(four_bar(true).spec, 2);
+  }
+  SECTION("Stephenson six-bar, two coupled loops") {
+    check_K_and_k(stephenson().spec, 3);
+  }
   SECTION("RSSR: spherical loop joint, spherical tree joint") {
     check_K_and_k(spatial_rxxr(Joint::spherical(), Joint::spherical()).spec, 4);
   }
-  SECTION("RSUR: universal loop joint") { check_K_and_k(spatial_rxxr(Joint::spherical(), Joint::universal()).spec, 5); }
+  SECTION("RSUR: universal loop joint") {
+    check_K_and_k(spatial_rxxr(Joint::spherical(), Joint::universal()).spec, 5);
+  }
   SECTION("RUSR: universal tree joint, spherical loop joint") {
     check_K_and_k(spatial_rxxr(Joint::universal(), Joint::spherical()).spec, 6);
   }

@@ -15,9 +15,9 @@ double rel_err(const A& a, const B& b) {
 }  // namespace articula::test
 
 // CHECK_CLOSE(a, b, tol): matrices agree to a relative tolerance; prints both on failure.
-#define CHECK_CLOSE(a, b, tol)                                                              \
-  do {                                                                                      \
-    const double err_ = ::articula::test::rel_err((a), (b));                                \
-    INFO(#a " =\n" << (a) << "\n" #b " =\n" << (b) << "\nrelative error " << err_);          \
-    CHECK(err_ <= (tol));                                                                   \
+#define CHECK_CLOSE(a, b, tol)                                                      \
+  do {                                                                              \
+    const double err_ = ::articula::test::rel_err((a), (b));                        \
+    INFO(#a " =\n" << (a) << "\n" #b " =\n" << (b) << "\nrelative error " << err_); \
+    CHECK(err_ <= (tol));                                                           \
   } while (0)

@@ -32,11 +32,13 @@ struct Recorder {
   std::vector<double> times;  // of every record handed to the GUI, in order
   int resets = 0, frames = 0;
   explicit Recorder(SimulationController& c) {
-    QObject::connect(&c, &SimulationController::snapshotsAdded, [this](const std::vector<Snapshot>& s) {
-      for (const Snapshot& x : s) times.push_back(x.t);
-    });
+    QObject::connect(&c, &SimulationController::snapshotsAdded,
+                     [this](const std::vector<Snapshot>& s) {
+                       for (const Snapshot& x : s) times.push_back(x.t);
+                     });
     QObject::connect(&c, &SimulationController::historyReset, [this] { times.clear(), ++resets; });
-    QObject::connect(&c, &SimulationController::frameChanged, [this](const Snapshot&) { ++frames; });
+    QObject::connect(&c, &SimulationController::frameChanged,
+                     [this](const Snapshot&) { ++frames; });
   }
   bool increasing() const {
     for (std::size_t i = 1; i < times.size(); ++i)
@@ -71,7 +73,7 @@ TEST_CASE("play, pause, step, reset across the simulation thread", "[ui][threads
   spin(100);
   CHECK(c.recordedTime() > t_paused);
   c.setDriveExpression(0, "0.3 + 2*pi*t");  // a queued command between steps (same law: no jump)
-  c.runFor(0.05);  // blocking: the records exist when it returns
+  c.runFor(0.05);                           // blocking: the records exist when it returns
   CHECK(c.recordedTime() >= t_paused + 0.05 - 1e-9);
   CHECK(rec.increasing());
 
