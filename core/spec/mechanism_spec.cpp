@@ -23,6 +23,33 @@ int MechanismSpec::joint_index(const std::string& name) const {
   return -1;
 }
 
+int MechanismSpec::coupling_index(const std::string& name) const {
+  for (std::size_t i = 0; i < couplings.size(); ++i)
+    if (couplings[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+const char* coupling_type_name(CouplingSpec::Type type) {
+  switch (type) {
+    case CouplingSpec::Type::Gear:
+      return "gear";
+    case CouplingSpec::Type::Belt:
+      return "belt";
+    case CouplingSpec::Type::RackPinion:
+      return "rack_pinion";
+    case CouplingSpec::Type::Linear:
+      return "linear";
+  }
+  return "linear";
+}
+
+std::optional<CouplingSpec::Type> coupling_type_from_name(const std::string& name) {
+  for (auto t : {CouplingSpec::Type::Gear, CouplingSpec::Type::Belt, CouplingSpec::Type::RackPinion,
+                 CouplingSpec::Type::Linear})
+    if (name == coupling_type_name(t)) return t;
+  return std::nullopt;
+}
+
 std::vector<bool> MechanismSpec::grounded_bodies() const {
   std::vector<bool> reached(bodies.size(), false);
   for (bool grew = true; grew;) {  // a fixed point; joints may be listed in any order

@@ -80,6 +80,22 @@ struct ForceSpec {
   bool operator==(const ForceSpec&) const = default;
 };
 
+// A joint coupling (contract-additions-2 §1, "couplings" array): q_B - q_B(0) = ratio (q_A -
+// q_A(0)) between two 1-DoF joints (tree or loop joints, by name). An ideal constraint: no work.
+struct CouplingSpec {
+  enum class Type { Gear, Belt, RackPinion, Linear };
+  std::string name;
+  Type type = Type::Linear;
+  std::array<std::string, 2> joints;  // A, B
+  double ratio = 1.0;                 // dq_B/dq_A; m/rad for rack_pinion (A revolute, B prismatic)
+  std::optional<std::array<double, 2>> radii;  // pitch radii [rA, rB], for drawing (gear, belt)
+  nlohmann::json extra = nlohmann::json::object();
+  bool operator==(const CouplingSpec&) const = default;
+};
+// "gear", "belt", "rack_pinion", "linear".
+const char* coupling_type_name(CouplingSpec::Type type);
+std::optional<CouplingSpec::Type> coupling_type_from_name(const std::string& name);
+
 struct SimulationSpec {
   double duration = 5.0;
   double step = 0.001;
@@ -94,12 +110,14 @@ struct MechanismSpec {
   std::vector<BodySpec> bodies;
   std::vector<JointSpec> joints;
   std::vector<ForceSpec> forces;
+  std::vector<CouplingSpec> couplings;
   std::optional<SimulationSpec> simulation;
   nlohmann::json extra = nlohmann::json::object();  // unknown top-level fields
   bool operator==(const MechanismSpec&) const = default;
 
-  int body_index(const std::string& name) const;   // -1 if absent; "ground" is absent
-  int joint_index(const std::string& name) const;  // -1 if absent
+  int body_index(const std::string& name) const;      // -1 if absent; "ground" is absent
+  int joint_index(const std::string& name) const;     // -1 if absent
+  int coupling_index(const std::string& name) const;  // -1 if absent
   // Per body: does a chain of joints (in either direction) connect it to ground? Format v1
   // requires it of every body; a sketch may hold links not pinned yet.
   std::vector<bool> grounded_bodies() const;
