@@ -3,24 +3,11 @@
 #include <algorithm>
 
 #include "core/algorithms/kinematics.hpp"
+#include "core/algorithms/loop_geometry.hpp"
 #include "core/algorithms/pivoted_ldlt.hpp"
 #include "core/spatial/cross.hpp"
 
 namespace articula {
-
-namespace {
-// ^{frame}X_0 of a loop joint's predecessor or successor frame.
-Transform frame_from_base(const Data& data, int body, const Transform& X_frame) {
-  return body == 0 ? X_frame : X_frame * data.X0[body];
-}
-
-Motion base_velocity(const Data& data, int body) {
-  return body == 0 ? Motion::Zero() : data.X0[body].inverse_apply(data.v[body]);
-}
-Motion base_acceleration(const Data& data, int body) {
-  return body == 0 ? Motion::Zero() : data.X0[body].inverse_apply(data.a[body]);
-}
-}  // namespace
 
 // T̊^T v_rel for loop joints whose T varies with the configuration (only the universal joint's
 // moment column n = y_s × z_p does). v_rel in successor coordinates.
@@ -33,9 +20,9 @@ double loop_tdot_term(const Joint& joint, const Transform& X_sp, const Motion& v
 }
 
 Transform loop_transform(const Data& data, const LoopJoint& l) {
-  const Transform Xp = frame_from_base(data, l.predecessor, l.X_P);
-  const Transform Xs = frame_from_base(data, l.successor, l.X_S);
-  return Xs * Xp.inverse();
+  LoopMotion m;
+  loop_motion(data, l, LoopLevel::Position, m);
+  return m.X_sp;
 }
 
 namespace {
@@ -58,14 +45,13 @@ Motion subspace_in_base(const Model& model, const Data& data, int i, int k) {
 // the nearest common ancestor) cancel exactly. k needs data.a from a
 // forward_kinematics pass with q̈ = 0.
 struct LoopTerms {
-  Transform Xs, X_sp;
+  LoopMotion m;  // Xs and X_sp; v_J and a_bias for the bias rows
   VecN delta;
   Mat6X T;
 };
 void loop_terms(const Data& data, const LoopJoint& l, LoopTerms& t) {
-  t.Xs = frame_from_base(data, l.successor, l.X_S);
-  t.X_sp = t.Xs * frame_from_base(data, l.predecessor, l.X_P).inverse();
-  loop_jcalc(l.joint, t.X_sp, t.delta, t.T);
+  loop_motion(data, l, LoopLevel::Position, t.m);
+  loop_jcalc(l.joint, t.m.X_sp, t.delta, t.T);
 }
 // Column k of S_i rotated to base axes, still at body i's origin: [E^T s_ang; E^T s_lin]. An
 // axial revolute joint has S = e_z (RBDA App. A): w is row 2 of E, v = 0.
@@ -100,11 +86,11 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
   bool angular = false;  // whether a row has a moment part (a spherical joint's have none)
   for (int a = 0; a < nc; ++a) {
     const double* tc = t.T.data() + 6 * rows[a];
-    t.Xs.rot_t(tc[0], tc[1], tc[2], Tb[a]);
-    t.Xs.rot_t(tc[3], tc[4], tc[5], Tb[a] + 3);
+    t.m.Xs.rot_t(tc[0], tc[1], tc[2], Tb[a]);
+    t.m.Xs.rot_t(tc[3], tc[4], tc[5], Tb[a] + 3);
     angular = angular || tc[0] != 0.0 || tc[1] != 0.0 || tc[2] != 0.0;
   }
-  const Vec3& ps = t.Xs.r;
+  const Vec3& ps = t.m.Xs.r;
   // The rows of one column. Three force rows (a spherical loop joint, the common case in
   // spatial mechanisms) are written out, their T_c in registers for the whole path.
   auto general_rows = [&](const double* x, double sign, double* out) {
@@ -146,50 +132,34 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
     add_path(l.predecessor, -1.0, general_rows);
   }
 }
-// A successor body's velocity and bias acceleration in base coordinates, kept for the next loop
-// joint: loops that close on the same body (a Stewart platform's top plate) transform them once.
-struct SuccessorMotion {
-  int body = -1;
-  Motion v, a;
-};
-void bias_rows(const Data& data, const LoopJoint& l, const LoopTerms& t, SuccessorMotion& s,
-               VecX& k) {
-  if (s.body != l.successor) {
-    s.body = l.successor;
-    s.v = base_velocity(data, l.successor);
-    s.a = base_acceleration(data, l.successor);
-  }
-  const Motion &vs = s.v, &as = s.a;
-  const Motion vp = base_velocity(data, l.predecessor);
-  const Motion ap = base_acceleration(data, l.predecessor);
-  const Motion vxv = cross_motion(vs, vp);
-  Motion rel;  // element by element: Eigen's 2-wide loads of the just stored terms would stall
-  for (int e = 0; e < 6; ++e) rel[e] = as[e] - ap[e] + vxv[e];
-  const Motion rel_s = t.Xs.apply(rel);  // successor coordinates, where T is given
-  const double* T = t.T.data();          // 6 x nc, column-major
+// k = -T^T a_bias (RBDA Table 8.4), with the T̊ term of a universal joint. loop_motion at the
+// acceleration level (data.a from kinematics with q̈ = 0); cache shares a successor's motion.
+void bias_rows(const Data& data, const LoopJoint& l, LoopTerms& t, LoopMotionCache& cache,
+               double* k) {
+  loop_motion(data, l, LoopLevel::Acceleration, t.m, &cache);
+  const Motion& rel_s = t.m.a_bias;
+  const double* T = t.T.data();  // 6 x nc, column-major
   for (int c = 0; c < l.joint.nc(); ++c, T += 6)
     k[l.row + c] = l.zero_rows >> c & 1u ? 0.0
                                          : -(T[0] * rel_s[0] + T[1] * rel_s[1] + T[2] * rel_s[2] +
                                              T[3] * rel_s[3] + T[4] * rel_s[4] + T[5] * rel_s[5]);
-  if (l.joint.type == JointType::Universal)
-    k(l.row) -= loop_tdot_term(l.joint, t.X_sp, t.Xs.apply(Motion(vs - vp)));
+  if (l.joint.type == JointType::Universal) k[l.row] -= loop_tdot_term(l.joint, t.m.X_sp, t.m.vJ);
 }
 }  // namespace
 
 namespace {
 // k -= 2 α K q̇ + β² δ (RBDA Eq. 8.22), K q̇ by add_times (K's columns are contiguous, its rows
 // strided) into a stack buffer when it fits.
-void baumgarte(const MatX& K, const VecX& qd, const VecX& delta, double alpha, double beta,
-               VecX& k) {
+void baumgarte(const MatX& K, int m, const VecX& qd, const VecX& delta, double alpha, double beta,
+               double* k) {
   constexpr int kMax = 64;
-  const int m = static_cast<int>(K.rows());
   if (m > kMax) {
-    for (int r = 0; r < m; ++r) k[r] -= 2 * alpha * K.row(r).dot(qd) + beta * beta * delta[r];
+    for (int r = 0; r < m; ++r) k[r] -= baumgarte_term(alpha, beta, K.row(r).dot(qd), delta[r]);
     return;
   }
   double kq[kMax] = {};
   add_times(K, m, qd.data(), 1.0, kq);
-  for (int r = 0; r < m; ++r) k[r] -= 2 * alpha * kq[r] + beta * beta * delta[r];
+  for (int r = 0; r < m; ++r) k[r] -= baumgarte_term(alpha, beta, kq[r], delta[r]);
 }
 }  // namespace
 
@@ -226,6 +196,17 @@ void loop_errors_and_jacobian(const Model& model, const Data& data,
   }
 }
 
+void loop_errors_and_jacobian_into(const Model& model, const Data& data,
+                                   const std::vector<LoopJoint>& loops, VecX& delta, MatX& J) {
+  delta.resize(constraint_rows(loops));
+  LoopTerms t;
+  for (const LoopJoint& l : loops) {
+    loop_terms(data, l, t);
+    delta.segment(l.row, t.delta.size()) = t.delta;
+    jacobian_rows(model, data, l, t, nullptr, J);
+  }
+}
+
 void relative_velocity_row(const Model& model, const Data& data, const LoopJoint& l, const Force& t,
                            Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>> row) {
   row.setZero();
@@ -242,10 +223,10 @@ void relative_velocity_row(const Model& model, const Data& data, const LoopJoint
 void loop_bias(const Model&, const Data& data, const std::vector<LoopJoint>& loops, VecX& k) {
   k.resize(constraint_rows(loops));
   LoopTerms t;
-  SuccessorMotion succ;
+  LoopMotionCache succ;
   for (const LoopJoint& l : loops) {
     loop_terms(data, l, t);
-    bias_rows(data, l, t, succ, k);
+    bias_rows(data, l, t, succ, k.data());
   }
 }
 
@@ -253,22 +234,29 @@ void loop_constraints(const Model& model, Data& data, const std::vector<LoopJoin
                       const VecX& q, const VecX& qd, double alpha, double beta, VecX& delta,
                       MatX& K, VecX& k) {
   forward_kinematics_bias(model, data, q, qd);
-  for (int i = 1; i <= model.nb; ++i)
-    for (int k = 0; k < model.joints[i].nv(); ++k)
-      rotated_column(model, data, i, k, data.S0[model.v_index[i] + k].data());
   const int m = constraint_rows(loops);
-  delta.resize(m);
   K.setZero(m, model.nv);
   k.resize(m);
+  loop_constraints_from_kinematics(model, data, loops, qd, alpha, beta, delta, K, k.data());
+}
+
+void loop_constraints_from_kinematics(const Model& model, Data& data,
+                                      const std::vector<LoopJoint>& loops, const VecX& qd,
+                                      double alpha, double beta, VecX& delta, MatX& G, double* k) {
+  for (int i = 1; i <= model.nb; ++i)
+    for (int c = 0; c < model.joints[i].nv(); ++c)
+      rotated_column(model, data, i, c, data.S0[model.v_index[i] + c].data());
+  const int m = constraint_rows(loops);
+  delta.resize(m);
   LoopTerms t;
-  SuccessorMotion succ;
+  LoopMotionCache succ;
   for (const LoopJoint& l : loops) {  // one X_sp and one loop_jcalc per loop for δ, K and k
     loop_terms(data, l, t);
     delta.segment(l.row, t.delta.size()) = t.delta;
-    jacobian_rows(model, data, l, t, data.S0.data(), K);
+    jacobian_rows(model, data, l, t, data.S0.data(), G);
     bias_rows(data, l, t, succ, k);
   }
-  if (alpha != 0.0 || beta != 0.0) baumgarte(K, qd, delta, alpha, beta, k);
+  if (alpha != 0.0 || beta != 0.0) baumgarte(G, m, qd, delta, alpha, beta, k);
 }
 
 }  // namespace articula

@@ -21,6 +21,10 @@ void loop_jacobian(const Model& model, const Data& data, const std::vector<LoopJ
 void loop_errors_and_jacobian(const Model& model, const Data& data,
                               const std::vector<LoopJoint>& loops, VecX& delta, MatX& K);
 
+// The same into the first constraint_rows(loops) rows of J (sized and zeroed by the caller).
+void loop_errors_and_jacobian_into(const Model& model, const Data& data,
+                                   const std::vector<LoopJoint>& loops, VecX& delta, MatX& J);
+
 // k = -T^T (a_s - a_p + v_s × v_p) - T̊^T (v_s - v_p) (Eqs. 8.15, 8.47), with a the
 // velocity-product accelerations: call forward_kinematics(q, qd, 0) first.
 void loop_bias(const Model& model, const Data& data, const std::vector<LoopJoint>& loops, VecX& k);
@@ -30,6 +34,13 @@ void loop_bias(const Model& model, const Data& data, const std::vector<LoopJoint
 void loop_constraints(const Model& model, Data& data, const std::vector<LoopJoint>& loops,
                       const VecX& q, const VecX& qd, double alpha, double beta, VecX& delta,
                       MatX& K, VecX& k);
+
+// The same from the kinematics forward_kinematics_bias(q, qd) left in data, into the first
+// constraint_rows(loops) rows of G (sized and zeroed by the caller, possibly with more rows
+// below for other constraints) and k[0 .. rows).
+void loop_constraints_from_kinematics(const Model& model, Data& data,
+                                      const std::vector<LoopJoint>& loops, const VecX& qd,
+                                      double alpha, double beta, VecX& delta, MatX& G, double* k);
 
 // The row r with r q̇ = t^T v_rel, for a force-like vector t in the loop joint's successor
 // coordinates (e.g. a motion drive on a loop joint's coordinate). Needs data.X0 and data.jc.

@@ -52,7 +52,8 @@ MobilityReport mobility(const Model& model, const std::vector<LoopJoint>& loops,
     return rep;
   }
   MatX Ks = K;
-  for (int r = 0; r < K.rows(); ++r) {
+  const int loop_rows = constraint_rows(loops);  // rows below these (couplings) are kept as given
+  for (int r = 0; r < loop_rows; ++r) {
     int local = 0;
     if (is_translation_row(loop_of_row(loops, r, &local), local)) Ks.row(r) /= length_scale;
   }

@@ -19,9 +19,10 @@ struct MobilityReport {
   double smallest_kept = 0.0;       // smallest singular value counted as nonzero (gap diagnostics)
 };
 
-// Rank by SVD of K with translation rows scaled by 1/length_scale, so that rows in metres and rows
-// in radians are comparable; tolerance = 1e-9 × max(1, σ_max). Redundant rows are those left out
-// by a column-pivoted QR of K^T (the rows it finds independent, taken greedily).
+// K may have rows below the loop rows (joint couplings, one per row): they take part in the rank
+// unscaled. Rank by SVD of K with translation rows scaled by 1/length_scale, so that rows in metres
+// and rows in radians are comparable; tolerance = 1e-9 × max(1, σ_max). Redundant rows are those
+// left out by a column-pivoted QR of K^T (the rows it finds independent, taken greedily).
 MobilityReport mobility(const Model& model, const std::vector<LoopJoint>& loops, const MatX& K,
                         double length_scale = 1.0);
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/algorithms/loop_geometry.hpp"
 #include "core/algorithms/ltdl.hpp"
 #include "core/model/joint.hpp"
 #include "core/spatial/trig.hpp"
@@ -204,7 +205,7 @@ void error_rows(const PlanarLoop& l, const LoopGeometry& g, VecX& delta) {
 }
 
 // k_c = -T_c . (a_s - a_p + v_s × v_p) at the successor origin (bias accelerations, q̈ = 0).
-void bias_rows(const PlanarData& pd, const PlanarLoop& l, const LoopGeometry& g, VecX& k) {
+void bias_rows(const PlanarData& pd, const PlanarLoop& l, const LoopGeometry& g, double* k) {
   auto world = [&](int b, const std::vector<PlanarMotion>& m) {
     return b == 0 ? PlanarMotion(PlanarMotion::Zero()) : pd.X0[b].inverse_apply(m[b]);
   };
@@ -218,8 +219,13 @@ void bias_rows(const PlanarData& pd, const PlanarLoop& l, const LoopGeometry& g,
 
 void planar_loop_errors_and_jacobian(const PlanarModel& pm, const PlanarData& pd, VecX& delta,
                                      MatX& K) {
-  delta.setZero(pm.rows);
   K.setZero(pm.rows, pm.nv);
+  planar_loop_errors_and_jacobian_into(pm, pd, delta, K);
+}
+
+void planar_loop_errors_and_jacobian_into(const PlanarModel& pm, const PlanarData& pd, VecX& delta,
+                                          MatX& K) {
+  delta.setZero(pm.rows);
   LoopGeometry g;
   for (const PlanarLoop& l : pm.loops) {
     loop_geometry(pd, l, g);
@@ -231,9 +237,16 @@ void planar_loop_errors_and_jacobian(const PlanarModel& pm, const PlanarData& pd
 void planar_loop_constraints(const PlanarModel& pm, PlanarData& pd, const VecX& q, const VecX& qd,
                              double alpha, double beta, VecX& delta, MatX& K, VecX& k) {
   planar_kinematics(pm, pd, q, &qd);
-  delta.setZero(pm.rows);
   K.setZero(pm.rows, pm.nv);
-  k.setZero(pm.rows);
+  k.resize(pm.rows);
+  planar_loop_constraints_from_kinematics(pm, pd, qd, alpha, beta, delta, K, k.data());
+}
+
+void planar_loop_constraints_from_kinematics(const PlanarModel& pm, const PlanarData& pd,
+                                             const VecX& qd, double alpha, double beta, VecX& delta,
+                                             MatX& K, double* k) {
+  delta.setZero(pm.rows);
+  for (int r = 0; r < pm.rows; ++r) k[r] = 0.0;
   LoopGeometry g;
   for (const PlanarLoop& l : pm.loops) {
     loop_geometry(pd, l, g);
@@ -244,7 +257,7 @@ void planar_loop_constraints(const PlanarModel& pm, PlanarData& pd, const VecX& 
       const int r = l.row[c];
       double Kqd = 0.0;
       for (int j = 0; j < pm.nv; ++j) Kqd += K(r, j) * qd[j];
-      k[r] -= 2 * alpha * Kqd + beta * beta * delta[r];
+      k[r] -= baumgarte_term(alpha, beta, Kqd, delta[r]);
     }
   }
 }

@@ -62,9 +62,17 @@ void planar_kinematics(const PlanarModel& pm, PlanarData& pd, const VecX& q, con
 // After planar_kinematics: δ and K in the spatial row layout (out-of-plane rows zero).
 void planar_loop_errors_and_jacobian(const PlanarModel& pm, const PlanarData& pd, VecX& delta,
                                      MatX& K);
+// The same into the first pm.rows rows of K (sized (>= rows) x nv and zeroed by the caller).
+void planar_loop_errors_and_jacobian_into(const PlanarModel& pm, const PlanarData& pd, VecX& delta,
+                                          MatX& K);
 // Kinematics at (q, q̇), then δ, K and k with Baumgarte terms (RBDA Eq. 8.22).
 void planar_loop_constraints(const PlanarModel& pm, PlanarData& pd, const VecX& q, const VecX& qd,
                              double alpha, double beta, VecX& delta, MatX& K, VecX& k);
+// After planar_kinematics with velocities: δ, K and k into the first pm.rows rows of K (sized
+// and zeroed by the caller) and k[0 .. rows).
+void planar_loop_constraints_from_kinematics(const PlanarModel& pm, const PlanarData& pd,
+                                             const VecX& qd, double alpha, double beta, VecX& delta,
+                                             MatX& K, double* k);
 // After planar_kinematics: H's branch entries (RBDA Table 6.2), as crba writes them.
 void planar_crba(const PlanarModel& pm, PlanarData& pd, MatX& H);
 // After planar_kinematics with velocities: C = RNEA(q, q̇, 0) with gravity (RBDA Table 5.1).

@@ -4,6 +4,7 @@
 
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_constraints.hpp"
+#include "core/algorithms/loop_geometry.hpp"
 #include "core/spatial/cross.hpp"
 
 namespace articula {
@@ -79,12 +80,6 @@ void put_column(double* block, bool transposed, int d, int m, int c, const doubl
 // mechanism, so that a mechanism far from the world origin keeps its precision (RBDA 10.1).
 Transform X0s(const SparseDynamicsModel& sm, const Data& data, int i) {
   return {data.X0[i].E, data.X0[i].r - sm.origin};
-}
-Motion base_velocity(const SparseDynamicsModel& sm, const Data& data, int body) {
-  return body == 0 ? Motion::Zero() : X0s(sm, data, body).inverse_apply(data.v[body]);
-}
-Motion base_acceleration(const SparseDynamicsModel& sm, const Data& data, int body) {
-  return body == 0 ? Motion::Zero() : X0s(sm, data, body).inverse_apply(data.a[body]);
 }
 Transform frame_from_base(const SparseDynamicsModel& sm, const Data& data, int body,
                           const Transform& X_frame) {
@@ -249,22 +244,18 @@ void assemble_loop_joint(const SparseDynamicsModel& sm, const SparseDynamicsMode
                          const Data& data, const LoopJoint& l, double alpha, double beta,
                          const SparseDriveInput& drives, Sink& w) {
   const int rows = j.constraint_rows + (j.drive >= 0);
-  const Transform Xs = frame_from_base(sm, data, l.successor, l.X_S);
-  const Transform X_sp = loop_transform(data, l);
+  const Transform Xs = frame_from_base(sm, data, l.successor, l.X_S);  // the absolute frame's
+  LoopMotion m;  // relative motion in successor coordinates: the same in any absolute frame
+  loop_motion(data, l, LoopLevel::Acceleration, m, nullptr, &sm.origin);
   VecN delta;
   Mat6X T;
-  loop_jcalc(l.joint, X_sp, delta, T);
-  const Motion vs = base_velocity(sm, data, l.successor),
-               vp = base_velocity(sm, data, l.predecessor);
-  const Motion rel = base_acceleration(sm, data, l.successor) -
-                     base_acceleration(sm, data, l.predecessor) + cross_motion(vs, vp);
-  const Motion rel_s = Xs.apply(rel), v_rel = Xs.apply(Motion(vs - vp));
+  loop_jcalc(l.joint, m.X_sp, delta, T);
   double* rhs = w.rhs(j.node);
   for (int c = 0; c < j.constraint_rows; ++c) {
     const int col = j.cols[c];
-    double k = -T.col(col).dot(rel_s);
-    if (col == 0) k -= loop_tdot_term(l.joint, X_sp, v_rel);
-    k -= 2 * alpha * T.col(col).dot(v_rel) + beta * beta * delta[col];
+    double k = -T.col(col).dot(m.a_bias);
+    if (col == 0) k -= loop_tdot_term(l.joint, m.X_sp, m.vJ);
+    k -= baumgarte_term(alpha, beta, T.col(col).dot(m.vJ), delta[col]);
     put_joint_column(sm, j, rows, c, Xs.transpose_apply(Force(T.col(col))), w);
     rhs[c] = -k;
   }

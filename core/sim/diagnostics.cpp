@@ -100,4 +100,28 @@ std::vector<std::string> stiffness_limits(const Mechanism& mech, Data& data, con
   return out;
 }
 
+void throw_bad_drive(const Mechanism& mech, const DriveBinding& d, double t, const char* quantity) {
+  std::ostringstream os;
+  const JointSpec& js = mech.spec.joints[d.user_joint];
+  os << "at t = " << t << " the " << (d.kind == DriveSpec::Kind::Motion ? "motion" : "force")
+     << " drive on joint '" << js.name << "' gives a non-finite " << quantity << " ("
+     << (d.law ? js.drive->law.dump() : "'" + d.expression.text() + "'")
+     << " is not defined there); the simulation stops at the last good state";
+  throw SetupError(os.str());
+}
+
+void check_mass_matrix(const Mechanism& mech, const VecX& q, const std::vector<int>& held_v,
+                       bool constrained, const std::string& when) {
+  if (constrained && when.empty()) return;
+  std::vector<bool> held(mech.model().nv, false);
+  if (!constrained)
+    for (int v : held_v) held[v] = true;
+  Data scratch(mech.model());
+  const std::string why = singular_mass_diagnosis(mech, scratch, q, held);
+  if (!why.empty()) throw SetupError(why + when);
+  if (!when.empty())  // called because the factorisation failed: say so even without a name
+    throw SetupError("the mass matrix is not positive definite" + when +
+                     " (check masses and inertias)");
+}
+
 }  // namespace articula

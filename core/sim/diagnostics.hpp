@@ -31,4 +31,16 @@ std::string singular_mass_diagnosis(const Mechanism& mech, Data& data, const Vec
 std::vector<std::string> stiffness_limits(const Mechanism& mech, Data& data, const VecX& q,
                                           double h, Integrator integrator);
 
+// Throws SetupError naming the joints that carry no inertia when H at q is singular over the
+// coordinates not held. With `when` empty this is the set-up check (skipped with constraints,
+// which may move massless bodies); otherwise it is called because a factorisation failed at
+// the time `when` describes, and throws in any case.
+void check_mass_matrix(const Mechanism& mech, const VecX& q, const std::vector<int>& held,
+                       bool constrained, const std::string& when);
+
+// Throws SetupError: the drive on a joint gave a non-finite `quantity` (position, velocity,
+// acceleration, force) at t, with its law.
+[[noreturn]] void throw_bad_drive(const Mechanism& mech, const DriveBinding& d, double t,
+                                  const char* quantity);
+
 }  // namespace articula

@@ -32,6 +32,7 @@ std::shared_ptr<const SparseDynamicsModel> sparse_dynamics_model(const Mechanism
 }
 
 std::shared_ptr<const SparseDynamicsModel> select_loop_method(const Mechanism& m) {
+  if (!m.couplings.empty()) return nullptr;  // couplings have no body-level form (RBDA 8.13)
   auto sm = sparse_dynamics_model(m);
   if (!sm) return nullptr;
   const int drives = sm->tree_drives + sm->loop_drives;

@@ -5,7 +5,9 @@
 
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_constraints.hpp"
+#include "core/algorithms/loop_geometry.hpp"
 #include "core/algorithms/planar_dynamics.hpp"
+#include "core/sim/constraints/couplings.hpp"
 #include "core/sim/loop_method.hpp"
 
 namespace articula {
@@ -103,6 +105,86 @@ void mark_out_of_plane_rows(const Data& data, std::vector<LoopJoint>& loops) {
   }
 }
 
+void bind_couplings(Mechanism& m) {
+  const CompiledMechanism& c = m.compiled;
+  for (std::size_t i = 0; i < m.spec.couplings.size(); ++i) {
+    const CouplingSpec& cs = m.spec.couplings[i];
+    CouplingBinding cb;
+    cb.index = static_cast<int>(i);
+    cb.ratio = cs.ratio;
+    for (int k = 0; k < 2; ++k) {
+      CouplingBinding::Side& s = k == 0 ? cb.a : cb.b;
+      s.user_joint = m.spec.joint_index(cs.joints[k]);
+      if (s.user_joint < 0 || m.spec.joints[s.user_joint].joint.nv() != 1)
+        throw std::invalid_argument("coupling '" + cs.name + "': joint '" + cs.joints[k] +
+                                    "' is not a 1-DoF joint of the mechanism");
+      const JointMapping& map = c.joint_map[s.user_joint];
+      if (map.loop) {
+        s.loop = map.index;
+      } else {
+        s.q = c.model.q_index[map.index];
+        s.v = c.model.v_index[map.index];
+      }
+    }
+    m.couplings.push_back(cb);
+  }
+}
+
+// Each side's coordinate in the assembled state: the couplings hold relative to it.
+void coupling_references(Mechanism& m, const Data& data) {
+  for (CouplingBinding& cb : m.couplings)
+    for (CouplingBinding::Side* s : {&cb.a, &cb.b}) {
+      if (s->loop < 0) {
+        s->q0 = m.q0[s->q];
+        continue;
+      }
+      LoopMotion lm;
+      loop_motion(data, m.compiled.loops[s->loop], LoopLevel::Position, lm);
+      LoopCoordinate lc;
+      loop_coordinate(m.compiled.loops[s->loop], lm, LoopLevel::Position, lc);
+      s->q0 = lc.q;
+    }
+}
+
+// K with the couplings' rows below it, at the state in data (positions).
+MatX loop_and_coupling_jacobian(const Mechanism& m, Data& data, const MatX& K) {
+  MatX J = MatX::Zero(K.rows() + static_cast<long>(m.couplings.size()), m.model().nv);
+  J.topRows(K.rows()) = K;
+  if (m.couplings.empty()) return J;
+  const std::unique_ptr<ConstraintKind> kind = make_couplings(m, m.drives);
+  ConstraintContext ctx{m, m.drives, data};
+  ctx.q = &m.q0;
+  ctx.qd = &m.qd0;
+  VecX e = VecX::Zero(J.rows());
+  kind->position_rows(ctx, J, e, static_cast<int>(K.rows()));
+  return J;
+}
+
+// A coupling that adds no rank is implied by (or contradicts) the loops and the couplings
+// before it; one that takes the last degree of freedom locks the mechanism. Both are errors.
+void check_couplings(const Mechanism& m, const MatX& J, int loop_rows) {
+  const MobilityReport loops_only =
+      mobility(m.model(), m.compiled.loops, J.topRows(loop_rows), m.length_scale);
+  int rank = loops_only.rank;
+  for (std::size_t i = 0; i < m.couplings.size(); ++i) {
+    const std::string& name = m.spec.couplings[m.couplings[i].index].name;
+    const MobilityReport r =
+        mobility(m.model(), m.compiled.loops, J.topRows(loop_rows + static_cast<long>(i) + 1),
+                 m.length_scale);
+    if (r.rank <= rank)
+      throw SetupError("the coupling '" + name +
+                       "' over-determines the mechanism: its relation between the joints is "
+                       "already imposed (or contradicted) by the loops and the couplings before "
+                       "it; remove it or change its ratio");
+    rank = r.rank;
+    if (r.mobility == 0 && loops_only.mobility > 0)
+      throw SetupError("the coupling '" + name +
+                       "' over-determines the mechanism: with it the "
+                       "mechanism has no degree of freedom left (mobility " +
+                       std::to_string(loops_only.mobility) + " without couplings)");
+  }
+}
+
 std::string describe_failure(const Mechanism& m) {
   std::ostringstream os;
   const LoopJoint& l = loop_of_row(m.compiled.loops, m.assembly.worst_row);
@@ -115,8 +197,10 @@ std::string describe_failure(const Mechanism& m) {
 
 std::vector<std::pair<std::string, int>> Mechanism::redundant_joints() const {
   std::vector<std::pair<std::string, int>> out;
+  const int loop_rows = constraint_rows(compiled.loops);
   for (int r : mobility.redundant_rows) {
-    const std::string& name = loop_of_row(compiled.loops, r).name;
+    const std::string& name = r < loop_rows ? loop_of_row(compiled.loops, r).name
+                                            : spec.couplings[couplings[r - loop_rows].index].name;
     if (out.empty() || out.back().first != name) out.emplace_back(name, 0);
     ++out.back().second;
   }
@@ -129,6 +213,7 @@ Mechanism prepare(const MechanismSpec& spec) {
   m.compiled = compile(spec);
   bind_drives_and_springs(m);
   bind_forces(m);
+  bind_couplings(m);
   const Model& model = m.compiled.model;
   initial_guess(spec, m.compiled, m.q0, m.qd0);
   for (const DriveBinding& d : m.drives) {  // motion drives start where their law says
@@ -153,7 +238,10 @@ Mechanism prepare(const MechanismSpec& spec) {
   forward_kinematics(model, data, m.q0);
   MatX K;
   loop_jacobian(model, data, loops, K);
-  m.mobility = mobility(model, loops, K, m.length_scale);
+  coupling_references(m, data);
+  const MatX J = loop_and_coupling_jacobian(m, data, K);
+  check_couplings(m, J, static_cast<int>(K.rows()));
+  m.mobility = mobility(model, loops, J, m.length_scale);
   m.planar = is_planar(model, data, loops);
   m.gruebler = gruebler_count(model, loops, m.planar);
   if (m.planar) mark_out_of_plane_rows(data, m.compiled.loops);

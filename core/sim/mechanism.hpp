@@ -46,6 +46,19 @@ struct ForceBinding {
   double stiffness = 0, rest_length = 0, damping = 0;
 };
 
+// A joint coupling bound to coordinates (spec.couplings[index]): each side is a tree joint's
+// coordinate (q, v) or a 1-DoF loop joint (loop), with its value q0 in the assembled state.
+struct CouplingBinding {
+  int index = 0;
+  struct Side {
+    int user_joint = 0;
+    int q = -1, v = -1;  // tree joint coordinates, or -1
+    int loop = -1;       // loop joint index, or -1
+    double q0 = 0.0;
+  } a, b;
+  double ratio = 1.0;
+};
+
 struct SparseDynamicsModel;
 struct PlanarModel;
 
@@ -55,10 +68,11 @@ struct Mechanism {
   std::vector<DriveBinding> drives;
   std::vector<SpringBinding> springs;
   std::vector<ForceBinding> forces;
+  std::vector<CouplingBinding> couplings;
   std::vector<bool> locked_v;  // coordinates held by motion drives
   VecX q0, qd0;                // assembled initial state
   AssemblyResult assembly;
-  MobilityReport mobility;
+  MobilityReport mobility;    // of the loops and the couplings together
   bool planar = false;        // every joint moves in the world x-y plane
   int gruebler = 0;           // Grübler-Kutzbach count (planar form when planar)
   double length_scale = 1.0;  // characteristic size, for scaling translation rows

@@ -1,20 +1,25 @@
 #pragma once
-// Time simulation of a prepared mechanism. Trees without loops use articulated-body hybrid
-// dynamics (RBDA Table 9.3) with motion-driven joints as inverse-dynamics joints. Mechanisms with
-// loops solve the tree equations with the loop constraints and the motion drives as constraints
-// (RBDA 8.5 Method 2, constrained_dynamics), with Baumgarte stabilisation (Eqs. 8.21-8.23) and a
-// projection of q and q̇ back onto the constraint manifold after every step.
+// Time simulation of a prepared mechanism, as a short orchestrator over stages (in the spirit of
+// MuJoCo's mj_forward): applied forces (applied_forces.hpp), the constraint set and its kinds
+// (constraints/), a dynamics solver chosen once (solvers/), the integrators, the projection onto
+// the constraint manifold (projection.hpp), the energy account (energy_account.hpp) and the
+// per-joint outputs (joint_outputs.hpp). Trees without constraints use articulated-body hybrid
+// dynamics (RBDA Table 9.3); loops, drives and couplings are constraint rows solved by RBDA 8.5
+// Method 2 or 8.13, with Baumgarte stabilisation (Eqs. 8.21-8.23) and a projection after every
+// step.
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "core/algorithms/constrained_dynamics.hpp"
-#include "core/algorithms/planar_dynamics.hpp"
-#include "core/algorithms/rnea.hpp"
-#include "core/algorithms/sparse_dynamics.hpp"
 #include "core/model/data.hpp"
+#include "core/sim/applied_forces.hpp"
+#include "core/sim/constraints/constraint_set.hpp"
+#include "core/sim/energy_account.hpp"
 #include "core/sim/integrators.hpp"
+#include "core/sim/joint_outputs.hpp"
 #include "core/sim/mechanism.hpp"
+#include "core/sim/projection.hpp"
+#include "core/sim/solvers/dynamics_solver.hpp"
 
 namespace articula {
 
@@ -33,11 +38,17 @@ struct SimulationOptions {
   // Planar mechanisms run the loop solve in planar vectors (RBDA 2.16) where they can; false
   // keeps the spatial algorithms (the two agree to round-off: a cross-check, not a choice).
   bool planar_algebra = true;
+  // The dynamics solver (contract-additions-2 §3); a forced one that does not apply throws.
+  SolverChoice solver = SolverChoice::Auto;
 };
 
 class Simulation {
  public:
-  // Throws SetupError when the mechanism cannot be simulated (over-determining drives).
+  using JointState = articula::JointState;
+  using Energy = articula::Energy;
+
+  // Throws SetupError when the mechanism cannot be simulated (over-determining drives, a solver
+  // forced where it does not apply).
   explicit Simulation(const Mechanism& mechanism, SimulationOptions options = {});
 
   // Replace the law of an existing drive between steps (same kind: motion or force). A motion
@@ -67,52 +78,29 @@ class Simulation {
   // joint-frame coordinates, [moment about the joint origin; force]. Loop joints included.
   void evaluate();
   const VecX& qdd() const { return qdd_; }
-  const VecX& tau() const { return tau_; }
-  const std::vector<Force>& wrench() const { return wrench_; }
+  const VecX& tau() const { return outputs_.tau(); }
+  const std::vector<Force>& wrench() const { return outputs_.wrench(); }
   // Per user joint (file order), loop joints included: coordinates, velocities, accelerations
   // and the generalized force of its drive and spring (RBDA 8.x: loop joints have no tree
   // coordinates, theirs are recovered from the relative motion of their frames).
-  struct JointState {
-    VecN q, qd, qdd, tau;
-  };
-  const std::vector<JointState>& joint_states() const { return joints_; }
+  const std::vector<JointState>& joint_states() const { return outputs_.joints(); }
+  // Per coupling (file order), at the last evaluate(): the generalized force on its joint B.
+  const std::vector<double>& coupling_forces() const { return forces_.coupling_tau; }
   double loop_error() const { return loop_error_; }  // max |δ| at the last evaluate()
 
   // Energy bookkeeping (at the last evaluate()): kinetic, potential (gravity and springs), work
   // done by drives and applied forces since t = 0, energy dissipated by dampers, and the balance
   // residual T + V - (T0 + V0) - W + D, which is zero for an exact integration.
-  struct Energy {
-    double kinetic = 0, potential = 0, work = 0, dissipated = 0, residual = 0;
-    double power = 0;  // drive and applied-force power at this instant
-  };
   const Energy& energy() const { return energy_; }
   const Mechanism& mechanism() const { return mech_; }
+  const char* solver_name() const { return solver_->name(); }  // the solver stepping the run
 
  private:
   void accelerations(double t, const VecX& q, const VecX& v, VecX& qdd);
-  void constrained_accelerations(double t, const VecX& q, const VecX& v, VecX& qdd);
-  bool sparse_accelerations(const VecX& q, const VecX& v, VecX& qdd);  // RBDA 8.13
-  void impose_motion_drives(double t, VecX& q, VecX& qd) const;
-  void project(VecX& q, VecX& qd);
-  void applied_forces(double t, const VecX& q, const VecX& v);
-  void check_drives_independent(const char* when);
-  void loop_wrenches();
-  void joint_outputs();
-  void record_power(const VecX& v);
+  void check_fully_driven() const;
+  void check_drives_independent(const char* when) const;
+  void finish_step();
   void compute_energy();
-  void loop_joint_motion(const LoopJoint& l, JointState& out) const;
-  void loop_joint_velocity(const LoopJoint& l, VecN& q, VecN& qd) const;
-  void loop_applied_forces(double t);
-  void spring_damper_forces();
-  // A motion drive on a 1-DoF loop joint: its coordinate q_l = P v_rel-rate is constrained.
-  struct LoopDrive {
-    int drive = 0, loop = 0;
-    Force P = Force::Zero();  // q̇_l = P^T v_rel (successor coordinates)
-    double q = 0, qd = 0, bias = 0, mu = 0;
-  };
-  void loop_drive_terms(LoopDrive& ld) const;
-  double loop_drive_error(const LoopDrive& ld, double t) const;
-  double loop_drive_rhs(const LoopDrive& ld, double a) const;  // Method 2's g of its row
 
   const Mechanism& mech_;
   const Model& model_;
@@ -121,50 +109,25 @@ class Simulation {
   Data data_;
   IntegratorWorkspace ws_;
   AccelerationFn f_;
-  std::vector<bool> fd_;
-  std::vector<int> driven_v_;  // velocity coordinates of motion-driven tree joints
-  std::vector<LoopDrive> loop_drives_;
+  AppliedForces applied_;
+  ConstraintSet constraints_;
+  std::unique_ptr<DynamicsSolver> solver_;    // steps the run
+  std::unique_ptr<DynamicsSolver> reporter_;  // spatial, minimum-norm: reported forces
+  DynamicsSolver* active_ = nullptr;          // the one accelerations() uses now
+  std::unique_ptr<ManifoldProjection> projection_;
+  EnergyAccount account_;
+  JointOutputs outputs_;
+  ConstraintForces forces_;
   bool constrained_ = false;
   int expected_rank_ = 0;  // rank(K) + number of motion drives
-  VecX q_, qd_, qdd_, tau_, tau_in_, qdd_in_;
-  VecX delta_, k_, g_;
-  MatX K_, G_;
-  ConstrainedDynamicsWork cd_;
-  std::unique_ptr<PlanarData> planar_;  // set when the planar loop solve applies
-  SparseDynamicsWork sparse_;           // mech_.sparse's workspace, and its drive inputs
-  VecX sparse_qdd_;
-  std::vector<Force> sparse_P_;
-  std::vector<double> sparse_g_;
-  std::vector<Force> wrench_;
-  std::vector<JointState> joints_;
-  ExternalForces f_loop_;
-  // Springs and force drives on loop joints act as equal and opposite wrenches on the joint's
-  // two bodies: f_applied_ (base coordinates, per body) and, per loop, the joint-frame wrench and
-  // generalized force.
-  bool loop_forces_ = false;
-  bool external_forces_ = false;             // loop-joint forces or spring-dampers present
-  std::vector<double> sd_length_, sd_rate_;  // per spring-damper: L and dL/dt at the last call
-  ExternalForces f_total_;
-  ExternalForces f_applied_;
-  std::vector<Force> loop_applied_wrench_;
-  std::vector<VecN> loop_tau_, loop_q_, loop_qd_;
+  VecX q_, qd_, qdd_;
   double loop_error_ = 0.0;
-  // Power at each integrator stage, combined with the integrator's own weights.
-  double stage_power_[7] = {}, stage_dissipation_[7] = {};
-  int stage_ = -1;  // -1: not inside a step
-  double work_ = 0.0, dissipated_ = 0.0, initial_energy_ = 0.0;
   Energy energy_;
   double t_ = 0.0;
-  double last_t_ = 0.0;
   double h_adaptive_ = 0.0;  // step size the error control proposes next
   int accepted_ = 0, rejected_ = 0;
   std::unique_ptr<AdaptiveWorkspace> aws_;
   VecX q_try_, qd_try_;
-  MatX proj_J_, proj_JJt_;  // projection workspace (no allocation per step)
-  VecX proj_e_, proj_y_, proj_dq_, proj_yc_;
-  std::vector<int> proj_rows_;  // rows of J the solve keeps (not negligibly small)
-  PivotedLdlt proj_ldlt_;
-  void finish_step();
   // Failures with a diagnosis (SetupError): the quantity that went bad, where, and why.
   struct Saved {
     VecX q, qd;
@@ -173,8 +136,6 @@ class Simulation {
   } saved_;  // the state before the step in progress
   void save_state(double h, Integrator integrator);
   void restore_state();
-  void check_mass_matrix(const VecX& q, const std::string& when);
-  [[noreturn]] void bad_drive(const DriveBinding& d, double t, const char* quantity) const;
   [[noreturn]] void bad_acceleration(double t, const VecX& q, const VecX& v, const VecX& qdd);
   std::string divergence_advice();
   [[noreturn]] void bad_state();

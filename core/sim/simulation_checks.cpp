@@ -16,52 +16,67 @@ int first_bad(const VecX& x) {
     if (!std::isfinite(x[i])) return i;
   return -1;
 }
+
+void list_motion_drives(const Mechanism& mech, const std::vector<DriveBinding>& drives,
+                        std::ostream& os) {
+  for (const DriveBinding& d : drives)
+    if (d.kind == DriveSpec::Kind::Motion) os << " '" << mech.spec.joints[d.user_joint].name << "'";
+}
 }  // namespace
+
+void Simulation::check_fully_driven() const {
+  const std::size_t driven = constraints_.prescribed_coordinates().size();
+  if (!opt_.require_fully_driven || static_cast<int>(driven) >= mech_.mobility.mobility) return;
+  std::ostringstream os;
+  os << "inverse dynamics needs every degree of freedom driven: mobility "
+     << mech_.mobility.mobility << " but " << driven << " motion drive(s); undriven joints:";
+  for (std::size_t j = 0; j < mech_.spec.joints.size(); ++j) {
+    const JointSpec& js = mech_.spec.joints[j];
+    const bool driven_joint = js.drive && js.drive->kind == DriveSpec::Kind::Motion;
+    if (!driven_joint && js.joint.nv() > 0 && !mech_.compiled.joint_map[j].loop)
+      os << " '" << js.name << "'";
+  }
+  throw SetupError(os.str());
+}
+
+void Simulation::check_drives_independent(const char* when) const {
+  const int rank = reporter_->rank();
+  if (rank >= expected_rank_) return;
+  std::ostringstream os;
+  if (mech_.mobility.mobility == 0) {  // a structure: nothing can be driven
+    os << "the mechanism is locked (mobility 0, " << mech_.mobility.redundant
+       << " redundant constraint(s)): it cannot move, so the motion drive(s) on joint(s)";
+    list_motion_drives(mech_, drives_, os);
+    os << " cannot be imposed; remove a joint or a body to give it a degree of freedom, or remove "
+          "the drive";
+    throw SetupError(os.str());
+  }
+  os << "the motion drives on joint(s)";
+  list_motion_drives(mech_, drives_, os);
+  os << " over-determine the mechanism " << when << " (mobility " << mech_.mobility.mobility << ", "
+     << constraints_.prescribed_coordinates().size() << " motion drive(s), rank " << rank << " of "
+     << expected_rank_
+     << "): too many drives, or a driven joint at a dead point where it cannot move the mechanism";
+  throw SetupError(os.str());
+}
 
 void Simulation::save_state(double h, Integrator integrator) {
   saved_.q = q_;  // same sizes every step: no allocation after the first
   saved_.qd = qd_;
   saved_.t = t_;
-  saved_.work = work_;
-  saved_.dissipated = dissipated_;
+  saved_.work = account_.work();
+  saved_.dissipated = account_.dissipated();
   saved_.h = h;
   saved_.integrator = integrator;
 }
 
 void Simulation::restore_state() {
-  stage_ = -1;
+  account_.end_step();
   if (saved_.q.size() != q_.size()) return;  // nothing saved yet: the state was not touched
   q_ = saved_.q;
   qd_ = saved_.qd;
   t_ = saved_.t;
-  work_ = saved_.work;
-  dissipated_ = saved_.dissipated;
-}
-
-void Simulation::check_mass_matrix(const VecX& q, const std::string& when) {
-  // Hybrid dynamics needs H positive definite over the joints not motion-driven. With loops a
-  // singular H may still be fine (constraints can move massless bodies): accelerations() falls
-  // back to the augmented system and comes here only when that is singular too.
-  if (constrained_ && when.empty()) return;
-  std::vector<bool> held(model_.nv, false);
-  if (!constrained_)
-    for (int v : driven_v_) held[v] = true;
-  Data scratch(model_);
-  const std::string why = singular_mass_diagnosis(mech_, scratch, q, held);
-  if (!why.empty()) throw SetupError(why + when);
-  if (!when.empty())  // called because the factorisation failed: say so even without a name
-    throw SetupError("the mass matrix is not positive definite" + when +
-                     " (check masses and inertias)");
-}
-
-void Simulation::bad_drive(const DriveBinding& d, double t, const char* quantity) const {
-  std::ostringstream os;
-  const JointSpec& js = mech_.spec.joints[d.user_joint];
-  os << "at t = " << t << " the " << (d.kind == DriveSpec::Kind::Motion ? "motion" : "force")
-     << " drive on joint '" << js.name << "' gives a non-finite " << quantity << " ("
-     << (d.law ? js.drive->law.dump() : "'" + d.expression.text() + "'")
-     << " is not defined there); the simulation stops at the last good state";
-  throw SetupError(os.str());
+  account_.reset(saved_.work, saved_.dissipated);
 }
 
 void Simulation::bad_acceleration(double t, const VecX& q, const VecX& v, const VecX& qdd) {
@@ -72,7 +87,7 @@ void Simulation::bad_acceleration(double t, const VecX& q, const VecX& v, const 
   Data scratch(model_);
   std::vector<bool> held(model_.nv, false);
   if (!constrained_)
-    for (int d : driven_v_) held[d] = true;
+    for (int d : constraints_.prescribed_coordinates()) held[d] = true;
   const bool diverging = !q.allFinite() || !v.allFinite();  // an intermediate stage overflowed
   const std::string singular = diverging ? "" : singular_mass_diagnosis(mech_, scratch, q, held);
   if (!singular.empty())

@@ -1,0 +1,96 @@
+#include "core/sim/joint_outputs.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/algorithms/loop_geometry.hpp"
+#include "core/algorithms/rnea.hpp"
+#include "core/sim/diagnostics.hpp"
+
+namespace articula {
+
+JointOutputs::JointOutputs(const Mechanism& mech) : mech_(mech) {
+  const Model& model = mech.model();
+  f_total_.assign(model.nb + 1, Force::Zero());
+  tau_ = VecX::Zero(model.nv);
+  wrench_.assign(mech.spec.joints.size(), Force::Zero());
+  joints_.resize(mech.spec.joints.size());
+  driven_body_.assign(model.nb + 1, false);
+  for (const DriveBinding& d : mech.drives)
+    if (d.kind == DriveSpec::Kind::Motion && d.v >= 0)
+      driven_body_[mech.compiled.joint_map[d.user_joint].index] = true;
+}
+
+void JointOutputs::compute(Data& data, double t, const VecX& q, const VecX& qd, const VecX& qdd,
+                           const AppliedForces& applied, const ConstraintForces& constraint) {
+  const Model& model = mech_.model();
+  // Tree joint forces: RNEA with the loop-joint forces and applied forces as external forces.
+  const ExternalForces* fa = applied.body();
+  for (int i = 0; i <= model.nb; ++i)
+    f_total_[i] = constraint.body[i] + (fa ? (*fa)[i] : Force::Zero());
+  tau_ = rnea(model, data, q, qd, qdd, &f_total_);
+  if (!tau_.allFinite()) {
+    const auto bad = std::find_if(tau_.begin(), tau_.end(), [](double x) { return !std::isfinite(x); });
+    throw SetupError("at t = " + std::to_string(t) + " the joint forces are not finite (joint '" +
+                     joint_of_velocity(mech_, static_cast<int>(bad - tau_.begin())) + "')");
+  }
+  tree_wrenches(data);
+  // data holds v and a of every body from the RNEA pass (body coordinates).
+  const VecX& tau_in = applied.tree_tau();
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const JointMapping& map = mech_.compiled.joint_map[j];
+    JointState& js = joints_[j];
+    if (map.loop) {
+      loop_joint_motion(data, map.index, js);
+      js.tau = applied.loop_tau(map.index) + constraint.joint_tau[j];
+      wrench_[j] = constraint.joint_wrench[j] + applied.loop_wrench(map.index);
+      continue;
+    }
+    const int i = map.index, nq = model.joints[i].nq(), nv = model.joints[i].nv();
+    js.q = q.segment(model.q_index[i], nq);
+    js.qd = qd.segment(model.v_index[i], nv);
+    js.qdd = qdd.segment(model.v_index[i], nv);
+    // J.tau is what the drive and spring produce: exactly the applied force on passive joints,
+    // the inverse-dynamics force on motion-driven ones.
+    const VecX& source = driven_body_[i] ? tau_ : tau_in;
+    js.tau = source.segment(model.v_index[i], nv);
+  }
+}
+
+void JointOutputs::tree_wrenches(const Data& data) {
+  const Model& model = mech_.model();
+  for (std::size_t j = 0; j < wrench_.size(); ++j) {
+    const JointMapping& map = mech_.compiled.joint_map[j];
+    if (map.loop) continue;
+    const int i = map.index;
+    // RNEA's f_i acts on model body i, whose frame is the tree joint's successor frame. For a
+    // reversed joint that is the user's parent: flip the sign and move it to the child frame.
+    wrench_[j] = model.joints[i].reversed ? Force(-data.jc[i].XJ.transpose_apply(data.f[i]))
+                                          : data.f[i];
+  }
+}
+
+void JointOutputs::loop_joint_motion(const Data& data, int index, JointState& out) const {
+  const LoopJoint& l = mech_.compiled.loops[index];
+  LoopMotion m;
+  loop_motion(data, l, LoopLevel::Acceleration, m);
+  out.q.resize(l.joint.nq());
+  joint_coordinates(l.joint, m.X_sp, out.q.data());
+  JointCalc jc;
+  const VecN zero = VecN::Zero(l.joint.nv());
+  jcalc(l.joint, out.q.data(), zero.data(), jc);
+  const auto pinv = jc.S.completeOrthogonalDecomposition();
+  out.qd = pinv.solve(m.vJ);  // S q̇ = v_J
+  jcalc(l.joint, out.q.data(), out.qd.data(), jc);
+  out.qdd = pinv.solve(Motion(m.a_bias - jc.cJ));  // a_s = X a_p + S q̈ + c_J + v_s × v_J
+}
+
+double JointOutputs::drive_power(const std::vector<DriveBinding>& drives) const {
+  double p = 0.0;
+  for (std::size_t j = 0; j < joints_.size(); ++j)
+    for (const DriveBinding& d : drives)
+      if (d.user_joint == static_cast<int>(j)) p += joints_[j].tau.dot(joints_[j].qd);
+  return p;
+}
+
+}  // namespace articula

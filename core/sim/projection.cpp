@@ -1,0 +1,90 @@
+#include "core/sim/projection.hpp"
+
+#include <sstream>
+
+#include "core/algorithms/kinematics.hpp"
+#include "core/algorithms/planar_dynamics.hpp"
+#include "core/model/configuration.hpp"
+
+namespace articula {
+
+namespace {
+// Relative pivot tolerance of J J^T: pivots are squared singular values of J, so this drops
+// directions of J below ~3e-7 of its largest (redundant rows give ~1e-16).
+constexpr double kProjectionRankTolerance = 1e-13;
+}  // namespace
+
+ManifoldProjection::ManifoldProjection(const Mechanism& mech, ConstraintSet& constraints,
+                                       const PlanarModel* pm, PlanarData* pd)
+    : mech_(mech), set_(constraints), pm_(pm), pd_(pd) {}
+
+void ManifoldProjection::linearise(const ConstraintContext& c, const VecX& q) {
+  if (pm_)
+    planar_kinematics(*pm_, *pd_, q, nullptr);
+  else
+    forward_kinematics(mech_.model(), c.data, q);
+  set_.position(c, J_, e_);
+}
+
+void ManifoldProjection::min_norm_step(VecX& rhs_y, VecX& out) {  // out = J^+ rhs
+  for (int v : set_.prescribed_coordinates()) J_.col(v).setZero();
+  // Rows of J below 1e-12 of the largest (a planar loop's out-of-plane rows) give pivots far
+  // under kProjectionRankTolerance: the factor would drop them, so they are left out up front.
+  significant_rows(J_, 1e-24, rows_);
+  const int mc = static_cast<int>(rows_.size());
+  lower_gram(J_, rows_, JJt_);  // J J^T: the factor reads the lower triangle only
+  ldlt_.factor(JJt_, kProjectionRankTolerance);
+  yc_.resize(mc);
+  for (int c = 0; c < mc; ++c) yc_[c] = rhs_y[rows_[c]];
+  ldlt_.solve(yc_);
+  rhs_y.setZero();
+  for (int c = 0; c < mc; ++c) rhs_y[rows_[c]] = yc_[c];
+  transpose_times(J_, rhs_y, out);
+}
+
+void ManifoldProjection::project(const std::vector<DriveBinding>& drives, Data& data, double t,
+                                 double tolerance, VecX& q, VecX& qd) {
+  ConstraintContext c{mech_, drives, data};
+  c.planar_model = pm_;
+  c.planar = pd_;
+  c.t = t;
+  c.q = &q;
+  c.qd = &qd;
+  double err = 0.0;
+  bool fresh = false;  // J was linearised at the final q (and not modified since)
+  for (int it = 0; it < 8; ++it) {
+    linearise(c, q);
+    err = e_.size() ? e_.cwiseAbs().maxCoeff() : 0.0;
+    fresh = err <= 0.01 * tolerance;
+    if (fresh) break;
+    y_ = e_;
+    min_norm_step(y_, dq_);
+    integrate_in_place(mech_.model(), q, dq_, -1.0);
+  }
+  if (!(err <= tolerance)) cannot_close(drives, t, err);
+  if (!fresh) linearise(c, q);
+  set_.velocity_targets(c, y_);  // target: J q̇ = y (0 for loops, q̇_d for driven loop joints)
+  for (int r = 0; r < J_.rows(); ++r) {
+    double x = 0.0;
+    for (int j = 0; j < J_.cols(); ++j) x -= J_(r, j) * qd[j];
+    y_[r] += x;
+  }
+  min_norm_step(y_, dq_);
+  qd += dq_;
+}
+
+void ManifoldProjection::cannot_close(const std::vector<DriveBinding>& drives, double t,
+                                      double err) {
+  std::ostringstream os;
+  os << "at t = " << t << " the loops cannot be kept closed (loop error " << err << "): ";
+  bool any = false;
+  for (const DriveBinding& d : drives)
+    if (d.kind == DriveSpec::Kind::Motion)
+      os << (any ? ", '" : "the driven joint(s) '") << mech_.spec.joints[d.user_joint].name << "'",
+          any = true;
+  os << (any ? " drove the mechanism past a dead point or the end of its range"
+             : "the mechanism reached the end of its range");
+  throw SetupError(os.str());
+}
+
+}  // namespace articula

@@ -1,0 +1,85 @@
+#include "core/sim/solvers/dynamics_solver.hpp"
+
+#include <stdexcept>
+
+#include "core/sim/loop_method.hpp"
+#include "core/sim/solvers/method2_solver.hpp"
+#include "core/sim/solvers/sparse_solver.hpp"
+#include "core/sim/solvers/tree_solver.hpp"
+
+namespace articula {
+
+namespace {
+constexpr const char* kNames[] = {"auto", "method2", "sparse", "embedding", "operator"};
+
+std::unique_ptr<DynamicsSolver> method2(const SolverEnv& env, bool planar_algebra,
+                                        bool body_forces) {
+  // Planar vectors where the mechanism is planar and the rows have a planar form; applied body
+  // forces need the spatial kinematics.
+  const PlanarModel* pm = env.mech.planar_dynamics.get();
+  const bool planar = pm && planar_algebra && !body_forces && env.constraints.planar_capable();
+  return std::make_unique<Method2Solver>(env, planar ? pm : nullptr, false);
+}
+
+std::unique_ptr<DynamicsSolver> sparse(const SolverEnv& env, bool forced) {
+  if (!env.mech.has_loops())
+    throw SetupError("the sparse-matrix method (RBDA 8.13) does not apply: the mechanism has no "
+                     "loops");
+  if (!env.constraints.body_level_capable())
+    throw SetupError("the sparse-matrix method (RBDA 8.13) does not apply: joint couplings have "
+                     "no form in its body-level equations (use method2)");
+  std::shared_ptr<const SparseDynamicsModel> sm = env.mech.sparse;
+  if (!sm && forced) sm = sparse_dynamics_model(env.mech);
+  if (!sm)
+    throw SetupError("the sparse-matrix method (RBDA 8.13) does not apply: a massless body, a "
+                     "multi-DoF motion drive, redundant loops or a singular matrix at the "
+                     "assembled state (use method2)");
+  return std::make_unique<SparseSolver>(env, std::move(sm));
+}
+}  // namespace
+
+SolverChoice solver_from_name(const std::string& name) {
+  for (int i = 0; i < 5; ++i)
+    if (name == kNames[i]) return static_cast<SolverChoice>(i);
+  throw std::invalid_argument("unknown solver '" + name +
+                              "' (known: auto, method2, sparse, embedding, operator)");
+}
+
+const char* solver_name(SolverChoice choice) { return kNames[static_cast<int>(choice)]; }
+
+ConstraintContext DynamicsSolver::context(const SolverInput& in) const {
+  ConstraintContext c{env_.mech, env_.drives, env_.data};
+  c.t = in.t;
+  c.q = &in.q;
+  c.qd = &in.v;
+  c.alpha = c.beta = env_.alpha;
+  return c;
+}
+
+std::unique_ptr<DynamicsSolver> make_solver(const SolverEnv& env, SolverChoice choice,
+                                            bool planar_algebra, bool body_forces) {
+  switch (choice) {
+    case SolverChoice::Auto:
+      if (env.constraints.tree_only()) return std::make_unique<TreeSolver>(env);
+      if (env.mech.sparse && env.constraints.body_level_capable()) return sparse(env, false);
+      return method2(env, planar_algebra, body_forces);
+    case SolverChoice::Method2:
+      return method2(env, planar_algebra, body_forces);
+    case SolverChoice::Sparse:
+      return sparse(env, true);
+    case SolverChoice::Embedding:
+      throw SetupError("the constraint-embedding solver (Jain) is not available yet: use auto, "
+                       "method2 or sparse");
+    case SolverChoice::Operator:
+      throw SetupError("the spatial-operator-algebra solver is not available yet: use auto, "
+                       "method2 or sparse");
+  }
+  return method2(env, planar_algebra, body_forces);
+}
+
+std::unique_ptr<DynamicsSolver> make_reporting_solver(const SolverEnv& env) {
+  if (env.constraints.tree_only()) return std::make_unique<TreeSolver>(env);
+  return std::make_unique<Method2Solver>(env, nullptr, true);
+}
+
+}  // namespace articula

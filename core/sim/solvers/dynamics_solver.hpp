@@ -1,0 +1,71 @@
+#pragma once
+// Forward dynamics of the spanning tree under the constraint set, behind one interface, chosen
+// once when a simulation is set up (contract-additions-2 §3): hybrid dynamics for trees whose
+// only constraints prescribe coordinates (RBDA 9.3), RBDA 8.5 Method 2 in spatial or planar
+// vectors (minimum-norm multipliers on request), and RBDA 8.13's sparse-matrix method. Solvers
+// see the constraints only as rows G q̈ = g (or their body-level form): never which kinds exist.
+#include <memory>
+#include <string>
+
+#include "core/algorithms/rnea.hpp"
+#include "core/sim/constraints/constraint_set.hpp"
+
+namespace articula {
+
+struct SimulationOptions;
+
+enum class SolverChoice { Auto, Method2, Sparse, Embedding, Operator };
+// "auto", "method2", "sparse", "embedding", "operator"; throws std::invalid_argument otherwise.
+SolverChoice solver_from_name(const std::string& name);
+const char* solver_name(SolverChoice choice);
+
+// What every solver works with: the mechanism, the workspace, the constraints and the laws.
+struct SolverEnv {
+  const Mechanism& mech;
+  Data& data;
+  ConstraintSet& constraints;
+  const std::vector<DriveBinding>& drives;
+  double alpha = 0.0;  // Baumgarte gains α = β (RBDA Eq. 8.22)
+};
+
+// The inputs of one evaluation: state, applied generalized forces on tree coordinates, and
+// applied body forces (base coordinates; null for none).
+struct SolverInput {
+  double t = 0.0;
+  const VecX& q;
+  const VecX& v;
+  const VecX& tau;
+  const ExternalForces* f_ext = nullptr;
+};
+
+class DynamicsSolver {
+ public:
+  virtual ~DynamicsSolver() = default;
+  virtual const char* name() const = 0;
+  // q̈ at the input state. Throws SetupError when the dynamics are singular (named joints).
+  virtual void accelerations(const SolverInput& in, VecX& qdd) = 0;
+  // Multipliers of the constraint set's rows at the last call: generalized constraint forces
+  // G^T μ (for rows that prescribe tree coordinates, the actuator forces).
+  virtual const VecX& multipliers() const = 0;
+  // Numerical rank of the rows at the last call (rows() when the solver does not reveal it).
+  virtual int rank() const = 0;
+  // The context the constraint kinds saw at the last call (for power and force recovery).
+  virtual ConstraintContext context(const SolverInput& in) const;
+  // The planar kinematics this solver runs on (the projection linearises on the same), or null.
+  virtual const PlanarModel* planar_model() const { return nullptr; }
+  virtual PlanarData* planar_data() const { return nullptr; }
+
+ protected:
+  explicit DynamicsSolver(const SolverEnv& env) : env_(env) {}
+  SolverEnv env_;
+};
+
+// The solver for a choice. Auto picks by structure and predicted cost. A forced choice that does
+// not apply to the mechanism throws SetupError saying why (CLI exit 3).
+std::unique_ptr<DynamicsSolver> make_solver(const SolverEnv& env, SolverChoice choice,
+                                            bool planar_algebra, bool body_forces);
+// Spatial Method 2 with minimum-norm multipliers: what reported joint forces and the rank check
+// use, whatever solver steps the simulation.
+std::unique_ptr<DynamicsSolver> make_reporting_solver(const SolverEnv& env);
+
+}  // namespace articula

@@ -1,0 +1,28 @@
+#include "core/sim/solvers/sparse_solver.hpp"
+
+#include "core/algorithms/kinematics.hpp"
+
+namespace articula {
+
+SparseSolver::SparseSolver(const SolverEnv& env, std::shared_ptr<const SparseDynamicsModel> model)
+    : DynamicsSolver(env), model_(std::move(model)), fallback_(env, nullptr, false) {
+  work_.resize(*model_);
+}
+
+void SparseSolver::accelerations(const SolverInput& in, VecX& qdd) {
+  const Model& model = env_.mech.model();
+  Data& data = env_.data;
+  forward_kinematics_bias(model, data, in.q, in.v);
+  env_.constraints.body_level(context(in), rows_);
+  const SparseDriveInput drives{rows_.tree_qdd.data(), rows_.loop_P.data(), rows_.loop_g.data()};
+  fell_back_ = !sparse_forward_dynamics_from_kinematics(model, *model_, data, env_.mech.compiled.loops,
+                                                        in.tau, env_.alpha, env_.alpha, drives,
+                                                        work_, in.f_ext);
+  if (fell_back_) {
+    fallback_.accelerations(in, qdd);
+    return;
+  }
+  qdd = data.qdd;
+}
+
+}  // namespace articula
