@@ -35,7 +35,7 @@ int run_info(const std::string& file) {
 }
 
 struct SimulateArgs {
-  std::string file, output, integrator;
+  std::string file, output, integrator, solver;
   double duration = -1, step = -1, sample = 0;
   bool quiet = false;
   bool inverse = false;
@@ -43,7 +43,12 @@ struct SimulateArgs {
 
 int run_simulate(const SimulateArgs& a) {
   const Mechanism mech = load_and_prepare(a.file);
-  RunOptions opt = run_options_from(mech.spec);
+  RunOptions opt;
+  try {
+    opt = run_options_from(mech.spec);
+  } catch (const std::invalid_argument& e) {  // a value the loader could not judge alone
+    throw ProjectError("/simulation/solver", e.what());
+  }
   if (a.duration >= 0) opt.duration = a.duration;
   if (a.step > 0) opt.step = a.step;
   if (!a.integrator.empty()) {
@@ -51,6 +56,13 @@ int run_simulate(const SimulateArgs& a) {
       opt.integrator = integrator_from_name(a.integrator);
     } catch (const std::invalid_argument& e) {
       throw ProjectError("/simulation/integrator", e.what());
+    }
+  }
+  if (!a.solver.empty()) {
+    try {
+      opt.solver = solver_from_name(a.solver);
+    } catch (const std::invalid_argument& e) {
+      throw ProjectError("/simulation/solver", e.what());
     }
   }
   opt.sample = a.sample;
@@ -101,6 +113,9 @@ int main(int argc, char** argv) {
   sim->add_option("--step", sa.step, "integration step, s");
   sim->add_option("--integrator", sa.integrator,
                   "rk4, euler or rk45 (adaptive; --step is then the largest step)");
+  sim->add_option("--solver", sa.solver,
+                  "auto, method2 (RBDA 8.5), sparse (RBDA 8.13), embedding or operator; a solver "
+                  "that does not apply is exit 3 saying why");
   sim->add_option("--output", sa.output, "CSV file to write");
   sim->add_option("--sample", sa.sample, "output interval, s (default: every step)");
   sim->add_flag("--quiet", sa.quiet, "no progress on stderr");

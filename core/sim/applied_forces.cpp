@@ -17,8 +17,7 @@ AppliedForces::AppliedForces(const Mechanism& mech) : mech_(mech) {
   loop_q_.resize(nl);
   loop_qd_.resize(nl);
   loop_tau_.resize(nl);
-  for (std::size_t l = 0; l < nl; ++l)
-    loop_tau_[l] = VecN::Zero(mech.compiled.loops[l].joint.nv());
+  for (std::size_t l = 0; l < nl; ++l) loop_tau_[l] = VecN::Zero(mech.compiled.loops[l].joint.nv());
   for (const SpringBinding& sp : mech.springs) loop_inputs_ = loop_inputs_ || sp.v < 0;
   for (const DriveBinding& d : mech.drives)
     loop_inputs_ = loop_inputs_ || (d.v < 0 && d.kind == DriveSpec::Kind::Force);
@@ -117,8 +116,10 @@ double AppliedForces::power(const std::vector<DriveBinding>& drives, const VecX&
   double p = 0.0;
   for (const DriveBinding& d : drives) {
     if (d.kind != DriveSpec::Kind::Force) continue;
-    if (d.v >= 0) p += d.value(t_) * v[d.v];
-    else if (loop_inputs_) p += d.value(t_) * loop_qd_[mech_.compiled.joint_map[d.user_joint].index][0];
+    if (d.v >= 0)
+      p += d.value(t_) * v[d.v];
+    else if (loop_inputs_)
+      p += d.value(t_) * loop_qd_[mech_.compiled.joint_map[d.user_joint].index][0];
   }
   return p;
 }

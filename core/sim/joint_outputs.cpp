@@ -30,7 +30,8 @@ void JointOutputs::compute(Data& data, double t, const VecX& q, const VecX& qd, 
     f_total_[i] = constraint.body[i] + (fa ? (*fa)[i] : Force::Zero());
   tau_ = rnea(model, data, q, qd, qdd, &f_total_);
   if (!tau_.allFinite()) {
-    const auto bad = std::find_if(tau_.begin(), tau_.end(), [](double x) { return !std::isfinite(x); });
+    const auto bad =
+        std::find_if(tau_.begin(), tau_.end(), [](double x) { return !std::isfinite(x); });
     throw SetupError("at t = " + std::to_string(t) + " the joint forces are not finite (joint '" +
                      joint_of_velocity(mech_, static_cast<int>(bad - tau_.begin())) + "')");
   }
@@ -65,8 +66,8 @@ void JointOutputs::tree_wrenches(const Data& data) {
     const int i = map.index;
     // RNEA's f_i acts on model body i, whose frame is the tree joint's successor frame. For a
     // reversed joint that is the user's parent: flip the sign and move it to the child frame.
-    wrench_[j] = model.joints[i].reversed ? Force(-data.jc[i].XJ.transpose_apply(data.f[i]))
-                                          : data.f[i];
+    wrench_[j] =
+        model.joints[i].reversed ? Force(-data.jc[i].XJ.transpose_apply(data.f[i])) : data.f[i];
   }
 }
 

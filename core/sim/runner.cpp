@@ -55,6 +55,7 @@ nlohmann::json mechanism_info(const Mechanism& mech) {
       {"rank_tolerance", mech.mobility.tolerance},
       {"assembly",
        {{"residual", mech.assembly.residual}, {"iterations", mech.assembly.iterations}}},
+      {"couplings", mech.couplings.size()},
       {"loop_method", !mech.has_loops() ? "none"
                       : mech.sparse     ? "sparse-matrix method (RBDA 8.13)"
                                         : "spanning tree, Method 2 (RBDA 8.5)"},
@@ -71,6 +72,10 @@ RunOptions run_options_from(const MechanismSpec& spec) {
     const nlohmann::json& x = spec.simulation->extra;  // optional tolerances of rk45
     if (x.contains("rtol") && x["rtol"].is_number()) opt.rtol = x["rtol"];
     if (x.contains("atol") && x["atol"].is_number()) opt.atol = x["atol"];
+    if (x.contains("solver")) {
+      if (!x["solver"].is_string()) throw std::invalid_argument("expected a string");
+      opt.solver = solver_from_name(x["solver"].get<std::string>());
+    }
   }
   return opt;
 }
@@ -96,6 +101,7 @@ std::vector<std::string> csv_header(const Mechanism& mech) {
   for (const char* c : {"loop_error", "kinetic_energy", "potential_energy", "input_work",
                         "dissipated_energy", "energy_residual", "input_power"})
     cols.push_back(c);
+  for (const CouplingSpec& c : mech.spec.couplings) cols.push_back(c.name + ".tau");
   return cols;
 }
 
@@ -117,6 +123,7 @@ void write_row(const Simulation& sim, std::ostream& out) {
   put(sim.loop_error());
   const Simulation::Energy& e = sim.energy();
   for (double x : {e.kinetic, e.potential, e.work, e.dissipated, e.residual, e.power}) put(x);
+  for (double x : sim.coupling_forces()) put(x);
   line += '\n';
   out << line;
 }
@@ -126,6 +133,7 @@ void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,
                 const std::function<void(double)>& progress) {
   SimulationOptions so;
   so.require_fully_driven = opt.require_fully_driven;
+  so.solver = opt.solver;
   Simulation sim(mech, so);
   const std::vector<std::string> cols = csv_header(mech);
   for (std::size_t c = 0; c < cols.size(); ++c) out << (c ? "," : "") << cols[c];

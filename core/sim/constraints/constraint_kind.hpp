@@ -41,10 +41,10 @@ struct BodyLevelRows {
 
 // Forces the constraints apply, filled by recover() from the multipliers.
 struct ConstraintForces {
-  std::vector<Force> body;          // per model body, base coordinates, about the origin (NB+1)
-  std::vector<Force> joint_wrench;  // per user joint: loop joints' transmitted wrench (successor
-                                    // joint frame, [moment; force])
-  std::vector<VecN> joint_tau;      // per user joint: generalized force of its actuator
+  std::vector<Force> body;           // per model body, base coordinates, about the origin (NB+1)
+  std::vector<Force> joint_wrench;   // per user joint: loop joints' transmitted wrench (successor
+                                     // joint frame, [moment; force])
+  std::vector<VecN> joint_tau;       // per user joint: generalized force of its actuator
   std::vector<double> coupling_tau;  // per coupling: the generalized force on its joint B
 };
 
@@ -86,7 +86,8 @@ class ConstraintKind {
   }
   // Its forces from its multipliers mu (rows() of them), added to out. Needs the position
   // kinematics at the state (data.X0).
-  virtual void recover(const ConstraintContext& c, const double* mu, ConstraintForces& out) const = 0;
+  virtual void recover(const ConstraintContext& c, const double* mu,
+                       ConstraintForces& out) const = 0;
 };
 
 }  // namespace articula

@@ -97,7 +97,8 @@ void ConstraintSet::recover(const ConstraintContext& c, const VecX& mu,
   out.body.assign(mech_.model().nb + 1, Force::Zero());
   out.joint_wrench.assign(nj, Force::Zero());
   out.joint_tau.resize(nj);
-  for (std::size_t j = 0; j < nj; ++j) out.joint_tau[j] = VecN::Zero(mech_.spec.joints[j].joint.nv());
+  for (std::size_t j = 0; j < nj; ++j)
+    out.joint_tau[j] = VecN::Zero(mech_.spec.joints[j].joint.nv());
   out.coupling_tau.assign(mech_.couplings.size(), 0.0);
   for (const Entry& e : kinds_) e.kind->recover(c, mu.data() + e.row0, out);
 }

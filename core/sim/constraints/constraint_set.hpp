@@ -46,7 +46,7 @@ class ConstraintSet {
  private:
   struct Entry {
     std::unique_ptr<ConstraintKind> kind;
-    int row0 = 0;        // first row in G
+    int row0 = 0;         // first row in G
     int projected0 = -1;  // first row in the projection's J, -1 if not projected
   };
   const Mechanism& mech_;

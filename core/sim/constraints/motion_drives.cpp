@@ -134,7 +134,7 @@ class LoopMotionDrives final : public ConstraintKind {
     return j.d2 - at_[r].bias - baumgarte_term(c.alpha, c.beta, at_[r].qd - j.d1, error(c, r));
   }
   const Mechanism& mech_;
-  std::vector<int> drive_, loop_;        // per row: drive index, loop joint index
+  std::vector<int> drive_, loop_;           // per row: drive index, loop joint index
   mutable std::vector<LoopCoordinate> at_;  // per row, at the last call
 };
 

@@ -23,17 +23,20 @@ std::unique_ptr<DynamicsSolver> method2(const SolverEnv& env, bool planar_algebr
 
 std::unique_ptr<DynamicsSolver> sparse(const SolverEnv& env, bool forced) {
   if (!env.mech.has_loops())
-    throw SetupError("the sparse-matrix method (RBDA 8.13) does not apply: the mechanism has no "
-                     "loops");
+    throw SetupError(
+        "the sparse-matrix method (RBDA 8.13) does not apply: the mechanism has no "
+        "loops");
   if (!env.constraints.body_level_capable())
-    throw SetupError("the sparse-matrix method (RBDA 8.13) does not apply: joint couplings have "
-                     "no form in its body-level equations (use method2)");
+    throw SetupError(
+        "the sparse-matrix method (RBDA 8.13) does not apply: joint couplings have "
+        "no form in its body-level equations (use method2)");
   std::shared_ptr<const SparseDynamicsModel> sm = env.mech.sparse;
   if (!sm && forced) sm = sparse_dynamics_model(env.mech);
   if (!sm)
-    throw SetupError("the sparse-matrix method (RBDA 8.13) does not apply: a massless body, a "
-                     "multi-DoF motion drive, redundant loops or a singular matrix at the "
-                     "assembled state (use method2)");
+    throw SetupError(
+        "the sparse-matrix method (RBDA 8.13) does not apply: a massless body, a "
+        "multi-DoF motion drive, redundant loops or a singular matrix at the "
+        "assembled state (use method2)");
   return std::make_unique<SparseSolver>(env, std::move(sm));
 }
 }  // namespace
@@ -45,7 +48,9 @@ SolverChoice solver_from_name(const std::string& name) {
                               "' (known: auto, method2, sparse, embedding, operator)");
 }
 
-const char* solver_name(SolverChoice choice) { return kNames[static_cast<int>(choice)]; }
+const char* solver_name(SolverChoice choice) {
+  return kNames[static_cast<int>(choice)];
+}
 
 ConstraintContext DynamicsSolver::context(const SolverInput& in) const {
   ConstraintContext c{env_.mech, env_.drives, env_.data};
@@ -68,11 +73,13 @@ std::unique_ptr<DynamicsSolver> make_solver(const SolverEnv& env, SolverChoice c
     case SolverChoice::Sparse:
       return sparse(env, true);
     case SolverChoice::Embedding:
-      throw SetupError("the constraint-embedding solver (Jain) is not available yet: use auto, "
-                       "method2 or sparse");
+      throw SetupError(
+          "the constraint-embedding solver (Jain) is not available yet: use auto, "
+          "method2 or sparse");
     case SolverChoice::Operator:
-      throw SetupError("the spatial-operator-algebra solver is not available yet: use auto, "
-                       "method2 or sparse");
+      throw SetupError(
+          "the spatial-operator-algebra solver is not available yet: use auto, "
+          "method2 or sparse");
   }
   return method2(env, planar_algebra, body_forces);
 }

@@ -15,9 +15,9 @@ void SparseSolver::accelerations(const SolverInput& in, VecX& qdd) {
   forward_kinematics_bias(model, data, in.q, in.v);
   env_.constraints.body_level(context(in), rows_);
   const SparseDriveInput drives{rows_.tree_qdd.data(), rows_.loop_P.data(), rows_.loop_g.data()};
-  fell_back_ = !sparse_forward_dynamics_from_kinematics(model, *model_, data, env_.mech.compiled.loops,
-                                                        in.tau, env_.alpha, env_.alpha, drives,
-                                                        work_, in.f_ext);
+  fell_back_ = !sparse_forward_dynamics_from_kinematics(
+      model, *model_, data, env_.mech.compiled.loops, in.tau, env_.alpha, env_.alpha, drives, work_,
+      in.f_ext);
   if (fell_back_) {
     fallback_.accelerations(in, qdd);
     return;

@@ -28,8 +28,7 @@ void TreeSolver::accelerations(const SolverInput& in, VecX& qdd) {
   for (std::size_t r = 0; r < held.size(); ++r) qdd_in_[held[r]] = g[r];
   hybrid_dynamics(model, env_.data, in.q, in.v, qdd_in_, in.tau, fd_, in.f_ext);
   qdd = env_.data.qdd;
-  for (std::size_t r = 0; r < held.size(); ++r)
-    mu_[r] = env_.data.tau[held[r]] - in.tau[held[r]];
+  for (std::size_t r = 0; r < held.size(); ++r) mu_[r] = env_.data.tau[held[r]] - in.tau[held[r]];
 }
 
 }  // namespace articula
