@@ -66,41 +66,24 @@ struct Op {
   OpFn run;
 };
 
+// The solver a Simulation of this mechanism steps with: the same objects (constraint set and
+// solver chosen by make_solver), not a copy of their dispatch.
+struct SimulationSolver {
+  explicit SimulationSolver(const Mechanism& m)
+      : data(m.model()),
+        constraints(m, m.drives),
+        solver(make_solver({m, data, constraints, m.drives, kBaumgarte}, SolverChoice::Auto, true,
+                           false)) {}
+  Data data;
+  ConstraintSet constraints;
+  std::unique_ptr<DynamicsSolver> solver;
+};
+
 void run_forward(benchmark::State& s, const Case& c) {
-  const Model& m = c.bm->model();
-  Data d(m);
-  if (c.tree()) {
-    for (auto _ : s) keep(aba(m, d, c.in->q, c.in->qd, c.in->tau));
-    return;
-  }
-  if (const SparseDynamicsModel* sm = c.bm->mech->sparse.get()) {  // what Simulation uses
-    SparseDynamicsWork w;
-    w.resize(*sm);
-    for (auto _ : s) {
-      sparse_forward_dynamics(m, *sm, d, c.bm->loops(), c.in->q, c.in->qd, c.in->tau, kBaumgarte,
-                              kBaumgarte, w);
-      keep(d.qdd);
-    }
-    s.SetLabel("sparse (RBDA 8.13)");
-    return;
-  }
-  ClosedLoopWork w;
-  if (const PlanarModel* pm = c.bm->mech->planar_dynamics.get()) {  // what Simulation uses
-    PlanarData pd(*pm);
-    for (auto _ : s) {
-      planar_closed_loop_forward_dynamics(m, *pm, pd, d, c.in->q, c.in->qd, c.in->tau, kBaumgarte,
-                                          kBaumgarte, w);
-      keep(d.qdd);
-    }
-    s.SetLabel("Method 2, planar vectors (RBDA 8.5, 2.16)");
-    return;
-  }
-  for (auto _ : s) {
-    closed_loop_forward_dynamics(m, d, c.bm->loops(), c.in->q, c.in->qd, c.in->tau, kBaumgarte,
-                                 kBaumgarte, w);
-    keep(d.qdd);
-  }
-  s.SetLabel("Method 2 (RBDA 8.5)");
+  SimulationSolver sim(*c.bm->mech);
+  const SolverInput in{0.0, c.in->q, c.in->qd, c.in->tau, nullptr};
+  for (auto _ : s) keep(sim.solver->accelerations(in));
+  s.SetLabel(sim.solver->name());
 }
 
 // One simulated second at 1 ms from the benchmark mechanism's assembled state; the counter
@@ -215,21 +198,9 @@ double loop_error(const BenchMechanism& bm, const BenchInput& in) {
       err, (w.K * qdd - w.k).cwiseAbs().maxCoeff() / std::max(1.0, w.k.cwiseAbs().maxCoeff()));
   const VecX residual = d.H * qdd + d.C - in.tau - w.K.transpose() * w.cd.mu;
   err = std::max(err, residual.cwiseAbs().maxCoeff() / std::max(1.0, in.tau.cwiseAbs().maxCoeff()));
-  if (const SparseDynamicsModel* sm = bm.mech->sparse.get()) {  // the timed method agrees
-    SparseDynamicsWork sw;
-    if (!sparse_forward_dynamics(m, *sm, d, bm.loops(), in.q, in.qd, in.tau, kBaumgarte, kBaumgarte,
-                                 sw))
-      return 1.0;
-    err = std::max(err, (d.qdd - qdd).norm() / std::max(1.0, qdd.norm()));
-  }
-  if (const PlanarModel* pm = bm.mech->planar_dynamics.get()) {
-    PlanarData pd(*pm);
-    ClosedLoopWork pw;
-    if (!planar_closed_loop_forward_dynamics(m, *pm, pd, d, in.q, in.qd, in.tau, kBaumgarte,
-                                             kBaumgarte, pw))
-      return 1.0;
-    err = std::max(err, (d.qdd - qdd).norm() / std::max(1.0, qdd.norm()));
-  }
+  SimulationSolver sim(*bm.mech);  // the timed solver agrees with the reference above
+  const VecX timed = sim.solver->accelerations({0.0, in.q, in.qd, in.tau, nullptr});
+  err = std::max(err, (timed - qdd).norm() / std::max(1.0, qdd.norm()));
   return err;
 }
 

@@ -50,7 +50,7 @@ struct LoopTerms {
   Mat6X T;
 };
 void loop_terms(const Data& data, const LoopJoint& l, LoopTerms& t) {
-  loop_motion(data, l, LoopLevel::Position, t.m);
+  loop_frames(data, l, t.m);
   loop_jcalc(l.joint, t.m.X_sp, t.delta, t.T);
 }
 // Column k of S_i rotated to base axes, still at body i's origin: [E^T s_ang; E^T s_lin]. An
@@ -136,7 +136,7 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
 // acceleration level (data.a from kinematics with q̈ = 0); cache shares a successor's motion.
 void bias_rows(const Data& data, const LoopJoint& l, LoopTerms& t, LoopMotionCache& cache,
                double* k) {
-  loop_motion(data, l, LoopLevel::Acceleration, t.m, &cache);
+  loop_rates(data, l, LoopLevel::Bias, t.m, &cache);  // frames from loop_terms
   const Motion& rel_s = t.m.a_bias;
   const double* T = t.T.data();  // 6 x nc, column-major
   for (int c = 0; c < l.joint.nc(); ++c, T += 6)

@@ -17,16 +17,18 @@ Motion base_acceleration(const Data& data, int body, const Vec3* origin) {
 }
 }  // namespace
 
-void loop_motion(const Data& data, const LoopJoint& l, LoopLevel level, LoopMotion& out,
-                 LoopMotionCache* cache, const Vec3* origin) {
+void loop_frames(const Data& data, const LoopJoint& l, LoopMotion& out) {
   out.Xs = frame_from_base(data, l.successor, l.X_S);
   out.X_sp = out.Xs * frame_from_base(data, l.predecessor, l.X_P).inverse();
-  if (level == LoopLevel::Position) return;
+}
+
+void loop_rates(const Data& data, const LoopJoint& l, LoopLevel level, LoopMotion& out,
+                LoopMotionCache* cache, const Vec3* origin) {
   // Base coordinates first: the difference of the two bodies' motions is formed where both are
   // expressed alike, then turned once into the successor frame.
   LoopMotionCache local;
   LoopMotionCache& s = cache ? *cache : local;
-  const bool acc = level == LoopLevel::Acceleration;
+  const bool acc = level >= LoopLevel::Bias;
   if (s.body != l.successor || (acc && !s.has_a)) {
     s.body = l.successor;
     s.v = base_velocity(data, l.successor, origin);
@@ -35,15 +37,21 @@ void loop_motion(const Data& data, const LoopJoint& l, LoopLevel level, LoopMoti
   }
   const Transform Xs = origin ? Transform{out.Xs.E, out.Xs.r - *origin} : out.Xs;
   const Motion vp = base_velocity(data, l.predecessor, origin);
-  out.vs = Xs.apply(s.v);
   out.vJ = Xs.apply(Motion(s.v - vp));
+  if (level != LoopLevel::Bias) out.vs = Xs.apply(s.v);
   if (!acc) return;
   const Motion ap = base_acceleration(data, l.predecessor, origin);
   const Motion vxv = cross_motion(s.v, vp);
   Motion d, b;  // element by element: Eigen's 2-wide loads of just stored terms would stall
   for (int e = 0; e < 6; ++e) d[e] = s.a[e] - ap[e], b[e] = d[e] + vxv[e];
-  out.a_rel = Xs.apply(d);
   out.a_bias = Xs.apply(b);
+  if (level == LoopLevel::Acceleration) out.a_rel = Xs.apply(d);
+}
+
+void loop_motion(const Data& data, const LoopJoint& l, LoopLevel level, LoopMotion& out,
+                 LoopMotionCache* cache, const Vec3* origin) {
+  loop_frames(data, l, out);
+  if (level != LoopLevel::Position) loop_rates(data, l, level, out, cache, origin);
 }
 
 void loop_coordinate(const LoopJoint& l, const LoopMotion& m, LoopLevel level,
@@ -56,7 +64,7 @@ void loop_coordinate(const LoopJoint& l, const LoopMotion& m, LoopLevel level,
   out.P = S / S.squaredNorm();  // q̇_l = S^+ v_J
   if (level == LoopLevel::Position) return;
   out.qd = out.P.dot(m.vJ);
-  if (level == LoopLevel::Velocity) return;
+  if (level == LoopLevel::Velocity) return;  // Bias and Acceleration have a_bias
   jcalc(l.joint, &out.q, &out.qd, jc);
   out.bias = out.P.dot(Motion(m.a_bias - jc.cJ));  // a_s = X a_p + S q̈ + c_J + v_s × v_J
 }

@@ -10,19 +10,20 @@
 
 namespace articula {
 
-// How much of the relative motion to compute.
-enum class LoopLevel { Position, Velocity, Acceleration };
+// How much of the relative motion to compute: Position (frames), Velocity (+ v_s, v_J), Bias
+// (v_J and a_bias only: what constraint rows need) or Acceleration (everything).
+enum class LoopLevel { Position, Velocity, Bias, Acceleration };
 
 struct LoopMotion {
   Transform Xs;    // ^{s,k}X_0: base to successor frame              (Position)
   Transform X_sp;  // ^{s,k}X_{p,k}: predecessor to successor frame    (Position)
-  Motion vs;       // successor frame's velocity, successor coords     (Velocity)
-  Motion vJ;       // v_s - X_sp v_p, successor coords                 (Velocity)
+  Motion vs;       // successor frame's velocity, successor coords     (Velocity, Acceleration)
+  Motion vJ;       // v_s - X_sp v_p, successor coords                 (Velocity and up)
   Motion a_rel;    // a_s - X_sp a_p, successor coords                 (Acceleration)
   // a_rel - v_s × v_J = X_s (a_s - a_p + v_s × v_p) in base terms: what the constraint force
   // directions T^T and a joint's S^+ see of the bodies' accelerations (RBDA Eq. 8.15). With the
   // velocity-product accelerations of the tree (q̈ = 0) this is the bias of the loop rows.
-  Motion a_bias;  // (Acceleration)
+  Motion a_bias;  // (Bias, Acceleration)
 };
 
 // A successor body's base-coordinate velocity and acceleration kept between calls: loops that
@@ -39,6 +40,10 @@ struct LoopMotionCache {
 // 10.1). The results do not depend on it otherwise; a cache must be used with one origin.
 void loop_motion(const Data& data, const LoopJoint& l, LoopLevel level, LoopMotion& out,
                  LoopMotionCache* cache = nullptr, const Vec3* origin = nullptr);
+// Its two halves: the frames (Position), then the rates at `level` from the frames in out.
+void loop_frames(const Data& data, const LoopJoint& l, LoopMotion& out);
+void loop_rates(const Data& data, const LoopJoint& l, LoopLevel level, LoopMotion& out,
+                LoopMotionCache* cache = nullptr, const Vec3* origin = nullptr);
 
 // The coordinate of a 1-DoF loop joint (drives and couplings on loop joints): q from X_sp, the
 // row P with q̇ = P^T v_J (P = S / |S|², successor coordinates), q̇, and the bias of its

@@ -246,7 +246,7 @@ void assemble_loop_joint(const SparseDynamicsModel& sm, const SparseDynamicsMode
   const int rows = j.constraint_rows + (j.drive >= 0);
   const Transform Xs = frame_from_base(sm, data, l.successor, l.X_S);  // the absolute frame's
   LoopMotion m;  // relative motion in successor coordinates: the same in any absolute frame
-  loop_motion(data, l, LoopLevel::Acceleration, m, nullptr, &sm.origin);
+  loop_motion(data, l, LoopLevel::Bias, m, nullptr, &sm.origin);
   VecN delta;
   Mat6X T;
   loop_jcalc(l.joint, m.X_sp, delta, T);

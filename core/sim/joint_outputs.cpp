@@ -74,7 +74,7 @@ void JointOutputs::tree_wrenches(const Data& data) {
 void JointOutputs::loop_joint_motion(const Data& data, int index, JointState& out) const {
   const LoopJoint& l = mech_.compiled.loops[index];
   LoopMotion m;
-  loop_motion(data, l, LoopLevel::Acceleration, m);
+  loop_motion(data, l, LoopLevel::Bias, m);
   out.q.resize(l.joint.nq());
   joint_coordinates(l.joint, m.X_sp, out.q.data());
   JointCalc jc;

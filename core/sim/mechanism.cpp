@@ -163,6 +163,7 @@ MatX loop_and_coupling_jacobian(const Mechanism& m, Data& data, const MatX& K) {
 // A coupling that adds no rank is implied by (or contradicts) the loops and the couplings
 // before it; one that takes the last degree of freedom locks the mechanism. Both are errors.
 void check_couplings(const Mechanism& m, const MatX& J, int loop_rows) {
+  if (m.couplings.empty()) return;
   const MobilityReport loops_only =
       mobility(m.model(), m.compiled.loops, J.topRows(loop_rows), m.length_scale);
   int rank = loops_only.rank;

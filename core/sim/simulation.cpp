@@ -82,7 +82,7 @@ void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, d
 void Simulation::accelerations(double t, const VecX& q, const VecX& v, VecX& qdd) {
   applied_.evaluate(drives_, t, q, v, data_);  // passive and force-drive inputs
   const SolverInput in{t, q, v, applied_.tree_tau(), applied_.body()};
-  active_->accelerations(in, qdd);  // constraint rows and the solve
+  qdd = active_->accelerations(in);  // constraint rows and the solve
   if (!qdd.allFinite()) bad_acceleration(t, q, v, qdd);
   if (account_.recording())
     account_.record(applied_.power(drives_, v) +

@@ -126,7 +126,7 @@ TEST_CASE("A pendulum geared to a flywheel moves as the one-coordinate reduced m
     worst_E = std::max(worst_E, std::abs(sim.energy().residual));
   }
   INFO("worst angle difference " << worst_q << " rad, energy residual " << worst_E << " J");
-  CHECK(worst_q <= 1e-9);                // the full motion equals the reduced one over 2 s
+  CHECK(worst_q <= 1e-9);                 // the full motion equals the reduced one over 2 s
   CHECK(worst_E <= 1e-9 * std::abs(E0));  // ideal couplings do no work
   CHECK(std::abs(sim.q()[1] - r * (sim.q()[0] - q0)) <= 1e-12);
 
@@ -137,12 +137,12 @@ TEST_CASE("A pendulum geared to a flywheel moves as the one-coordinate reduced m
   double prev = s.qd()[0], t_cross = -1.0;
   for (int k = 0; k < 12000 && t_cross < 0; ++k) {  // first upward zero crossing of q̇: T / 2
     s.step(1e-4, Integrator::RK4);
-    if (prev < 0 && s.qd()[0] >= 0)
-      t_cross = s.time() - 1e-4 * s.qd()[0] / (s.qd()[0] - prev);
+    if (prev < 0 && s.qd()[0] >= 0) t_cross = s.time() - 1e-4 * s.qd()[0] / (s.qd()[0] - prev);
     prev = s.qd()[0];
   }
   INFO("half period " << t_cross << " s, expected " << T / 2);
-  CHECK(std::abs(t_cross - T / 2) <= 1e-6 * T);  // linear interpolation of the crossing, 1e-4 s steps
+  CHECK(std::abs(t_cross - T / 2) <=
+        1e-6 * T);  // linear interpolation of the crossing, 1e-4 s steps
 }
 
 TEST_CASE("A coupling on a loop joint inside a four-bar keeps loop and ratio exact",

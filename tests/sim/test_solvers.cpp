@@ -29,8 +29,8 @@ Run run(const Mechanism& m, SolverChoice choice, bool planar, double duration) {
   const int steps = static_cast<int>(duration / 1e-3 + 0.5);
   for (int k = 0; k < steps; ++k) sim.step(1e-3, Integrator::RK4);
   sim.evaluate();
-  return {sim.solver_name(), sim.q(), sim.qd(), sim.qdd(), sim.tau(), sim.wrench(),
-          sim.energy().work};
+  return {sim.solver_name(), sim.q(),      sim.qd(),         sim.qdd(),
+          sim.tau(),         sim.wrench(), sim.energy().work};
 }
 
 void check_same(const Run& a, const Run& b) {
@@ -60,7 +60,8 @@ TEST_CASE("Every solver that applies follows the same trajectory on every sample
       const Run p = run(m, SolverChoice::Method2, true, 1.0);
       if (p.solver == "method2-planar") check_same(p, reference), ++planar;
     }
-    if (sparse_dynamics_model(m)) check_same(run(m, SolverChoice::Sparse, false, 1.0), reference), ++sparse;
+    if (sparse_dynamics_model(m))
+      check_same(run(m, SolverChoice::Sparse, false, 1.0), reference), ++sparse;
   }
   CHECK(planar >= 3);
   CHECK(sparse >= 5);

@@ -35,8 +35,8 @@ class Couplings final : public ConstraintKind {
   void acceleration_rows(const ConstraintContext& c, MatX& G, VecX& g, int row0) override {
     for (int r = 0; r < rows(); ++r) {  // q̈_B - ratio q̈_A = 0, stabilised (Eq. 8.22)
       const CouplingBinding& cb = mech_.couplings[r];
-      const SideState a = side(c, cb.a, r, 0, LoopLevel::Acceleration);
-      const SideState b = side(c, cb.b, r, 1, LoopLevel::Acceleration);
+      const SideState a = side(c, cb.a, r, 0, LoopLevel::Bias);
+      const SideState b = side(c, cb.b, r, 1, LoopLevel::Bias);
       add_row(c, cb.b, b, 1.0, G.row(row0 + r));
       add_row(c, cb.a, a, -cb.ratio, G.row(row0 + r));
       const double e = (b.q - cb.b.q0) - cb.ratio * (a.q - cb.a.q0);

@@ -70,7 +70,7 @@ class LoopMotionDrives final : public ConstraintKind {
 
   void acceleration_rows(const ConstraintContext& c, MatX& G, VecX& g, int row0) override {
     for (int r = 0; r < rows(); ++r) {  // P^T a_rel = q̈_d, stabilised like the loops
-      terms(c, r, LoopLevel::Acceleration);
+      terms(c, r, LoopLevel::Bias);
       relative_velocity_row(mech_.model(), c.data, loop(r), at_[r].P, G.row(row0 + r));
       g[row0 + r] = rhs(c, r);
     }
@@ -89,7 +89,7 @@ class LoopMotionDrives final : public ConstraintKind {
     out.loop_P.resize(drive_.size());
     out.loop_g.resize(drive_.size());
     for (int r = 0; r < rows(); ++r) {
-      terms(c, r, LoopLevel::Acceleration);
+      terms(c, r, LoopLevel::Bias);
       out.loop_P[r] = at_[r].P;
       out.loop_g[r] = rhs(c, r);
     }

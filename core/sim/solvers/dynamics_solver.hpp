@@ -42,8 +42,9 @@ class DynamicsSolver {
  public:
   virtual ~DynamicsSolver() = default;
   virtual const char* name() const = 0;
-  // q̈ at the input state. Throws SetupError when the dynamics are singular (named joints).
-  virtual void accelerations(const SolverInput& in, VecX& qdd) = 0;
+  // q̈ at the input state (valid until the next call). Throws SetupError when the dynamics are
+  // singular (named joints).
+  virtual const VecX& accelerations(const SolverInput& in) = 0;
   // Multipliers of the constraint set's rows at the last call: generalized constraint forces
   // G^T μ (for rows that prescribe tree coordinates, the actuator forces).
   virtual const VecX& multipliers() const = 0;

@@ -21,7 +21,7 @@ ConstraintContext Method2Solver::context(const SolverInput& in) const {
   return c;
 }
 
-void Method2Solver::accelerations(const SolverInput& in, VecX& qdd) {
+const VecX& Method2Solver::accelerations(const SolverInput& in) {
   const Model& model = env_.mech.model();
   Data& data = env_.data;
   if (planar_) {  // planar vectors: no applied body forces reach this solver (make_solver)
@@ -36,7 +36,7 @@ void Method2Solver::accelerations(const SolverInput& in, VecX& qdd) {
     nonlinear_effects_from_bias_kinematics(model, data, in.f_ext);
   }
   solve(in);
-  qdd = data.qdd;
+  return data.qdd;
 }
 
 void Method2Solver::solve(const SolverInput& in) {

@@ -17,7 +17,7 @@ class Method2Solver final : public DynamicsSolver {
   // planar: the mechanism's PlanarModel (its kinematics replace the spatial ones), or null.
   Method2Solver(const SolverEnv& env, const PlanarModel* planar, bool minimum_norm);
   const char* name() const override { return planar_model_ ? "method2-planar" : "method2"; }
-  void accelerations(const SolverInput& in, VecX& qdd) override;
+  const VecX& accelerations(const SolverInput& in) override;
   const VecX& multipliers() const override { return cd_.mu; }
   int rank() const override { return cd_.rank; }
   ConstraintContext context(const SolverInput& in) const override;

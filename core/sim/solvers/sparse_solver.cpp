@@ -9,7 +9,7 @@ SparseSolver::SparseSolver(const SolverEnv& env, std::shared_ptr<const SparseDyn
   work_.resize(*model_);
 }
 
-void SparseSolver::accelerations(const SolverInput& in, VecX& qdd) {
+const VecX& SparseSolver::accelerations(const SolverInput& in) {
   const Model& model = env_.mech.model();
   Data& data = env_.data;
   forward_kinematics_bias(model, data, in.q, in.v);
@@ -18,11 +18,8 @@ void SparseSolver::accelerations(const SolverInput& in, VecX& qdd) {
   fell_back_ = !sparse_forward_dynamics_from_kinematics(
       model, *model_, data, env_.mech.compiled.loops, in.tau, env_.alpha, env_.alpha, drives, work_,
       in.f_ext);
-  if (fell_back_) {
-    fallback_.accelerations(in, qdd);
-    return;
-  }
-  qdd = data.qdd;
+  if (fell_back_) return fallback_.accelerations(in);
+  return data.qdd;
 }
 
 }  // namespace articula

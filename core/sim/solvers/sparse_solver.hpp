@@ -14,7 +14,7 @@ class SparseSolver final : public DynamicsSolver {
  public:
   SparseSolver(const SolverEnv& env, std::shared_ptr<const SparseDynamicsModel> model);
   const char* name() const override { return "sparse"; }
-  void accelerations(const SolverInput& in, VecX& qdd) override;
+  const VecX& accelerations(const SolverInput& in) override;
   const VecX& multipliers() const override {
     return fell_back_ ? fallback_.multipliers() : work_.mu;
   }

@@ -15,20 +15,19 @@ TreeSolver::TreeSolver(const SolverEnv& env) : DynamicsSolver(env) {
   mu_ = VecX::Zero(env.constraints.rows());
 }
 
-void TreeSolver::accelerations(const SolverInput& in, VecX& qdd) {
+const VecX& TreeSolver::accelerations(const SolverInput& in) {
   const Model& model = env_.mech.model();
   const std::vector<int>& held = env_.constraints.prescribed_coordinates();
   if (held.empty()) {  // every joint free: plain (base-coordinate) ABA
-    qdd = aba(model, env_.data, in.q, in.v, in.tau, in.f_ext);
-    return;
+    return aba(model, env_.data, in.q, in.v, in.tau, in.f_ext);
   }
   ConstraintContext c = context(in);
   env_.constraints.acceleration(c);  // the prescribed q̈ (rows e_v^T q̈ = g)
   const VecX& g = env_.constraints.g();
   for (std::size_t r = 0; r < held.size(); ++r) qdd_in_[held[r]] = g[r];
   hybrid_dynamics(model, env_.data, in.q, in.v, qdd_in_, in.tau, fd_, in.f_ext);
-  qdd = env_.data.qdd;
   for (std::size_t r = 0; r < held.size(); ++r) mu_[r] = env_.data.tau[held[r]] - in.tau[held[r]];
+  return env_.data.qdd;
 }
 
 }  // namespace articula

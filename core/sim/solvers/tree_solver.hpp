@@ -11,7 +11,7 @@ class TreeSolver final : public DynamicsSolver {
  public:
   explicit TreeSolver(const SolverEnv& env);
   const char* name() const override { return "tree"; }
-  void accelerations(const SolverInput& in, VecX& qdd) override;
+  const VecX& accelerations(const SolverInput& in) override;
   const VecX& multipliers() const override { return mu_; }
   int rank() const override { return static_cast<int>(mu_.size()); }
 
