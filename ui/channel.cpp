@@ -41,11 +41,22 @@ QString coordinateSuffix(const Channel& c, const Mechanism& m) {
   return n > 1 ? QStringLiteral("[%1]").arg(c.index) : QString();
 }
 
+// The coupling's joint B, whose coordinate its force acts on.
+const Joint& couplingJoint(const Channel& c, const Mechanism& m) {
+  return m.spec.joints[m.couplings[c.index].b.user_joint].joint;
+}
+
+QString couplingName(const Channel& c, const Mechanism& m) {
+  return QString::fromStdString(m.spec.couplings[m.couplings[c.index].index].name);
+}
+
 }  // namespace
 
 QString channelName(const Channel& c, const Mechanism& m) {
   if (!c.perJoint()) {
     switch (c.quantity) {
+      case Q::CouplingTau:
+        return couplingName(c, m) + QStringLiteral(".τ");
       case Q::Kinetic:
         return QStringLiteral("kinetic energy");
       case Q::Potential:
@@ -67,6 +78,7 @@ QString channelName(const Channel& c, const Mechanism& m) {
 }
 
 QString channelKey(const Channel& c, const Mechanism& m) {
+  if (c.quantity == Q::CouplingTau) return couplingName(c, m) + QStringLiteral(".tau");
   if (!c.perJoint()) return channelName(c, m).replace(' ', '_');
   static const char* kKeys[] = {"q",  "qd", "qdd", "tau", "Fx", "Fy",
                                 "Fz", "Mx", "My",  "Mz",  "F",  "M"};
@@ -78,6 +90,8 @@ QString channelKey(const Channel& c, const Mechanism& m) {
 
 QString channelUnit(const Channel& c, const Mechanism& m) {
   switch (c.quantity) {
+    case Q::CouplingTau:
+      return isLinear(couplingJoint(c, m), 0, false) ? QStringLiteral("N") : QStringLiteral("N·m");
     case Q::Fx:
     case Q::Fy:
     case Q::Fz:
@@ -143,6 +157,9 @@ QString channelKind(const Channel& c, const Mechanism& m) {
       return QStringLiteral("loop error");
     case Q::Power:
       return QStringLiteral("power");
+    case Q::CouplingTau:
+      return channelUnit(c, m) == "N" ? QStringLiteral("coupling force τ")
+                                      : QStringLiteral("coupling torque τ");
   }
   return {};
 }
@@ -157,6 +174,8 @@ double channelValue(const Channel& c, const Snapshot& s, const Mechanism& m) {
       return s.kinetic_energy + s.potential_energy;
     case Q::LoopError:
       return s.loop_error;
+    case Q::CouplingTau:
+      return c.index < static_cast<int>(s.coupling_tau.size()) ? s.coupling_tau[c.index] : 0.0;
     case Q::Power: {
       double p = 0.0;
       for (const DriveBinding& d : m.drives)
@@ -211,8 +230,11 @@ std::vector<Channel> jointChannels(const Mechanism& m, int joint) {
   return out;
 }
 
-std::vector<Channel> mechanismChannels() {
-  return {{Q::Kinetic}, {Q::Potential}, {Q::Total}, {Q::Power}, {Q::LoopError}};
+std::vector<Channel> mechanismChannels(const Mechanism& m) {
+  std::vector<Channel> out{{Q::Kinetic}, {Q::Potential}, {Q::Total}, {Q::Power}, {Q::LoopError}};
+  for (std::size_t i = 0; i < m.couplings.size(); ++i)
+    out.push_back({Q::CouplingTau, -1, static_cast<int>(i)});
+  return out;
 }
 
 }  // namespace articula

@@ -1,7 +1,7 @@
 #pragma once
 // A plottable quantity of a snapshot: a joint coordinate, rate, acceleration or generalized
 // force, a component or magnitude of a joint's reaction wrench, or a whole-mechanism quantity
-// (energies, loop error, drive power).
+// (energies, loop error, drive power, the force of a joint coupling).
 #include <QString>
 #include <vector>
 
@@ -28,7 +28,8 @@ struct Channel {
     Potential,
     Total,  // mechanism energies
     LoopError,
-    Power,  // Σ τ·q̇ over the driven joints
+    Power,        // Σ τ·q̇ over the driven joints
+    CouplingTau,  // generalized force of coupling `index` on its joint B
   };
   Quantity quantity = Quantity::Q;
   int joint = -1;  // user joint (file order); -1 for whole-mechanism quantities
@@ -50,6 +51,7 @@ double channelValue(const Channel& c, const Snapshot& s, const Mechanism& m);
 
 // The channels a joint offers, in menu order (coordinates expanded for multi-DoF joints).
 std::vector<Channel> jointChannels(const Mechanism& m, int joint);
-std::vector<Channel> mechanismChannels();
+// Whole-mechanism quantities, then one per joint coupling (file order).
+std::vector<Channel> mechanismChannels(const Mechanism& m);
 
 }  // namespace articula

@@ -31,7 +31,10 @@ void addJointChannels(QMenu* menu, const Mechanism& m, int joint, const ChannelC
 }
 
 void addMechanismChannels(QMenu* menu, const Mechanism& m, const ChannelCallback& chosen) {
-  for (const Channel& c : mechanismChannels()) addChannel(menu, m, c, chosen);
+  for (const Channel& c : mechanismChannels(m)) {
+    if (c.quantity == Channel::Quantity::CouplingTau && c.index == 0) menu->addSeparator();
+    addChannel(menu, m, c, chosen);
+  }
 }
 
 void addAllChannels(QMenu* menu, const Mechanism& m, const ChannelCallback& chosen) {

@@ -21,7 +21,11 @@ void appendRow(const Snapshot& s, std::string& line) {
       for (int k = 0; k < x->size(); ++k) put((*x)[k]);
     for (int k : {3, 4, 5, 0, 1, 2}) put(s.wrench[j][k]);  // force, then moment
   }
-  put(s.loop_error);
+  put(s.loop_error);  // then the columns csv_header lists after it
+  for (double x :
+       {s.kinetic_energy, s.potential_energy, s.work, s.dissipated, s.energy_residual, s.power})
+    put(x);
+  for (double x : s.coupling_tau) put(x);
   line += '\n';
 }
 

@@ -141,7 +141,7 @@ void PlotDock::plotChannel(const Channel& c, bool newPlot) {
       c.perJoint() ? (c.joint >= 0 && c.joint < static_cast<int>(mech_->spec.joints.size())
                           ? jointChannels(*mech_, c.joint)
                           : std::vector<Channel>{})
-                   : mechanismChannels();
+                   : mechanismChannels(*mech_);
   if (std::find(offered.begin(), offered.end(), c) == offered.end()) return;
   if (newPlot || !current_) setCurrentPlot(addPlot());
   current_->addChannel(c, controller_->history());

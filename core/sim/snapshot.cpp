@@ -1,6 +1,5 @@
 #include "core/sim/snapshot.hpp"
 
-#include "core/algorithms/energy.hpp"
 #include "core/algorithms/kinematics.hpp"
 
 namespace articula {
@@ -15,18 +14,20 @@ void take_snapshot(const Simulation& sim, Data& data, Snapshot& out) {
   out.tau = sim.tau();
   out.joints = sim.joint_states();
   out.wrench = sim.wrench();
+  out.coupling_tau = sim.coupling_forces();
   out.loop_error = sim.loop_error();
   forward_kinematics(model, data, out.q, out.qd);
   out.X0.resize(model.nb + 1);
   out.X0[0] = Transform();
   for (int i = 1; i <= model.nb; ++i) out.X0[i] = data.X0[i];
-  out.kinetic_energy = kinetic_energy(model, data);
-  double V = potential_energy(model, data);
-  for (const SpringBinding& s : mech.springs)
-    if (s.q >= 0) V += 0.5 * s.stiffness * (out.q[s.q] - s.rest) * (out.q[s.q] - s.rest);
-  out.potential_energy = V;
+  // The balance evaluate() made: potential energy of gravity, joint springs (loop joints too)
+  // and spring-dampers.
+  out.kinetic_energy = sim.energy().kinetic;
+  out.potential_energy = sim.energy().potential;
   out.work = sim.energy().work;
   out.dissipated = sim.energy().dissipated;
+  out.energy_residual = sim.energy().residual;
+  out.power = sim.energy().power;
 }
 
 }  // namespace articula

@@ -12,11 +12,13 @@ struct Snapshot {
   VecX q, qd, qdd, tau;                        // model coordinates (nq / nv)
   std::vector<Simulation::JointState> joints;  // per user joint (file order)
   std::vector<Force> wrench;                   // per user joint, child joint frame [n; f]
+  std::vector<double> coupling_tau;            // per coupling: generalized force on joint B
   std::vector<Transform> X0;                   // per model body: ^iX_0 (base to body)
   double loop_error = 0.0;
   double kinetic_energy = 0.0;
-  double potential_energy = 0.0;        // gravity and joint springs
-  double work = 0.0, dissipated = 0.0;  // energy account since t = 0 (to resume)
+  double potential_energy = 0.0;              // gravity and joint springs
+  double work = 0.0, dissipated = 0.0;        // energy account since t = 0 (to resume)
+  double energy_residual = 0.0, power = 0.0;  // the simulation's balance (CSV columns)
 };
 
 // Fill `out` from the simulation's last evaluate(); reuses out's storage (no allocation once
