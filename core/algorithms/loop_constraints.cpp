@@ -66,6 +66,26 @@ void rotated_column(const Model& model, const Data& data, int i, int k, double* 
   X.rot_t(s[3], s[4], s[5], x + 3);
 }
 
+// The loop joint's constraint-force rows not known to be zero, rotated to base orientation.
+struct RowBasis {
+  int rows[6];
+  int nc = 0;
+  double Tb[6][6];       // Tb[a] = [E_s^T T_c,ang; E_s^T T_c,lin] for c = rows[a]
+  bool angular = false;  // whether a row has a moment part (a spherical joint's have none)
+};
+inline RowBasis rotated_row_basis(const LoopJoint& l, const LoopTerms& t) {
+  RowBasis b;
+  for (int c = 0; c < l.joint.nc(); ++c)
+    if (!(l.zero_rows >> c & 1u)) b.rows[b.nc++] = c;
+  for (int a = 0; a < b.nc; ++a) {
+    const double* tc = t.T.data() + 6 * b.rows[a];
+    t.m.Xs.rot_t(tc[0], tc[1], tc[2], b.Tb[a]);
+    t.m.Xs.rot_t(tc[3], tc[4], tc[5], b.Tb[a] + 3);
+    b.angular = b.angular || tc[0] != 0.0 || tc[1] != 0.0 || tc[2] != 0.0;
+  }
+  return b;
+}
+
 // rotated: the columns of rotated_column for every degree of freedom (nv), or nullptr to
 // compute them here. Loops that share a path (a Stewart platform's legs all end at the top
 // plate) then rotate each column once.
@@ -77,19 +97,13 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
   // of nearby points, so no digits are lost far from the origin (RBDA 10.1), and the column
   // costs a rotation instead of two full transforms. Raw column pointers: K is written through
   // while T is read.
-  int rows[6], nc = 0;  // the rows not known to be zero
-  for (int c = 0; c < l.joint.nc(); ++c)
-    if (!(l.zero_rows >> c & 1u)) rows[nc++] = c;
+  const RowBasis basis = rotated_row_basis(l, t);
+  const int nc = basis.nc;
+  const int* rows = basis.rows;
+  const auto& Tb = basis.Tb;
+  const bool angular = basis.angular;
   double* Kc = K.data() + l.row;  // K(l.row + c, col) = Kc[c + col * ldk]
   const long ldk = K.rows();
-  double Tb[6][6];       // Tb[a] = [E_s^T T_c,ang; E_s^T T_c,lin] for c = rows[a]
-  bool angular = false;  // whether a row has a moment part (a spherical joint's have none)
-  for (int a = 0; a < nc; ++a) {
-    const double* tc = t.T.data() + 6 * rows[a];
-    t.m.Xs.rot_t(tc[0], tc[1], tc[2], Tb[a]);
-    t.m.Xs.rot_t(tc[3], tc[4], tc[5], Tb[a] + 3);
-    angular = angular || tc[0] != 0.0 || tc[1] != 0.0 || tc[2] != 0.0;
-  }
   const Vec3& ps = t.m.Xs.r;
   // The rows of one column. Three force rows (a spherical loop joint, the common case in
   // spatial mechanisms) are written out, their T_c in registers for the whole path.

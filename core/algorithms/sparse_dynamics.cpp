@@ -340,11 +340,11 @@ bool sparse_forward_dynamics(const Model& model, const SparseDynamicsModel& sm, 
 }
 
 Force loop_drive_row(const LoopJoint& l, const Data& data) {
-  VecN q(l.joint.nq()), v = VecN::Zero(l.joint.nv());
-  joint_coordinates(l.joint, loop_transform(data, l), q.data());
-  JointCalc jc;
-  jcalc(l.joint, q.data(), v.data(), jc);
-  return jc.S.col(0) / jc.S.col(0).squaredNorm();
+  LoopMotion m;
+  loop_motion(data, l, LoopLevel::Position, m);
+  LoopCoordinate c;
+  loop_coordinate(l, m, LoopLevel::Position, c);
+  return c.P;
 }
 
 namespace {

@@ -46,6 +46,7 @@ EditableMechanism::EditableMechanism(MechanismSpec spec) : spec_(std::move(spec)
   for (std::size_t i = 0; i < spec_.bodies.size(); ++i) body_ids_.push_back(next_id_++);
   for (std::size_t i = 0; i < spec_.joints.size(); ++i) joint_ids_.push_back(next_id_++);
   for (std::size_t i = 0; i < spec_.forces.size(); ++i) force_ids_.push_back(next_id_++);
+  for (std::size_t i = 0; i < spec_.couplings.size(); ++i) coupling_ids_.push_back(next_id_++);
 }
 
 MechanismHeader EditableMechanism::header() const {
@@ -61,6 +62,9 @@ int EditableMechanism::joint_index(EntityId id) const {
 int EditableMechanism::force_index(EntityId id) const {
   return find(force_ids_, id);
 }
+int EditableMechanism::coupling_index(EntityId id) const {
+  return find(coupling_ids_, id);
+}
 
 void EditableMechanism::apply_change(const Change& c) {
   switch (c.kind) {
@@ -72,6 +76,9 @@ void EditableMechanism::apply_change(const Change& c) {
       break;
     case Change::Kind::Force:
       change_list(spec_.forces, force_ids_, c);
+      break;
+    case Change::Kind::Coupling:
+      change_list(spec_.couplings, coupling_ids_, c);
       break;
     case Change::Kind::Header: {
       if (!(header() == std::get<MechanismHeader>(c.before)))
@@ -118,6 +125,10 @@ Change insert_force(EditableMechanism& doc, ForceSpec force) {
   return {Change::Kind::Force, doc.allocate_id(), kAppend, {}, std::move(force)};
 }
 
+Change insert_coupling(EditableMechanism& doc, CouplingSpec coupling) {
+  return {Change::Kind::Coupling, doc.allocate_id(), kAppend, {}, std::move(coupling)};
+}
+
 Change replace_body(const EditableMechanism& doc, int index, BodySpec after) {
   return {Change::Kind::Body, doc.body_id(index), index, doc.spec().bodies.at(index),
           std::move(after)};
@@ -131,6 +142,16 @@ Change replace_joint(const EditableMechanism& doc, int index, JointSpec after) {
 Change replace_force(const EditableMechanism& doc, int index, ForceSpec after) {
   return {Change::Kind::Force, doc.force_id(index), index, doc.spec().forces.at(index),
           std::move(after)};
+}
+
+Change replace_coupling(const EditableMechanism& doc, int index, CouplingSpec after) {
+  return {Change::Kind::Coupling, doc.coupling_id(index), index, doc.spec().couplings.at(index),
+          std::move(after)};
+}
+
+Change remove_coupling_change(const EditableMechanism& doc, int index) {
+  return {
+      Change::Kind::Coupling, doc.coupling_id(index), index, doc.spec().couplings.at(index), {}};
 }
 
 Change replace_header(const EditableMechanism& doc, MechanismHeader after) {

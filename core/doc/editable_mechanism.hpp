@@ -3,7 +3,8 @@
 // stable ids, changed only through reversible edits. An Edit is a list of primitive changes
 // (insert, remove or replace one item, each holding the item before and after), so reverting is
 // replaying the inverted changes backwards; ids live in the changes, so they survive undo/redo.
-// A joint's drive and spring belong to the joint and share its id.
+// A joint's drive and spring belong to the joint and share its id. Couplings are items of their
+// own (they name two joints, as spring-dampers name two bodies).
 #include <cstdint>
 #include <string>
 #include <variant>
@@ -25,8 +26,9 @@ struct MechanismHeader {
 };
 
 struct Change {
-  enum class Kind { Body, Joint, Force, Header };
-  using Item = std::variant<std::monostate, BodySpec, JointSpec, ForceSpec, MechanismHeader>;
+  enum class Kind { Body, Joint, Force, Header, Coupling };
+  using Item =
+      std::variant<std::monostate, BodySpec, JointSpec, ForceSpec, MechanismHeader, CouplingSpec>;
   Kind kind = Kind::Body;
   EntityId id = 0;
   int index = 0;  // list position of an insert, or where a removed item was
@@ -51,9 +53,11 @@ class EditableMechanism {
   EntityId body_id(int index) const { return body_ids_.at(index); }
   EntityId joint_id(int index) const { return joint_ids_.at(index); }
   EntityId force_id(int index) const { return force_ids_.at(index); }
+  EntityId coupling_id(int index) const { return coupling_ids_.at(index); }
   int body_index(EntityId id) const;  // -1 if absent
   int joint_index(EntityId id) const;
   int force_index(EntityId id) const;
+  int coupling_index(EntityId id) const;
   const std::vector<EntityId>& body_ids() const { return body_ids_; }
   const std::vector<EntityId>& joint_ids() const { return joint_ids_; }
 
@@ -70,7 +74,7 @@ class EditableMechanism {
   void apply_change(const Change& c);
 
   MechanismSpec spec_;
-  std::vector<EntityId> body_ids_, joint_ids_, force_ids_;
+  std::vector<EntityId> body_ids_, joint_ids_, force_ids_, coupling_ids_;
   EntityId next_id_ = 1;
   std::uint64_t revision_ = 0;
 };
@@ -79,9 +83,12 @@ class EditableMechanism {
 Change insert_body(EditableMechanism& doc, BodySpec body);
 Change insert_joint(EditableMechanism& doc, JointSpec joint);
 Change insert_force(EditableMechanism& doc, ForceSpec force);
+Change insert_coupling(EditableMechanism& doc, CouplingSpec coupling);
 Change replace_body(const EditableMechanism& doc, int index, BodySpec after);
 Change replace_joint(const EditableMechanism& doc, int index, JointSpec after);
 Change replace_force(const EditableMechanism& doc, int index, ForceSpec after);
+Change replace_coupling(const EditableMechanism& doc, int index, CouplingSpec after);
+Change remove_coupling_change(const EditableMechanism& doc, int index);
 Change replace_header(const EditableMechanism& doc, MechanismHeader after);
 
 }  // namespace articula

@@ -5,9 +5,11 @@
 #include <stdexcept>
 
 #include "core/algorithms/kinematics.hpp"
+#include "core/doc/coupling_edits.hpp"
 #include "core/sim/expression.hpp"
 #include "core/sim/mechanism.hpp"
 #include "core/sim/motion_law.hpp"
+#include "core/spec/coupling_rules.hpp"
 
 namespace articula {
 
@@ -71,7 +73,9 @@ bool same(const Vec3& a, const Vec3& b) {
 std::string unique_name(const MechanismSpec& spec, const std::string& stem) {
   for (int k = 1;; ++k) {
     const std::string n = stem + std::to_string(k);
-    if (spec.body_index(n) < 0 && spec.joint_index(n) < 0 && n != "ground") return n;
+    if (spec.body_index(n) < 0 && spec.joint_index(n) < 0 && spec.coupling_index(n) < 0 &&
+        n != "ground")
+      return n;
   }
 }
 
@@ -159,8 +163,10 @@ Edit add_slider(EditableMechanism& doc, int guide, const Vec3& at, const Vec3& d
 
 Edit remove_joint(const EditableMechanism& doc, int joint) {
   const JointSpec& j = doc.spec().joints.at(joint);
-  return {"Delete joint " + j.name,
-          {Change{Change::Kind::Joint, doc.joint_id(joint), joint, j, {}}}};
+  Edit e{"Delete joint " + j.name, {}};
+  remove_couplings_on(doc, {j.name}, e);
+  e.changes.push_back(Change{Change::Kind::Joint, doc.joint_id(joint), joint, j, {}});
+  return e;
 }
 
 Edit remove_force(const EditableMechanism& doc, int force) {
@@ -173,6 +179,10 @@ Edit remove_body(const EditableMechanism& doc, int body) {
   const MechanismSpec& spec = doc.spec();
   const std::string& name = spec.bodies.at(body).name;
   Edit e{"Delete " + name, {}};
+  std::vector<std::string> joints;
+  for (const JointSpec& js : spec.joints)
+    if (js.parent == name || js.child == name) joints.push_back(js.name);
+  remove_couplings_on(doc, joints, e);
   // Back to front, so that the recorded indices restore the original order on undo.
   for (int j = static_cast<int>(spec.joints.size()) - 1; j >= 0; --j)
     if (spec.joints[j].parent == name || spec.joints[j].child == name)
@@ -281,8 +291,12 @@ Edit set_body(const EditableMechanism& doc, int body, BodySpec after) {
 Edit set_joint(const EditableMechanism& doc, int joint, JointSpec after) {
   if (const std::string why = check_joint(doc.spec(), joint, after); !why.empty())
     throw std::invalid_argument(why);
-  return {"Edit " + doc.spec().joints.at(joint).name,
-          {replace_joint(doc, joint, std::move(after))}};
+  const std::string old = doc.spec().joints.at(joint).name;
+  Edit e{"Edit " + old, {}};
+  if (after.name != old) e.label = "Rename " + old;
+  rename_in_couplings(doc, old, after.name, e);
+  e.changes.insert(e.changes.begin(), replace_joint(doc, joint, std::move(after)));
+  return e;
 }
 
 Edit set_force(const EditableMechanism& doc, int force, ForceSpec after) {
@@ -315,6 +329,24 @@ Edit add_force(EditableMechanism& doc, ForceSpec force) {
 }
 
 namespace {
+// A coupled joint must stay what its couplings need (1-DOF; a rack's joint prismatic, ...).
+std::string check_joint_couplings(const MechanismSpec& spec, int index, const JointSpec& j) {
+  const std::vector<int> on = couplings_on_joint(spec, spec.joints[index].name);
+  if (on.empty()) return "";
+  MechanismSpec after = spec;
+  after.joints[index] = j;
+  for (int c : on) {
+    CouplingSpec coupling = spec.couplings[c];
+    for (std::string& name : coupling.joints)
+      if (name == spec.joints[index].name) name = j.name;
+    after.couplings[c] = coupling;
+  }
+  for (int c : on)
+    if (const auto problem = coupling_problem(after, c, after.couplings[c]))
+      return "coupling '" + after.couplings[c].name + "': " + problem->message;
+  return "";
+}
+
 bool finite(const Vec3& v) {
   return v.allFinite();
 }
@@ -373,6 +405,8 @@ std::string check_joint(const MechanismSpec& spec, int index, const JointSpec& j
   if (j.q0)
     for (double x : *j.q0)
       if (!std::isfinite(x)) return "q0 must be finite";
+  if (index >= 0)
+    if (std::string why = check_joint_couplings(spec, index, j); !why.empty()) return why;
   if (j.drive && j.drive->kind == DriveSpec::Kind::Motion && j.joint.nv() != 1)
     return "drive: a motion drive needs a one-coordinate joint (revolute, prismatic, helical)";
   if (j.drive && j.joint.nv() == 0) return "drive: a fixed joint cannot be driven";

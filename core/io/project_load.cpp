@@ -13,123 +13,22 @@
 #include <map>
 #include <string_view>
 
+#include "core/io/json_read.hpp"
 #include "core/io/project.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/expression.hpp"
 #include "core/sim/motion_law.hpp"
+#include "core/spec/coupling_rules.hpp"
 
 namespace articula {
 namespace {
 
-using nlohmann::json;
+using namespace json_read;
 using Warnings = std::vector<std::string>;
 
 constexpr std::array<std::string_view, 3> kIntegrators{"rk4", "euler", "rk45"};
-
-std::string at(const std::string& ptr, std::string_view key) {
-  return ptr + "/" + std::string(key);
-}
-std::string at(const std::string& ptr, std::size_t i) {
-  return ptr + "/" + std::to_string(i);
-}
-
-// Shortest round-trip form, as the file itself would show the number.
-std::string show(double v) {
-  return json(v).dump();
-}
-
-std::string kind(const json& j) {
-  switch (j.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::boolean:
-      return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-    case json::value_t::number_float:
-      return "a number";
-    case json::value_t::string:
-      return "a string";
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::object:
-      return "an object";
-    default:
-      return "an unsupported value";
-  }
-}
-
-[[noreturn]] void fail(const std::string& ptr, const std::string& problem) {
-  throw ProjectError(ptr, problem);
-}
-
-const json* find(const json& obj, const char* key) {
-  const auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
-
-void expect_object(const json& j, const std::string& ptr) {
-  if (!j.is_object()) fail(ptr, "expected an object, got " + kind(j));
-}
-
-const json& required(const json& obj, const std::string& ptr, const char* key) {
-  const json* v = find(obj, key);
-  if (!v) fail(at(ptr, key), "required field is missing");
-  return *v;
-}
-
-double number(const json& j, const std::string& ptr) {
-  if (!j.is_number()) fail(ptr, "expected a number, got " + kind(j));
-  const double v = j.get<double>();
-  if (!std::isfinite(v)) fail(ptr, "number is not finite");
-  return v;
-}
-
-double nonnegative(const json& j, const std::string& ptr) {
-  const double v = number(j, ptr);
-  if (v < 0.0) fail(ptr, "must be >= 0, got " + show(v));
-  return v;
-}
-
-double positive(const json& j, const std::string& ptr) {
-  const double v = number(j, ptr);
-  if (!(v > 0.0)) fail(ptr, "must be > 0, got " + show(v));
-  return v;
-}
-
-// Exactly n numbers; `context` (e.g. " for a spherical joint") explains where n comes from.
-std::vector<double> numbers(const json& j, const std::string& ptr, std::size_t n,
-                            const std::string& context = "") {
-  const std::string expected =
-      "expected " + std::to_string(n) + (n == 1 ? " number" : " numbers") + context;
-  if (!j.is_array()) fail(ptr, expected + ", got " + kind(j));
-  if (j.size() != n) fail(ptr, expected + ", got " + std::to_string(j.size()));
-  std::vector<double> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = number(j[i], at(ptr, i));
-  return v;
-}
-
-Vec3 vec3(const json& j, const std::string& ptr) {
-  const auto v = numbers(j, ptr, 3);
-  return {v[0], v[1], v[2]};
-}
-
-std::string string_value(const json& j, const std::string& ptr) {
-  if (!j.is_string()) fail(ptr, "expected a string, got " + kind(j));
-  return j.get<std::string>();
-}
-
-std::string name_value(const json& j, const std::string& ptr) {
-  std::string s = string_value(j, ptr);
-  if (s.empty()) fail(ptr, "name must not be empty");
-  return s;
-}
-
-json extra_fields(const json& obj, std::initializer_list<const char*> known) {
-  json extra = obj;
-  for (const char* key : known) extra.erase(key);
-  return extra;
-}
+constexpr std::array<std::string_view, 5> kSolvers{"auto", "method2", "sparse", "embedding",
+                                                   "operator"};
 
 // Four numbers [w, x, y, z] in place. A zero quaternion is no rotation at all; a non-unit one is
 // normalised with a warning, because the file then does not say exactly what is simulated.
@@ -332,6 +231,42 @@ ForceSpec read_force(const json& j, const std::string& ptr, const MechanismSpec&
   return f;
 }
 
+// --- couplings (contract-additions-2 §1) ---
+
+CouplingSpec::Type coupling_type(const json& j, const std::string& ptr) {
+  const std::string name = string_value(required(j, ptr, "type"), at(ptr, "type"));
+  const auto type = coupling_type_from_name(name);
+  if (!type)
+    fail(at(ptr, "type"),
+         "unknown coupling type '" + name + "'; expected one of: gear, belt, rack_pinion, linear");
+  return *type;
+}
+
+// The fields as written; what they must say about the joints is coupling_problem's (shared with
+// the editor), reported at the field it names.
+CouplingSpec read_coupling(const json& j, const std::string& ptr, const MechanismSpec& spec,
+                           int index) {
+  expect_object(j, ptr);
+  CouplingSpec c;
+  c.name = name_value(required(j, ptr, "name"), at(ptr, "name"));
+  c.type = coupling_type(j, ptr);
+  const json& pair = required(j, ptr, "joints");
+  const std::string jp = at(ptr, "joints");
+  if (!pair.is_array()) fail(jp, "expected 2 joint names [A, B], got " + kind(pair));
+  if (pair.size() != 2)
+    fail(jp, "expected 2 joint names [A, B], got " + std::to_string(pair.size()));
+  for (std::size_t k = 0; k < 2; ++k) c.joints[k] = string_value(pair[k], at(jp, k));
+  c.ratio = number(required(j, ptr, "ratio"), at(ptr, "ratio"));
+  if (const json* v = find(j, "radii")) {
+    const auto r = numbers(*v, at(ptr, "radii"), 2, " [rA, rB]");
+    c.radii = std::array<double, 2>{r[0], r[1]};
+  }
+  if (const auto problem = coupling_problem(spec, index, c))
+    fail(ptr + "/" + problem->field, problem->message);
+  c.extra = extra_fields(j, {"name", "type", "joints", "ratio", "radii"});
+  return c;
+}
+
 SimulationSpec read_simulation(const json& j, const std::string& ptr) {
   expect_object(j, ptr);
   SimulationSpec s;
@@ -348,6 +283,13 @@ SimulationSpec read_simulation(const json& j, const std::string& ptr) {
                                       std::string(kIntegrators[2]));
   }
   s.extra = extra_fields(j, {"duration", "step", "integrator"});
+  // Kept in extra (the runner reads it there); checked here so a typo is exit 2, not a surprise.
+  if (const json* v = find(j, "solver")) {
+    const std::string solver = string_value(*v, at(ptr, "solver"));
+    if (std::find(kSolvers.begin(), kSolvers.end(), solver) == kSolvers.end())
+      fail(at(ptr, "solver"), "unknown solver '" + solver +
+                                  "'; expected one of: auto, method2, sparse, embedding, operator");
+  }
   return s;
 }
 
@@ -390,11 +332,11 @@ void check_connected(const MechanismSpec& spec) {
 
 // Names are unique per kind across the document and its floating sketch links.
 struct SeenNames {
-  std::map<std::string, std::string> bodies, joints, forces;
+  std::map<std::string, std::string> bodies, joints, forces, couplings;
 };
 
-// The bodies, joints and forces arrays of `obj` (the document, or /sketch/floating), appended
-// to spec. Joints and forces may name any body read so far.
+// The bodies, joints, forces and couplings arrays of `obj` (the document, or /sketch/floating),
+// appended to spec. Joints and forces may name any body read so far.
 void read_parts(const json& obj, const std::string& ptr, LoadResult& r, SeenNames& seen) {
   MechanismSpec& spec = r.spec;
   const json* bodies = array_field(obj, ptr, "bodies");
@@ -414,6 +356,14 @@ void read_parts(const json& obj, const std::string& ptr, LoadResult& r, SeenName
     const std::string p = at(at(ptr, "forces"), i);
     spec.forces.push_back(read_force((*forces)[i], p, spec));
     check_unique(seen.forces, spec.forces.back().name, p, "force");
+  }
+  // After the joints: a coupling names two of them.
+  const json* couplings = array_field(obj, ptr, "couplings");
+  for (std::size_t i = 0; couplings && i < couplings->size(); ++i) {
+    const std::string p = at(at(ptr, "couplings"), i);
+    spec.couplings.push_back(
+        read_coupling((*couplings)[i], p, spec, static_cast<int>(spec.couplings.size())));
+    check_unique(seen.couplings, spec.couplings.back().name, p, "coupling");
   }
 }
 
@@ -451,8 +401,8 @@ LoadResult read_document(const json& doc, const LoadOptions& options) {
   read_parts(doc, "", r, seen);
   if (const json* v = find(doc, "simulation")) spec.simulation = read_simulation(*v, "/simulation");
   check_connected(spec);
-  spec.extra = extra_fields(
-      doc, {"format", "version", "name", "gravity", "bodies", "joints", "forces", "simulation"});
+  spec.extra = extra_fields(doc, {"format", "version", "name", "gravity", "bodies", "joints",
+                                  "forces", "couplings", "simulation"});
   read_floating(r, seen, options.restore_floating);
   return r;
 }

@@ -118,6 +118,17 @@ ojson force_json(const ForceSpec& f) {
   return out;
 }
 
+ojson coupling_json(const CouplingSpec& c) {
+  ojson out;
+  out["name"] = c.name;
+  out["type"] = std::string(coupling_type_name(c.type));
+  out["joints"] = ojson::array({c.joints[0], c.joints[1]});
+  out["ratio"] = c.ratio;
+  if (c.radii) out["radii"] = ojson::array({(*c.radii)[0], (*c.radii)[1]});
+  append_extra(out, c.extra);
+  return out;
+}
+
 ojson simulation_json(const SimulationSpec& s) {
   ojson out;
   out["duration"] = s.duration;
@@ -133,8 +144,8 @@ bool names_any(const std::vector<std::string>& floating, const std::string& a,
          std::find(floating.begin(), floating.end(), b) != floating.end();
 }
 
-// The bodies, joints and forces arrays of `out`: those connected to ground, or (floating) the
-// sketched links not connected yet and the joints and forces naming them.
+// The bodies, joints, forces and couplings arrays of `out`: those connected to ground, or
+// (floating) the sketched links not connected yet and the joints, forces and couplings on them.
 void write_parts(ojson& out, const MechanismSpec& spec, bool floating_part) {
   const std::vector<bool> grounded = spec.grounded_bodies();
   std::vector<std::string> floating;
@@ -144,13 +155,22 @@ void write_parts(ojson& out, const MechanismSpec& spec, bool floating_part) {
   for (std::size_t i = 0; i < spec.bodies.size(); ++i)
     if (grounded[i] != floating_part) out["bodies"].push_back(body_json(spec.bodies[i]));
   out["joints"] = ojson::array();
-  for (const JointSpec& js : spec.joints)
-    if (names_any(floating, js.parent, js.child) == floating_part)
-      out["joints"].push_back(joint_json(js));
+  std::vector<std::string> floating_joints;
+  for (const JointSpec& js : spec.joints) {
+    const bool on_floating = names_any(floating, js.parent, js.child);
+    if (on_floating) floating_joints.push_back(js.name);
+    if (on_floating == floating_part) out["joints"].push_back(joint_json(js));
+  }
   ojson forces = ojson::array();
   for (const ForceSpec& f : spec.forces)
     if (names_any(floating, f.body1, f.body2) == floating_part) forces.push_back(force_json(f));
   if (!forces.empty()) out["forces"] = forces;
+  // A coupling goes with its joints: one on a floating link keeps it under /sketch/floating.
+  ojson couplings = ojson::array();
+  for (const CouplingSpec& c : spec.couplings)
+    if (names_any(floating_joints, c.joints[0], c.joints[1]) == floating_part)
+      couplings.push_back(coupling_json(c));
+  if (!couplings.empty()) out["couplings"] = couplings;
 }
 
 ojson document(const MechanismSpec& spec) {

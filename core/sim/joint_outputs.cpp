@@ -52,9 +52,10 @@ void JointOutputs::compute(Data& data, double t, const VecX& q, const VecX& qd, 
     js.qd = qd.segment(model.v_index[i], nv);
     js.qdd = qdd.segment(model.v_index[i], nv);
     // J.tau is what the drive and spring produce: exactly the applied force on passive joints,
-    // the inverse-dynamics force on motion-driven ones.
-    const VecX& source = driven_body_[i] ? tau_ : tau_in;
-    js.tau = source.segment(model.v_index[i], nv);
+    // on motion-driven ones the inverse-dynamics force less what couplings apply there.
+    js.tau = driven_body_[i] ? VecN(tau_.segment(model.v_index[i], nv) -
+                                    constraint.tree_tau.segment(model.v_index[i], nv))
+                             : VecN(tau_in.segment(model.v_index[i], nv));
   }
 }
 

@@ -244,7 +244,8 @@ Mechanism prepare(const MechanismSpec& spec) {
   check_couplings(m, J, static_cast<int>(K.rows()));
   m.mobility = mobility(model, loops, J, m.length_scale);
   m.planar = is_planar(model, data, loops);
-  m.gruebler = gruebler_count(model, loops, m.planar);
+  // A coupling is a higher pair: one freedom less (Grübler's j2 term).
+  m.gruebler = gruebler_count(model, loops, m.planar) - static_cast<int>(m.couplings.size());
   if (m.planar) mark_out_of_plane_rows(data, m.compiled.loops);
   if (m.planar && m.has_loops())
     m.planar_dynamics = make_planar_model(model, data, m.compiled.loops);

@@ -72,9 +72,9 @@ struct Mechanism {
   std::vector<bool> locked_v;  // coordinates held by motion drives
   VecX q0, qd0;                // assembled initial state
   AssemblyResult assembly;
-  MobilityReport mobility;    // of the loops and the couplings together
-  bool planar = false;        // every joint moves in the world x-y plane
-  int gruebler = 0;           // Grübler-Kutzbach count (planar form when planar)
+  MobilityReport mobility;  // of the loops and the couplings together
+  bool planar = false;      // every joint moves in the world x-y plane
+  int gruebler = 0;  // Grübler-Kutzbach count (planar form when planar), less one per coupling
   double length_scale = 1.0;  // characteristic size, for scaling translation rows
   // Distance of the farthest body frame from the world origin: loop errors, computed from world
   // placements, carry round-off of about eps times this (RBDA 10.1), so tolerances grow with it.

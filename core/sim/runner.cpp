@@ -51,7 +51,8 @@ nlohmann::json mechanism_info(const Mechanism& mech) {
            : "determinate"},
       {"gruebler", mech.gruebler},
       {"gruebler_formula",
-       mech.planar ? "planar: 3(n-1) - sum(3 - f)" : "spatial: 6(n-1) - sum(6 - f)"},
+       std::string(mech.planar ? "planar: 3(n-1) - sum(3 - f)" : "spatial: 6(n-1) - sum(6 - f)") +
+           (mech.couplings.empty() ? "" : " - couplings")},
       {"rank_tolerance", mech.mobility.tolerance},
       {"assembly",
        {{"residual", mech.assembly.residual}, {"iterations", mech.assembly.iterations}}},

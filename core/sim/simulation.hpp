@@ -50,6 +50,8 @@ class Simulation {
   // Throws SetupError when the mechanism cannot be simulated (over-determining drives, a solver
   // forced where it does not apply).
   explicit Simulation(const Mechanism& mechanism, SimulationOptions options = {});
+  // The mechanism must outlive the simulation: a temporary would dangle.
+  explicit Simulation(Mechanism&&, SimulationOptions = {}) = delete;
 
   // Replace the law of an existing drive between steps (same kind: motion or force). A motion
   // drive takes its new value at the next step; loops are re-closed by the projection. Throws

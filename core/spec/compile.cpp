@@ -63,30 +63,21 @@ RigidBodyInertia user_inertia(const BodySpec& b) {
 }
 }  // namespace
 
-CompiledMechanism compile(const MechanismSpec& spec) {
-  const int nbodies = static_cast<int>(spec.bodies.size());
-  std::vector<std::pair<int, int>> ends;
-  for (const JointSpec& j : spec.joints)
-    ends.emplace_back(user_index(spec, j.parent), user_index(spec, j.child));
-  const std::vector<int> depth = body_depths(spec, ends);
-  for (int b = 0; b < nbodies; ++b)
-    if (depth[b] < 0)
-      throw std::invalid_argument("body '" + spec.bodies[b].name + "' is not connected to ground");
-  const std::vector<int> tree_joint = choose_tree_joints(spec, ends, depth);
+namespace {
+// Joint ends as user body indices (kGround for ground), per joint.
+using JointEnds = std::vector<std::pair<int, int>>;
 
-  // Add bodies level by level, in file order within a level, so parents precede children.
+// The spanning tree's bodies, level by level (in file order within a level, so parents precede
+// children), each with the joint that attaches it.
+void add_tree_bodies(const MechanismSpec& spec, const JointEnds& ends,
+                     const std::vector<int>& depth, const std::vector<int>& tree_joint,
+                     CompiledMechanism& m) {
+  const int nbodies = static_cast<int>(spec.bodies.size());
   std::vector<int> order(nbodies);
   for (int b = 0; b < nbodies; ++b) order[b] = b;
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return depth[a] < depth[b]; });
-
-  CompiledMechanism m;
-  m.model_body.assign(nbodies, -1);
-  m.user_body = {-1};
-  m.X_body = {Transform()};
-  m.joint_map.assign(spec.joints.size(), {});
   ModelBuilder builder;
   builder.set_gravity(spec.gravity);
-  auto model_of = [&](int user) { return user == kGround ? 0 : m.model_body[user]; };
   for (int b : order) {
     const int j = tree_joint[b];
     const JointSpec& js = spec.joints[j];
@@ -94,7 +85,7 @@ CompiledMechanism compile(const MechanismSpec& spec) {
     const int tree_parent = reversed ? ends[j].second : ends[j].first;
     const PoseSpec& pred_frame = reversed ? js.child_frame : js.parent_frame;
     const PoseSpec& succ_frame = reversed ? js.parent_frame : js.child_frame;
-    const int parent_model = model_of(tree_parent);
+    const int parent_model = tree_parent == kGround ? 0 : m.model_body[tree_parent];
     Joint joint = js.joint;
     joint.reversed = reversed;
     const Transform X_body = succ_frame.transform();  // ^{joint frame} X_{body}
@@ -107,7 +98,12 @@ CompiledMechanism compile(const MechanismSpec& spec) {
     m.joint_map[j] = {false, i};
   }
   m.model = builder.build();
+}
 
+// Every joint not in the tree closes a loop (RBDA 8.1): its frames move to the model bodies'.
+void add_loop_joints(const MechanismSpec& spec, const JointEnds& ends,
+                     const std::vector<int>& tree_joint, CompiledMechanism& m) {
+  auto model_of = [&](int user) { return user == kGround ? 0 : m.model_body[user]; };
   std::vector<bool> in_tree(spec.joints.size(), false);
   for (int j : tree_joint) in_tree[j] = true;
   for (std::size_t j = 0; j < spec.joints.size(); ++j) {
@@ -125,6 +121,26 @@ CompiledMechanism compile(const MechanismSpec& spec) {
     m.joint_map[j] = {true, static_cast<int>(m.loops.size())};
     m.loops.push_back(l);
   }
+}
+}  // namespace
+
+CompiledMechanism compile(const MechanismSpec& spec) {
+  const int nbodies = static_cast<int>(spec.bodies.size());
+  JointEnds ends;
+  for (const JointSpec& j : spec.joints)
+    ends.emplace_back(user_index(spec, j.parent), user_index(spec, j.child));
+  const std::vector<int> depth = body_depths(spec, ends);
+  for (int b = 0; b < nbodies; ++b)
+    if (depth[b] < 0)
+      throw std::invalid_argument("body '" + spec.bodies[b].name + "' is not connected to ground");
+  const std::vector<int> tree_joint = choose_tree_joints(spec, ends, depth);
+  CompiledMechanism m;
+  m.model_body.assign(nbodies, -1);
+  m.user_body = {-1};
+  m.X_body = {Transform()};
+  m.joint_map.assign(spec.joints.size(), {});
+  add_tree_bodies(spec, ends, depth, tree_joint, m);
+  add_loop_joints(spec, ends, tree_joint, m);
   return m;
 }
 

@@ -22,14 +22,24 @@ struct Expected {
 // rotations and translation); the Bennett linkage is a 4R loop with 5 cut rows of rank 2; the
 // Stewart platform's U-P-S legs cannot spin, so its mobility is 6 with no redundancy.
 const Expected kSamples[] = {
-    {"pendulum.json", 1, 0, 0},         {"double_pendulum.json", 2, 0, 0},
-    {"fourbar.json", 1, 3, 1},          {"slider_crank.json", 1, 3, 1},
-    {"watt_six_bar.json", 1, 6, 2},     {"stephenson_six_bar.json", 1, 6, 2},
-    {"jansen_leg.json", 1, 9, 3},       {"peaucellier.json", 1, 9, 3},
-    {"bennett.json", 1, 3, 1},          {"rssr.json", 2, 0, 1},
-    {"stewart_platform.json", 6, 0, 5}, {"rrr3_planar.json", 3, 6, 2},
-    {"puma560.json", 6, 0, 0},          {"excavator.json", 1, 3, 1},
-    {"delta_robot.json", 3, 0, 2},      {"rsur.json", 1, 0, 1},
+    {"pendulum.json", 1, 0, 0},
+    {"double_pendulum.json", 2, 0, 0},
+    {"fourbar.json", 1, 3, 1},
+    {"slider_crank.json", 1, 3, 1},
+    {"watt_six_bar.json", 1, 6, 2},
+    {"stephenson_six_bar.json", 1, 6, 2},
+    {"jansen_leg.json", 1, 9, 3},
+    {"peaucellier.json", 1, 9, 3},
+    {"bennett.json", 1, 3, 1},
+    {"rssr.json", 2, 0, 1},
+    {"stewart_platform.json", 6, 0, 5},
+    {"rrr3_planar.json", 3, 6, 2},
+    {"puma560.json", 6, 0, 0},
+    {"excavator.json", 1, 3, 1},
+    {"delta_robot.json", 3, 0, 2},
+    {"rsur.json", 1, 0, 1},
+    {"geared_crank_rocker.json", 1, 3, 1},
+    {"rack_pinion_steering.json", 1, 6, 2},
 };
 
 std::string sample_path(const char* file) {

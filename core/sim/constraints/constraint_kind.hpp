@@ -46,6 +46,8 @@ struct ConstraintForces {
                                      // joint frame, [moment; force])
   std::vector<VecN> joint_tau;       // per user joint: generalized force of its actuator
   std::vector<double> coupling_tau;  // per coupling: the generalized force on its joint B
+  VecX tree_tau;  // per tree velocity coordinate (nv): generalized forces that constraints apply
+                  // to tree joints directly (couplings), not as body wrenches
 };
 
 class ConstraintKind {

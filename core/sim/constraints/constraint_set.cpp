@@ -100,6 +100,7 @@ void ConstraintSet::recover(const ConstraintContext& c, const VecX& mu,
   for (std::size_t j = 0; j < nj; ++j)
     out.joint_tau[j] = VecN::Zero(mech_.spec.joints[j].joint.nv());
   out.coupling_tau.assign(mech_.couplings.size(), 0.0);
+  out.tree_tau = VecX::Zero(mech_.model().nv);
   for (const Entry& e : kinds_) e.kind->recover(c, mu.data() + e.row0, out);
 }
 

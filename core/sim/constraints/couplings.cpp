@@ -61,8 +61,8 @@ class Couplings final : public ConstraintKind {
     for (int r = 0; r < rows(); ++r) {
       const CouplingBinding& cb = mech_.couplings[r];
       out.coupling_tau[r] += mu[r];
-      loop_force(c, cb.b, mu[r], out);  // tree joints: a generalized force, seen by the RNEA τ
-      loop_force(c, cb.a, -cb.ratio * mu[r], out);
+      side_force(c, cb.b, mu[r], out);
+      side_force(c, cb.a, -cb.ratio * mu[r], out);
     }
   }
 
@@ -99,9 +99,14 @@ class Couplings final : public ConstraintKind {
     relative_velocity_row(mech_.model(), c.data, mech_.compiled.loops[s.loop], st.P, tmp);
     row += w * tmp;
   }
-  void loop_force(const ConstraintContext& c, const CouplingBinding::Side& s, double tau,
+  // τ on one side: on a tree joint a generalized force (which the RNEA τ of a driven joint
+  // includes, so joint outputs take it out); on a loop joint the wrench across it.
+  void side_force(const ConstraintContext& c, const CouplingBinding::Side& s, double tau,
                   ConstraintForces& out) const {
-    if (s.loop < 0) return;
+    if (s.loop < 0) {
+      out.tree_tau[s.v] += tau;
+      return;
+    }
     const LoopJoint& l = mech_.compiled.loops[s.loop];
     LoopMotion m;
     loop_motion(c.data, l, LoopLevel::Position, m);
