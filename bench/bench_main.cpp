@@ -243,6 +243,13 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(name.c_str(),
                                    [run = op.run, c](benchmark::State& s) { run(s, c); });
     }
+  try {  // the coupling gate: a geared mechanism the peers must move as Articula does
+    static const BenchMechanism geared = geared_mechanism(ARTICULA_SOURCE_DIR "/samples");
+    peers.push_back(gate_model(geared, make_mechanism_input(geared), 0.5));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "articula-bench: cannot build the coupling gate: %s\n", e.what());
+    return 1;
+  }
   static std::vector<PeerModel> peer_models = std::move(peers);
 #ifdef ARTICULA_BENCH_MUJOCO
   if (!register_mujoco(peer_models)) return 1;

@@ -1,5 +1,6 @@
 #include "bench/bench_models.hpp"
 
+#include <cmath>
 #include <numbers>
 #include <random>
 
@@ -7,6 +8,7 @@
 #include "core/algorithms/rnea.hpp"
 #include "core/io/project.hpp"
 #include "core/model/configuration.hpp"
+#include "core/sim/simulation.hpp"
 #include "core/spec/templates.hpp"
 
 namespace articula::bench {
@@ -158,6 +160,10 @@ std::vector<BenchMechanism> benchmark_mechanisms(const std::string& samples_dir)
   return out;
 }
 
+BenchMechanism geared_mechanism(const std::string& samples_dir) {
+  return bench_mechanism("geared", 1, load_project(samples_dir + "/geared_crank_rocker.json").spec);
+}
+
 BenchInput make_mechanism_input(const BenchMechanism& bm, unsigned seed) {
   BenchInput in = make_input(bm.model(), seed);
   in.q = bm.mech->q0;
@@ -260,6 +266,23 @@ PeerModel peer_model(const BenchMechanism& bm, const BenchInput& in) {
   const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> H = crba(m, d, in.q);
   pm.H.assign(H.data(), H.data() + H.size());
   pm.tau_rnea = copy(rnea(m, d, in.q, in.qd, in.qdd));
+  for (const CouplingBinding& c : bm.mech->couplings) {
+    if (c.a.q < 0 || c.b.q < 0)
+      throw std::invalid_argument(bm.name + ": a coupling on a loop joint has no peer translation");
+    pm.couplings.push_back({c.a.q, c.b.q, c.ratio, c.a.q0, c.b.q0});
+  }
+  return pm;
+}
+
+PeerModel gate_model(const BenchMechanism& bm, const BenchInput& in, double t_end) {
+  PeerModel pm = peer_model(bm, in);
+  pm.gate_only = true;
+  pm.t_end = t_end;
+  Simulation sim(*bm.mech);
+  const double h = 1e-4;
+  const int steps = static_cast<int>(std::lround(t_end / h));
+  for (int k = 0; k < steps; ++k) sim.step(h, Integrator::RK4);
+  pm.q_end = copy(sim.q());
   return pm;
 }
 

@@ -42,6 +42,9 @@ struct BenchMechanism {
 // samples_dir holds fourbar.json, slider_crank.json and stewart_platform.json.
 std::vector<BenchMechanism> benchmark_mechanisms(const std::string& samples_dir);
 
+// The peer gate's geared mechanism: samples/geared_crank_rocker.json without its drive.
+BenchMechanism geared_mechanism(const std::string& samples_dir);
+
 // Inputs of one benchmark call: q random (random_configuration), qd, qdd, tau uniform in
 // [-1, 1], and fd (NB+1 entries) with the odd-numbered joints forward-dynamics (half of them).
 struct BenchInput {
@@ -55,5 +58,8 @@ BenchInput make_mechanism_input(const BenchMechanism& bm, unsigned seed = 7);
 
 // The plain-data form for the peer engines, with Articula's H and inverse dynamics at `in`.
 PeerModel peer_model(const BenchMechanism& bm, const BenchInput& in);
+// A gate-only peer model: peer_model plus Articula's passive motion from the assembled state for
+// t_end seconds (RK4, 1e-4 s steps), which the peers must reproduce.
+PeerModel gate_model(const BenchMechanism& bm, const BenchInput& in, double t_end);
 
 }  // namespace articula::bench

@@ -38,6 +38,12 @@ struct PeerLoop {
   PeerPose on_predecessor, on_successor;
 };
 
+// A joint coupling between two tree coordinates: q_b - q0_b = ratio (q_a - q0_a).
+struct PeerCoupling {
+  int q_a = 0, q_b = 0;  // Articula coordinates (1-DoF tree joints)
+  double ratio = 1.0, q0_a = 0.0, q0_b = 0.0;
+};
+
 struct PeerModel {
   std::string name;
   int size = 0;
@@ -45,12 +51,18 @@ struct PeerModel {
   std::array<double, 3> gravity{0, 0, 0};
   std::vector<PeerBody> bodies;  // entry 0 is ground
   std::vector<PeerLoop> loops;
+  std::vector<PeerCoupling> couplings;
   // State of one benchmark call (Articula coordinates) and Articula's answers there, which the
   // peers must reproduce before they are timed.
   std::vector<double> q, qd, qdd, tau;
   std::vector<double> H;         // joint-space inertia matrix at q, row-major nv x nv
   std::vector<double> tau_rnea;  // inverse dynamics at (q, qd, qdd), gravity included
   bool simulate = false;         // sim1s benchmarks are registered for this model
+  // Gate-only models (a geared mechanism) are checked, not timed: from (q, qd) the passive
+  // mechanism moves for t_end seconds and must reach q_end (Articula, RK4 at 1e-4 s).
+  bool gate_only = false;
+  double t_end = 0.0;
+  std::vector<double> q_end;
 };
 
 // Registration of the peer benchmarks, names mujoco/<op>/<model> and simbody/<op>/<model>.

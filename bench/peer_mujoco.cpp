@@ -298,6 +298,7 @@ void run(benchmark::State& s, const MjCase& c, const std::string& op) {
 bool register_mujoco(const std::vector<PeerModel>& models) {
   static std::vector<std::unique_ptr<MjCase>> cases;  // alive until the benchmarks have run
   for (const PeerModel& pm : models) {
+    if (pm.gate_only) continue;  // the coupling gate is Simbody's (CoordinateCoupler)
     std::string why;
     auto c = load(pm, why);
     if (!c) {

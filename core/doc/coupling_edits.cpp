@@ -39,8 +39,8 @@ std::string check_coupling(const MechanismSpec& spec, int index, const CouplingS
 Edit add_coupling(EditableMechanism& doc, CouplingSpec coupling) {
   if (const std::string why = check_coupling(doc.spec(), -1, coupling); !why.empty())
     throw std::invalid_argument(why);
-  const std::string label = "Add " + std::string(coupling_type_name(coupling.type)) + " " +
-                            coupling.name;
+  const std::string label =
+      "Add " + std::string(coupling_type_name(coupling.type)) + " " + coupling.name;
   return {label, {insert_coupling(doc, std::move(coupling))}};
 }
 

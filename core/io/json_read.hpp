@@ -14,7 +14,7 @@ using nlohmann::json;
 
 std::string at(const std::string& ptr, std::string_view key);  // ptr + "/" + key
 std::string at(const std::string& ptr, std::size_t i);
-std::string show(double v);        // shortest round-trip form, as the file would show the number
+std::string show(double v);       // shortest round-trip form, as the file would show the number
 std::string kind(const json& j);  // "a number", "an object", ... for messages
 [[noreturn]] void fail(const std::string& ptr, const std::string& problem);
 const json* find(const json& obj, const char* key);  // nullptr when absent

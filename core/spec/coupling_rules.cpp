@@ -45,8 +45,8 @@ std::optional<CouplingProblem> joints_problem(const MechanismSpec& spec, const C
                                         "or helical)"};
   }
   if (c.joints[0] == c.joints[1])
-    return CouplingProblem{"joints/1", "a coupling joins two different joints; both are '" +
-                                           c.joints[0] + "'"};
+    return CouplingProblem{"joints/1",
+                           "a coupling joins two different joints; both are '" + c.joints[0] + "'"};
   if (c.type != CouplingSpec::Type::RackPinion) return std::nullopt;
   const JointSpec& a = spec.joints[spec.joint_index(c.joints[0])];
   const JointSpec& b = spec.joints[spec.joint_index(c.joints[1])];
@@ -64,11 +64,15 @@ std::optional<CouplingProblem> ratio_problem(const CouplingSpec& c) {
   if (!std::isfinite(c.ratio)) return CouplingProblem{"ratio", "ratio must be finite"};
   if (c.ratio == 0.0) return CouplingProblem{"ratio", "ratio must not be 0"};
   if (c.type == Type::Gear && !(c.ratio < 0.0))
-    return CouplingProblem{"ratio", "an external gear pair turns the other way: ratio must be "
-                                    "< 0, got " + show(c.ratio)};
+    return CouplingProblem{"ratio",
+                           "an external gear pair turns the other way: ratio must be "
+                           "< 0, got " +
+                               show(c.ratio)};
   if (c.type == Type::Belt && !(c.ratio > 0.0))
-    return CouplingProblem{"ratio", "a belt turns both pulleys the same way: ratio must be > 0, "
-                                    "got " + show(c.ratio)};
+    return CouplingProblem{"ratio",
+                           "a belt turns both pulleys the same way: ratio must be > 0, "
+                           "got " +
+                               show(c.ratio)};
   if (!c.radii) return std::nullopt;
   for (int k = 0; k < 2; ++k)
     if (!((*c.radii)[k] > 0.0) || !std::isfinite((*c.radii)[k]))

@@ -9,8 +9,8 @@
 #include "core/algorithms/loop_geometry.hpp"
 #include "core/io/project.hpp"
 #include "core/model/configuration.hpp"
-#include "core/spatial/cross.hpp"
 #include "core/sim/mechanism.hpp"
+#include "core/spatial/cross.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
 
