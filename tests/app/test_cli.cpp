@@ -18,60 +18,15 @@
 #include "core/io/project.hpp"
 #include "core/sim/integrators.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/app/cli_support.hpp"
 #include "tests/support/matchers.hpp"
 
 using namespace articula;
+using namespace articula::test;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string kCli = ARTICULA_BINARY_DIR "/app/articula-cli";
-
-// A fresh directory per test case, removed afterwards; stdout/stderr are captured outside it so
-// that "no output file was created" can be checked by listing it.
-struct Workspace {
-  fs::path root, dir;
-  Workspace() {
-    static int counter = 0;
-    root = fs::temp_directory_path() /
-           ("articula_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(++counter));
-    dir = root / "work";
-    fs::create_directories(dir);
-  }
-  ~Workspace() { fs::remove_all(root); }
-  std::string write(const std::string& name, const json& doc) const {
-    std::ofstream(dir / name) << doc.dump(2);
-    return (dir / name).string();
-  }
-  std::vector<std::string> listing() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-struct Run {
-  int status = -1;
-  std::string out, err;
-};
-Run cli(const Workspace& ws, const std::string& args) {
-  const fs::path out = ws.root / "stdout.txt", err = ws.root / "stderr.txt";
-  const std::string cmd =
-      "'" + kCli + "' " + args + " > '" + out.string() + "' 2> '" + err.string() + "'";
-  const int rc = std::system(cmd.c_str());
-  Run r;
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
 
 // Double pendulum in the x-y plane: J1 at (0, 0.1) on ground, J2 at 0.5 along link 1 with its
 // frame turned 0.3 rad about z. Optional motion drive on J1 and spring-damper on J2.
@@ -161,42 +116,6 @@ json four_bar(double a, double b, double c, double d) {
       {"joints",
        {pin("A", "ground", "crank", 0, 0), pin("B", "crank", "coupler", a, 0),
         pin("C", "coupler", "rocker", b, c), pin("D", "ground", "rocker", d, 0)}}};
-}
-
-struct Csv {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> text;  // tokens as written
-  std::vector<std::vector<double>> rows;
-  double at(std::size_t r, const std::string& col) const {
-    const auto it = std::find(header.begin(), header.end(), col);
-    REQUIRE(it != header.end());
-    return rows[r][it - header.begin()];
-  }
-};
-Csv parse_csv(const std::string& s) {
-  Csv csv;
-  std::istringstream in(s);
-  std::string line;
-  auto split = [](const std::string& l) {
-    std::vector<std::string> out;
-    std::stringstream ss(l);
-    for (std::string tok; std::getline(ss, tok, ',');) out.push_back(tok);
-    return out;
-  };
-  REQUIRE(std::getline(in, line));
-  csv.header = split(line);
-  while (std::getline(in, line)) {
-    csv.text.push_back(split(line));
-    REQUIRE(csv.text.back().size() == csv.header.size());
-    std::vector<double> row;
-    for (const std::string& tok : csv.text.back()) {
-      char* end = nullptr;
-      row.push_back(std::strtod(tok.c_str(), &end));
-      REQUIRE(end == tok.c_str() + tok.size());  // the whole token is one number
-    }
-    csv.rows.push_back(row);
-  }
-  return csv;
 }
 
 std::vector<std::string> prefix(const std::vector<std::string>& v, std::size_t n) {
