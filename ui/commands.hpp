@@ -27,6 +27,8 @@ enum class EditKind {
   AddBody,
   AddJoint,
   AddForce,
+  Coupling,  // add a gear, belt, rack and pinion
+  CouplingProperties,
 };
 
 class EditCommand : public QUndoCommand {

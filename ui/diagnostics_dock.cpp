@@ -34,6 +34,7 @@ DiagnosticsDock::DiagnosticsDock(Document* document, QWidget* parent)
   tree_->setWordWrap(false);
   setWidget(tree_);
   connect(document_, &Document::documentChanged, this, &DiagnosticsDock::rebuild);
+  connect(document_, &Document::namesChanged, this, &DiagnosticsDock::rebuild);
   rebuild();
 }
 

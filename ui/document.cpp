@@ -83,22 +83,29 @@ bool Document::push(Edit edit, EditKind kind) {
 
 void Document::applyEdit(const Edit& edit) {
   doc_.apply(edit);
-  refresh();
+  refresh(describe_edit(edit));
 }
 
 void Document::revertEdit(const Edit& edit) {
   doc_.revert(edit);
-  refresh();
+  refresh(describe_edit(edit, true));
 }
 
-void Document::refresh() {
+void Document::refresh(const EditEffect& effect) {
   Analysis a = analyse(doc_.spec());
+  // A rename keeps a working mechanism working: only its names differ (every index is the same).
+  const bool names_only = effect.scope == EditEffect::Scope::Names && mechanism_ && a.mechanism;
   mechanism_ = std::move(a.mechanism);
   status_ = std::move(a.status);
-  const int nb = static_cast<int>(doc_.spec().bodies.size());
-  const int nj = static_cast<int>(doc_.spec().joints.size());
-  const bool keep = selection_.body < nb && selection_.joint < nj;
-  emit documentChanged();
+  const MechanismSpec& spec = doc_.spec();
+  const bool keep = selection_.body < static_cast<int>(spec.bodies.size()) &&
+                    selection_.joint < static_cast<int>(spec.joints.size()) &&
+                    selection_.coupling < static_cast<int>(spec.couplings.size());
+  emit edited(effect);
+  if (names_only)
+    emit namesChanged();
+  else
+    emit documentChanged();
   emit statusChanged();
   if (!keep) setSelection({});
 }

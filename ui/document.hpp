@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <memory>
 
+#include "core/doc/edit_effect.hpp"
 #include "core/doc/editable_mechanism.hpp"
 #include "core/doc/sketch_status.hpp"
 #include "core/sim/mechanism.hpp"
@@ -18,10 +19,11 @@ class QUndoStack;
 
 namespace articula {
 
-// A selected user body and/or user joint (file order); -1 for none.
+// A selected user body and/or user joint, or a coupling (file order); -1 for none.
 struct Selection {
   int body = -1;
   int joint = -1;
+  int coupling = -1;
   bool operator==(const Selection&) const = default;
 };
 
@@ -73,7 +75,10 @@ class Document : public QObject {
   void setSelection(const Selection& s);
 
  signals:
-  void documentChanged();  // a different project or mechanism: views rebuild
+  // Every applied or reverted edit says what it changed (kinds, ids, scope), then one of:
+  void edited(const articula::EditEffect& effect);
+  void documentChanged();  // a different project or mechanism: views rebuild, simulation restarts
+  void namesChanged();     // only names changed (same dynamics, same indices): labels refresh
   void statusChanged();    // the sketch status after an edit, load or clear
   void projectReplaced();  // opened or cleared (not an edit): views may refit
   void modifiedChanged(bool modified);
@@ -84,7 +89,7 @@ class Document : public QObject {
   // Analyses the spec (mechanism, sketch status); warnings are the loader's.
   void replace(MechanismSpec spec, const QString& path, const std::vector<std::string>& warnings);
 
-  void refresh();  // recompile after an edit
+  void refresh(const EditEffect& effect);  // recompile after an edit, notify by its scope
 
   EditableMechanism doc_;
   SketchStatus status_;

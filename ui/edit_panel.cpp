@@ -10,7 +10,9 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "core/doc/coupling_edits.hpp"
 #include "core/doc/sketch_edits.hpp"
+#include "core/spec/coupling_rules.hpp"
 #include "ui/document.hpp"
 #include "ui/drive_preview.hpp"
 
@@ -71,6 +73,7 @@ EditPanel::EditPanel(Document* document, QWidget* parent) : QWidget(parent), doc
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   connect(document_, &Document::documentChanged, this, &EditPanel::rebuild);
+  connect(document_, &Document::namesChanged, this, &EditPanel::rebuild);
   connect(document_, &Document::selectionChanged, this, &EditPanel::rebuild);
   rebuild();
 }
@@ -104,7 +107,9 @@ void EditPanel::rebuild() {
   error_->setVisible(false);
   const Selection s = document_->selection();
   const MechanismSpec& spec = document_->spec();
-  if (s.joint >= 0 && s.joint < static_cast<int>(spec.joints.size()))
+  if (s.coupling >= 0 && s.coupling < static_cast<int>(spec.couplings.size()))
+    buildCoupling(s.coupling);
+  else if (s.joint >= 0 && s.joint < static_cast<int>(spec.joints.size()))
     buildJoint(s.joint);
   else if (s.body >= 0 && s.body < static_cast<int>(spec.bodies.size()))
     buildBody(s.body);
@@ -221,6 +226,50 @@ void EditPanel::buildMechanism() {
   };
 }
 
+// A coupling: its ratio, or its pitch radii (which then set the ratio of a gear or a belt).
+void EditPanel::buildCoupling(int index) {
+  const CouplingSpec& c = document_->spec().couplings[index];
+  form_->addRow(new QLabel(tr("<b>Coupling</b>"), body_));
+  auto* name = addLine(tr("Name"), QString::fromStdString(c.name));
+  auto* type = addCombo(tr("Type"), {"gear", "belt", "rack_pinion", "linear"},
+                        QString::fromUtf8(coupling_type_name(c.type)));
+  QStringList joints;
+  for (const JointSpec& j : document_->spec().joints)
+    if (j.joint.nv() == 1) joints << QString::fromStdString(j.name);
+  auto* a = addCombo(tr("Joint A"), joints, QString::fromStdString(c.joints[0]));
+  auto* b = addCombo(tr("Joint B"), joints, QString::fromStdString(c.joints[1]));
+  auto* ratio = addLine(tr("Ratio"), num(c.ratio),
+                        tr("q̇_B = ratio · q̇_A (m/rad for a rack); a gear pair is < 0, a belt > 0"));
+  auto* radii = addLine(tr("Pitch radii"), c.radii ? list(c.radii->data(), 2) : QString(),
+                        tr("m, rA, rB: for drawing; a changed radius sets a gear's or belt's "
+                           "ratio to ∓rA/rB"));
+  const QString shown_radii = radii->text(), shown_ratio = ratio->text();
+  apply_ = [this, index, name, type, a, b, ratio, radii, shown_radii, shown_ratio] {
+    CouplingSpec after = document_->spec().couplings[index];
+    after.name = name->text().trimmed().toStdString();
+    after.type = *coupling_type_from_name(type->currentText().toStdString());
+    after.joints = {a->currentText().toStdString(), b->currentText().toStdString()};
+    bool ok = false;
+    after.ratio = ratio->text().toDouble(&ok);
+    if (!ok) return refuse(tr("Ratio: '%1' is not a number").arg(ratio->text()));
+    after.radii.reset();
+    if (!radii->text().trimmed().isEmpty()) {
+      const auto r = numbers(tr("Pitch radii"), radii->text(), 2);
+      after.radii = std::array<double, 2>{r[0], r[1]};
+      if (radii->text() != shown_radii)
+        after.ratio = ratio_from_radii(after.type, r[0], r[1]).value_or(after.ratio);
+      else if (ratio->text() != shown_ratio)
+        after.radii = radii_for_ratio(after.type, after.ratio, *after.radii);
+    }
+    if (after == document_->spec().couplings[index]) return true;
+    if (const std::string why = check_coupling(document_->spec(), index, after); !why.empty())
+      return refuse(QString::fromStdString(why));
+    return document_->push(set_coupling(document_->editable(), index, after),
+                           EditKind::CouplingProperties) ||
+           refuse(document_->error());
+  };
+}
+
 void EditPanel::buildBody(int index) {
   const BodySpec& b = document_->spec().bodies[index];
   form_->addRow(new QLabel(tr("<b>Body</b>"), body_));
@@ -240,20 +289,26 @@ void EditPanel::buildBody(int index) {
   form_->addRow(from_sketch);
   fields_.emplace_back(tr("Mass from geometry"), from_sketch);
   const QString shown = mass->text() + com->text() + inertia->text();
-  apply_ = [this, index, name, mass, com, inertia, from_sketch, stock, shown] {
+  const QString shown_mass = mass->text(), shown_com = com->text(), shown_inertia = inertia->text();
+  apply_ = [=, this] {
     BodySpec after = document_->spec().bodies[index];
     after.name = name->text().trimmed().toStdString();
-    after.com = vec3(tr("Centre of mass"), com->text());
-    const auto I = numbers(tr("Inertia"), inertia->text(), 6);
-    std::copy(I.begin(), I.end(), after.inertia.begin());
-    bool ok = false;
-    after.mass = mass->text().toDouble(&ok);
+    // Fields show 6 digits: only a field the user changed replaces the exact value.
+    if (com->text() != shown_com) after.com = vec3(tr("Centre of mass"), com->text());
+    if (inertia->text() != shown_inertia) {
+      const auto I = numbers(tr("Inertia"), inertia->text(), 6);
+      std::copy(I.begin(), I.end(), after.inertia.begin());
+    }
+    bool ok = true;
+    if (mass->text() != shown_mass) after.mass = mass->text().toDouble(&ok);
     if (!ok) return refuse(tr("Mass: '%1' is not a number").arg(mass->text()));
     const bool typed = mass->text() + com->text() + inertia->text() != shown;
     if (typed) from_sketch->setChecked(false);  // typed values win over the geometry
     if (from_sketch->isChecked()) {             // computed from the drawn outline and the material
       after.extra["sketch"]["mass"] = "bars";
-      after.extra["sketch"]["material"] = stock->currentText().toStdString();
+      if (stock->currentText() != QString::fromStdString(material) ||
+          after.extra["sketch"].contains("material"))  // the default stays implicit
+        after.extra["sketch"]["material"] = stock->currentText().toStdString();
       bar_mass_properties(body_points(document_->spec(), index), LinkStock::of(after), after);
     } else if (after.extra.contains("sketch")) {
       after.extra["sketch"].erase("mass");  // typed values from now on
@@ -315,20 +370,33 @@ void EditPanel::buildJoint(int index) {
   connect(law, &QLineEdit::textChanged, this, &EditPanel::updatePreview);
   connect(drive, &QComboBox::currentTextChanged, this, &EditPanel::updatePreview);
   updatePreview();
+  // Fields show 6 digits: only what the user changed replaces the exact values (a rename must
+  // not move a joint frame by rounding).
+  const QString pp0 = pp->text(), pq0 = pq->text(), cp0 = cp->text(), cq0 = cq->text();
+  const QString q00 = q0->text(), spring0 = spring->text();
+  const QString drive0 = drive->currentText() + '|' + expr->text() + '|' + law->text();
   apply_ = [=, this] {
     JointSpec after = document_->spec().joints[index];
     after.name = name->text().trimmed().toStdString();
     after.joint.type = *joint_type_from_name(type->currentText().toStdString());
     after.parent = parent->currentText().toStdString();
     after.child = child->currentText().toStdString();
-    after.parent_frame.position = vec3(tr("Parent frame position"), pp->text());
-    after.parent_frame.orientation = quat(tr("Parent frame quaternion"), pq->text());
-    after.child_frame.position = vec3(tr("Child frame position"), cp->text());
-    after.child_frame.orientation = quat(tr("Child frame quaternion"), cq->text());
-    after.q0.reset();
-    if (!q0->text().trimmed().isEmpty()) after.q0 = numbers(tr("q0"), q0->text(), -1);
-    after.drive.reset();
-    if (drive->currentIndex() > 0) {
+    if (pp->text() != pp0)
+      after.parent_frame.position = vec3(tr("Parent frame position"), pp->text());
+    if (pq->text() != pq0)
+      after.parent_frame.orientation = quat(tr("Parent frame quaternion"), pq->text());
+    if (cp->text() != cp0)
+      after.child_frame.position = vec3(tr("Child frame position"), cp->text());
+    if (cq->text() != cq0)
+      after.child_frame.orientation = quat(tr("Child frame quaternion"), cq->text());
+    if (q0->text() != q00) {
+      after.q0.reset();
+      if (!q0->text().trimmed().isEmpty()) after.q0 = numbers(tr("q0"), q0->text(), -1);
+    }
+    const bool drive_edited =
+        drive->currentText() + '|' + expr->text() + '|' + law->text() != drive0;
+    if (drive_edited) after.drive.reset();
+    if (drive_edited && drive->currentIndex() > 0) {
       DriveSpec d{drive->currentIndex() == 1 ? DriveSpec::Kind::Motion : DriveSpec::Kind::Force,
                   expr->text().trimmed().toStdString(), nullptr, nlohmann::json::object()};
       if (!law->text().trimmed().isEmpty()) {
@@ -340,8 +408,8 @@ void EditPanel::buildJoint(int index) {
       }
       after.drive = d;
     }
-    after.spring.reset();
-    if (!spring->text().trimmed().isEmpty()) {
+    if (spring->text() != spring0) after.spring.reset();
+    if (spring->text() != spring0 && !spring->text().trimmed().isEmpty()) {
       const auto v = numbers(tr("Spring k, rest, c"), spring->text(), 3);
       after.spring = SpringSpec{v[0], v[1], v[2], nlohmann::json::object()};
     }

@@ -36,6 +36,7 @@ class EditPanel : public QWidget {
   void buildMechanism();
   void buildBody(int body);
   void buildJoint(int joint);
+  void buildCoupling(int coupling);
   QLineEdit* addLine(const QString& label, const QString& value, const QString& tip = {});
   QComboBox* addCombo(const QString& label, const QStringList& items, const QString& current);
   void updatePreview();

@@ -47,6 +47,7 @@ MainWindow::MainWindow(QWidget* parent)
   setWindowIcon(themedIcon("articula"));
   // First, so that the controller holds the new mechanism before any dock rebuilds.
   connect(document_, &Document::documentChanged, this, &MainWindow::onDocumentChanged);
+  connect(document_, &Document::namesChanged, this, &MainWindow::onNamesChanged);
   connect(document_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
   connect(document_, &Document::pathChanged, this, &MainWindow::updateTitle);
   connect(document_, &Document::selectionChanged, viewport_, &ViewportPanel::setSelection);
@@ -236,7 +237,7 @@ void MainWindow::createViewMenu() {
     controller_->history().forEach([&](const Snapshot& s) { run.push_back(s); });
     viewport_->extendTrace(run);
   });
-  trace->setShortcut(Qt::Key_T);
+  trace->setShortcut(Qt::SHIFT | Qt::Key_T);  // T alone draws a ternary link
   trace->setEnabled(viewport_->has3D());
   view->addAction(tr("C&lear Trace"), viewport_, &ViewportPanel::clearTrace)
       ->setEnabled(viewport_->has3D());
@@ -400,7 +401,19 @@ void MainWindow::onDocumentChanged() {
   plots_->showDefaultPlots();
   if (ortho_action_) ortho_action_->setChecked(mech && mech->planar);
   viewport_->fitToView();
+  updateSummary();
+}
+
+// A rename: the running simulation, the 3D scene and the recorded history stay; the plots and
+// the summary take the new names (the renamed mechanism has the same indices).
+void MainWindow::onNamesChanged() {
+  plots_->renameMechanism(document_->mechanism().get());
+  updateSummary();
+}
+
+void MainWindow::updateSummary() {
   updateTitle();
+  const std::shared_ptr<const Mechanism> mech = document_->mechanism();
   if (!mech) {
     summary_label_->setText(tr("Empty project"));
     return;

@@ -73,6 +73,8 @@ class MainWindow : public QMainWindow {
   void createStatusBar();
   void createSketch();  // the 2D sketch editor beside the viewport, its toolbar and status dock
   void onDocumentChanged();
+  void onNamesChanged();
+  void updateSummary();
   void onSimulationState();
   void onRate(double factor, bool realtime);
   void changeDrive(int joint);

@@ -13,7 +13,7 @@ namespace articula {
 namespace {
 
 enum Role { KindRole = Qt::UserRole, IndexRole };
-enum Kind { Group, MechanismItem, BodyItem, JointItem, DriveItem };
+enum Kind { Group, MechanismItem, BodyItem, JointItem, DriveItem, CouplingItem };
 
 QString jointType(const JointSpec& j) {
   return QString::fromUtf8(joint_type_name(j.joint.type).data(),
@@ -43,6 +43,7 @@ ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
   tree_->setContextMenuPolicy(Qt::CustomContextMenu);
   setWidget(tree_);
   connect(document_, &Document::documentChanged, this, &ModelTreeDock::rebuild);
+  connect(document_, &Document::namesChanged, this, &ModelTreeDock::rebuild);
   connect(document_, &Document::selectionChanged, this, &ModelTreeDock::showSelection);
   connect(tree_, &QTreeWidget::currentItemChanged, this,
           [this](QTreeWidgetItem* item) { onCurrentItemChanged(item); });
@@ -97,6 +98,22 @@ void ModelTreeDock::rebuild() {
                (js.drive->kind == DriveSpec::Kind::Motion ? "q = " : "τ = ") +
                    QString::fromStdString(js.drive->expression));
   }
+  if (!spec.couplings.empty()) {
+    QTreeWidgetItem* coupled = addGroup(tr("Couplings"), static_cast<int>(spec.couplings.size()));
+    for (std::size_t c = 0; c < spec.couplings.size(); ++c) {
+      const CouplingSpec& cs = spec.couplings[c];
+      auto* item = makeItem(
+          coupled, CouplingItem, static_cast<int>(c), QString::fromStdString(cs.name),
+          QStringLiteral("%1 %2:%3 ×%4")
+              .arg(QString::fromUtf8(coupling_type_name(cs.type)),
+                   QString::fromStdString(cs.joints[0]), QString::fromStdString(cs.joints[1]))
+              .arg(cs.ratio, 0, 'g', 4));
+      item->setToolTip(0, tr("q̇_%1 = %2 · q̇_%3")
+                              .arg(QString::fromStdString(cs.joints[1]))
+                              .arg(cs.ratio, 0, 'g', 6)
+                              .arg(QString::fromStdString(cs.joints[0])));
+    }
+  }
   tree_->expandAll();
   syncing_ = false;
 }
@@ -107,7 +124,7 @@ void ModelTreeDock::showSelection(const Selection& s) {
   for (QTreeWidgetItemIterator it(tree_); *it && !found; ++it) {
     const int kind = (*it)->data(0, KindRole).toInt(), index = (*it)->data(0, IndexRole).toInt();
     if ((kind == BodyItem && index == s.body && s.joint < 0) ||
-        (kind == JointItem && index == s.joint))
+        (kind == JointItem && index == s.joint) || (kind == CouplingItem && index == s.coupling))
       found = *it;
   }
   tree_->setCurrentItem(found);
@@ -123,6 +140,7 @@ void ModelTreeDock::onCurrentItemChanged(QTreeWidgetItem* item) {
     const int kind = item->data(0, KindRole).toInt(), index = item->data(0, IndexRole).toInt();
     if (kind == BodyItem) s.body = index;
     if (kind == JointItem || kind == DriveItem) s.joint = index;
+    if (kind == CouplingItem) s.coupling = index;
   }
   document_->setSelection(s);
 }
@@ -154,6 +172,8 @@ void ModelTreeDock::showContextMenu(const QPoint& pos) {
 void ModelTreeDock::onDoubleClicked(QTreeWidgetItem* item) {
   const Mechanism* mech = document_->mechanism().get();
   const int kind = item->data(0, KindRole).toInt(), index = item->data(0, IndexRole).toInt();
+  if (mech && kind == CouplingItem)
+    return emit plotRequested({Channel::Quantity::CouplingTau, -1, index}, false);
   if (!mech || (kind != JointItem && kind != DriveItem)) return;
   const bool driven = mech->spec.joints[index].drive.has_value();
   emit plotRequested({driven ? Channel::Quantity::Tau : Channel::Quantity::Q, index, 0}, false);

@@ -102,6 +102,11 @@ void PlotDock::setMechanism(const Mechanism* m) {
   channels_->setEnabled(m != nullptr);
 }
 
+void PlotDock::renameMechanism(const Mechanism* m) {
+  mech_ = m;
+  for (PlotWidget* p : plots_) p->renameMechanism(m);
+}
+
 PlotWidget* PlotDock::addPlot(const QString& title) {
   auto* plot = new PlotWidget(splitter_);
   plot->setMechanism(mech_);

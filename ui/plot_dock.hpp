@@ -25,6 +25,8 @@ class PlotDock : public QDockWidget {
 
   // Removes every plot; channels refer to `m`'s joints.
   void setMechanism(const Mechanism* m);
+  // The same mechanism renamed (same channels by index): labels follow, data stays.
+  void renameMechanism(const Mechanism* m);
   PlotWidget* addPlot(const QString& title = {});
   void removePlot(PlotWidget* plot);
   PlotWidget* currentPlot() const { return current_; }

@@ -192,6 +192,15 @@ void PlotWidget::setMechanism(const Mechanism* m) {
   rebuildSeries();
 }
 
+void PlotWidget::renameMechanism(const Mechanism* m) {
+  if (!m || !mech_) return setMechanism(m);
+  mech_ = m;  // the same channels by index, under their new names
+  for (std::size_t i = 0; i < series_.size() && i < channels_.size(); ++i)
+    series_[i]->setName(channelName(channels_[i], *mech_));
+  y_axis_->setTitleText(axisTitle());
+  caption_->setText(title());
+}
+
 void PlotWidget::addChannel(const Channel& c, const SnapshotHistory& history) {
   if (!mech_ || std::find(channels_.begin(), channels_.end(), c) != channels_.end()) return;
   channels_.push_back(c);

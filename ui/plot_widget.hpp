@@ -32,6 +32,8 @@ class PlotWidget : public QWidget {
 
   // Forgets the channels and data; `m` must outlive the plot's use of it (or be reset).
   void setMechanism(const Mechanism* m);
+  // The same mechanism renamed (same channels by index): labels follow, data stays.
+  void renameMechanism(const Mechanism* m);
   // Adds a channel (ignored if present) and refills every channel from `history`.
   void addChannel(const Channel& c, const SnapshotHistory& history);
   void removeChannel(int i);

@@ -62,6 +62,7 @@ PropertiesDock::PropertiesDock(Document* document, SimulationController* control
   scroll->setMinimumWidth(300);  // the editor's fields stay readable
   setWidget(scroll);
   connect(document_, &Document::documentChanged, this, &PropertiesDock::rebuild);
+  connect(document_, &Document::namesChanged, this, &PropertiesDock::rebuild);
   connect(document_, &Document::selectionChanged, this, &PropertiesDock::rebuild);
   connect(controller_, &SimulationController::frameChanged, this, &PropertiesDock::updateLive);
   rebuild();

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/algorithms/kinematics.hpp"
+#include "core/doc/coupling_edits.hpp"
 #include "core/doc/kinematic_drag.hpp"
 #include "core/doc/sketch_geometry.hpp"
 
@@ -37,59 +38,8 @@ SketchEditor::SketchEditor(Document* document, QWidget* parent)
   pal.setColor(QPalette::Window, QColor(250, 251, 253));
   setPalette(pal);
   connect(document_, &Document::documentChanged, this, &SketchEditor::onDocumentChanged);
+  connect(document_, &Document::namesChanged, this, [this] { update(); });
   onDocumentChanged();
-}
-
-QString SketchEditor::toolName(Tool t) {
-  switch (t) {
-    case Tool::Select:
-      return tr("Select / drag");
-    case Tool::GroundPivot:
-      return tr("Ground pivot");
-    case Tool::Link:
-      return tr("Link");
-    case Tool::Ternary:
-      return tr("Ternary link");
-    case Tool::Pin:
-      return tr("Pin");
-    case Tool::Slider:
-      return tr("Slider on link");
-    case Tool::GroundSlider:
-      return tr("Ground slider");
-    case Tool::Motor:
-      return tr("Motor");
-    case Tool::Delete:
-      return tr("Delete");
-  }
-  return {};
-}
-
-QString SketchEditor::toolHint(Tool t) {
-  switch (t) {
-    case Tool::Select:
-      return tr(
-          "Click to select; drag a point to move the mechanism; Shift+drag to move the point "
-          "itself");
-    case Tool::GroundPivot:
-      return tr("Click to place a fixed pivot on the ground");
-    case Tool::Link:
-      return tr(
-          "Click the two ends of a new link; ends on existing points are pinned there (hold Alt "
-          "not to pin)");
-    case Tool::Ternary:
-      return tr("Click the three corners of a new ternary link");
-    case Tool::Pin:
-      return tr("Click a point where two links meet to pin them together");
-    case Tool::Slider:
-      return tr("Click on a link to put a slider on it (moves along the link)");
-    case Tool::GroundSlider:
-      return tr("Click where the slider sits, then a second point giving the direction it slides");
-    case Tool::Motor:
-      return tr("Click a pivot to drive it at one turn per second (click again to remove)");
-    case Tool::Delete:
-      return tr("Click a link, a joint or a ground pivot to delete it");
-  }
-  return {};
 }
 
 QString SketchEditor::hint() const {
@@ -114,6 +64,7 @@ void SketchEditor::setTool(Tool t) {
 
 void SketchEditor::cancel() {
   pending_.clear();
+  coupling_tool_.reset();
   typed_.clear();
   if (drag_ != Drag::None) {
     drag_ = Drag::None;
@@ -324,6 +275,12 @@ void SketchEditor::press(const Snap& s, Qt::KeyboardModifiers mods) {
     case Tool::Motor:
       motorAt(s);
       return;
+    case Tool::Gear:
+      return couplingAt(CouplingSpec::Type::Gear, s);
+    case Tool::Belt:
+      return couplingAt(CouplingSpec::Type::Belt, s);
+    case Tool::Rack:
+      return couplingAt(CouplingSpec::Type::RackPinion, s);
     case Tool::Delete:
       deleteAt(s);
       return;
@@ -421,8 +378,18 @@ void SketchEditor::motorAt(const Snap& s) {
   }
 }
 
+void SketchEditor::couplingAt(CouplingSpec::Type type, const Snap& s) {
+  const std::vector<int> js = s.kind == Snap::Point ? jointsAt(s.p) : std::vector<int>{};
+  emit hintChanged(coupling_tool_.press(type, js, pivots()));
+}
+
 void SketchEditor::deleteAt(const Snap& s) {
   const EditableMechanism& doc = document_->editable();
+  const int coupling = articula::couplingAt(
+      doc.spec(), pivots(), [this](const Vec3& p) { return toScreen(p); }, scale_, press_at_,
+      kLinePx);
+  if (coupling >= 0 && s.kind != Snap::Point)
+    return void(push(remove_coupling(doc, coupling), EditKind::Delete));
   if (s.kind == Snap::Line) {
     push(remove_body(doc, s.owners.front()), EditKind::Delete);
     return;
@@ -460,7 +427,11 @@ void SketchEditor::selectAt(const Snap& s, const QPointF&) {
     document_->setSelection({s.owners.front(), -1});
     drag_body_ = s.owners.front();
   } else {
-    document_->setSelection({});
+    Selection picked;
+    picked.coupling = articula::couplingAt(
+        document_->spec(), pivots(), [this](const Vec3& p) { return toScreen(p); }, scale_,
+        press_at_, kLinePx);
+    document_->setSelection(picked);
     return;
   }
   if (!mech) return;  // nothing assembled to drag yet
@@ -579,7 +550,9 @@ void SketchEditor::keyPressEvent(QKeyEvent* event) {
   }
   if (event->key() == Qt::Key_Delete && tool_ == Tool::Select) {
     const Selection sel = document_->selection();
-    if (sel.body >= 0)
+    if (sel.coupling >= 0)
+      push(remove_coupling(document_->editable(), sel.coupling), EditKind::Delete);
+    else if (sel.body >= 0)
       push(remove_body(document_->editable(), sel.body), EditKind::Delete);
     else if (sel.joint >= 0)
       push(remove_joint(document_->editable(), sel.joint), EditKind::Delete);

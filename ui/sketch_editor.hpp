@@ -15,6 +15,7 @@
 #include "core/doc/sketch_edits.hpp"
 #include "core/sim/snapshot.hpp"
 #include "ui/document.hpp"
+#include "ui/sketch_couplings.hpp"
 
 namespace articula {
 
@@ -22,7 +23,20 @@ class SketchEditor : public QWidget {
   Q_OBJECT
 
  public:
-  enum class Tool { Select, GroundPivot, Link, Ternary, Pin, Slider, GroundSlider, Motor, Delete };
+  enum class Tool {
+    Select,
+    GroundPivot,
+    Link,
+    Ternary,
+    Pin,
+    Slider,
+    GroundSlider,
+    Motor,
+    Gear,
+    Belt,
+    Rack,
+    Delete
+  };
 
   explicit SketchEditor(Document* document, QWidget* parent = nullptr);
 
@@ -80,6 +94,10 @@ class SketchEditor : public QWidget {
   void pinAt(const Snap& s);
   void motorAt(const Snap& s);
   void deleteAt(const Snap& s);
+  void couplingAt(CouplingSpec::Type type, const Snap& s);
+  PivotView pivotView(int joint) const;
+  PivotOf pivots() const;
+  void drawCouplings(QPainter& p) const;
   void selectAt(const Snap& s, const QPointF& screen);
   bool push(Edit edit, EditKind kind);
   void cancel();
@@ -110,6 +128,7 @@ class SketchEditor : public QWidget {
   QPointF mouse_;
   std::vector<Snap> pending_;  // points placed so far by the current tool
   QString typed_;              // length[,angle] being typed
+  CouplingTool coupling_tool_{document_};
   // Dragging with the select tool.
   enum class Drag { None, Kinematic, Geometry } drag_ = Drag::None;
   int drag_body_ = -1;

@@ -20,12 +20,40 @@ void SketchEditor::paintEvent(QPaintEvent*) {
   drawGrid(p);
   drawBodies(p);
   drawJoints(p);
+  drawCouplings(p);
   drawFeedback(p);
   if (document_->spec().bodies.empty() && points_.empty()) {
     p.setPen(QColor(120, 120, 120));
     p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignTop | Qt::AlignHCenter,
                tr("Empty sketch. Start with the Ground pivot tool in the sketch toolbar,\n"
                   "then draw links between points with the Link tool."));
+  }
+}
+
+PivotView SketchEditor::pivotView(int joint) const {
+  const MechanismSpec& spec = document_->spec();
+  const JointSpec& js = spec.joints[joint];
+  const int parent = spec.body_index(js.parent), child = spec.body_index(js.child);
+  PivotView v;
+  v.at = bodyToWorld(parent, js.parent_frame.position);
+  const Mat3 E_parent = parent >= 0 ? poses_[parent].E : Mat3::Identity();  // ^{body}E_0
+  v.axis = E_parent.transpose() * (js.parent_frame.orientation * Vec3::UnitZ());
+  if (child >= 0) v.angle = std::atan2(poses_[child].E(0, 1), poses_[child].E(0, 0));
+  return v;
+}
+
+PivotOf SketchEditor::pivots() const {
+  return [this](int joint) { return pivotView(joint); };
+}
+
+void SketchEditor::drawCouplings(QPainter& p) const {
+  articula::drawCouplings(
+      p, document_->spec(), pivots(), [this](const Vec3& w) { return toScreen(w); }, scale_,
+      document_->selection().coupling);
+  if (coupling_tool_.first() >= 0) {  // the pivot clicked first, waiting for the second
+    p.setPen(QPen(QColor(230, 120, 0), 2, Qt::DashLine));
+    p.setBrush(Qt::NoBrush);
+    p.drawEllipse(toScreen(pivotView(coupling_tool_.first()).at), 12, 12);
   }
 }
 

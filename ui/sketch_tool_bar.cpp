@@ -4,6 +4,8 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include "ui/sketch_tools.hpp"
+
 namespace articula {
 
 namespace {
@@ -30,6 +32,23 @@ void pin(QPainter& p, QPointF at, QColor fill = Qt::white) {
   p.setPen(QPen(QColor(30, 30, 30), 1.5));
   p.setBrush(fill);
   p.drawEllipse(at, 3.5, 3.5);
+}
+// Two pitch circles touching (gear), two pulleys and a belt, a pinion on a toothed rack.
+void couplingIcon(QPainter& p, Tool tool) {
+  const QColor ink(120, 80, 20);
+  p.setPen(QPen(ink, 2));
+  p.setBrush(Qt::NoBrush);
+  if (tool == Tool::Gear) {
+    p.drawEllipse(QPointF(11, 16), 8, 8), p.drawEllipse(QPointF(25, 16), 6, 6);
+  } else if (tool == Tool::Belt) {
+    p.drawEllipse(QPointF(8, 16), 6, 6), p.drawEllipse(QPointF(25, 16), 5, 5);
+    p.drawLine(QPointF(8, 10), QPointF(25, 11)), p.drawLine(QPointF(8, 22), QPointF(25, 21));
+  } else {
+    p.drawEllipse(QPointF(16, 12), 8, 8);
+    p.drawLine(2, 24, 30, 24);
+    for (int x = 4; x < 30; x += 4) p.drawLine(x, 24, x, 28);
+  }
+  pin(p, tool == Tool::Rack ? QPointF(16, 12) : QPointF(11, 16));
 }
 }  // namespace
 
@@ -92,6 +111,11 @@ QIcon sketchToolIcon(Tool tool) {
       p.setPen(QPen(QColor(30, 30, 30), 1.5));
       p.drawEllipse(QPointF(16, 16), 5, 5);
       break;
+    case Tool::Gear:
+    case Tool::Belt:
+    case Tool::Rack:
+      couplingIcon(p, tool);
+      break;
     case Tool::Delete:
       p.setPen(QPen(QColor(200, 40, 40), 4, Qt::SolidLine, Qt::RoundCap));
       p.drawLine(8, 8, 24, 24);
@@ -106,11 +130,9 @@ SketchToolBar::SketchToolBar(SketchEditor* editor, QWidget* parent)
   setObjectName("SketchToolBar");
   setToolButtonStyle(Qt::ToolButtonTextUnderIcon);
   setIconSize(QSize(28, 28));
-  const std::pair<Tool, QKeySequence> tools[] = {
-      {Tool::Select, Qt::Key_S},       {Tool::GroundPivot, Qt::Key_G}, {Tool::Link, Qt::Key_L},
-      {Tool::Ternary, Qt::Key_T},      {Tool::Pin, Qt::Key_P},         {Tool::Slider, Qt::Key_D},
-      {Tool::GroundSlider, Qt::Key_R}, {Tool::Motor, Qt::Key_M},       {Tool::Delete, Qt::Key_X}};
-  for (const auto& [tool, key] : tools) {
+  for (const SketchToolInfo& info : sketchTools()) {
+    const Tool tool = info.tool;
+    const QKeySequence key = info.key;
     QAction* a = addAction(sketchToolIcon(tool), SketchEditor::toolName(tool));
     a->setCheckable(true);
     a->setShortcut(key);

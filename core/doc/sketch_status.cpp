@@ -61,6 +61,7 @@ void mobility_details(const Mechanism& m, SketchStatus& st) {
   forward_kinematics(model, data, m.q0);
   MatX K;
   loop_jacobian(model, data, m.compiled.loops, K);
+  K = loop_and_coupling_jacobian(m, data, K);  // a gear moves its two joints together
   const std::vector<MatX> rates = joint_rate_rows(m, data);
   const MatX N_free = null_space(K, model.nv);
   // Hold every motion drive: its coordinate (tree) or its relative rotation/slide (loop) is fixed.
@@ -99,6 +100,10 @@ MechanismSpec connected_part(const MechanismSpec& spec, const std::vector<bool>&
     if (kept(j.parent) && kept(j.child)) sub.joints.push_back(j);
   for (const ForceSpec& f : spec.forces)
     if (kept(f.body1) && kept(f.body2)) sub.forces.push_back(f);
+  sub.couplings.clear();  // those on joints of the grounded part
+  for (const CouplingSpec& c : spec.couplings)
+    if (sub.joint_index(c.joints[0]) >= 0 && sub.joint_index(c.joints[1]) >= 0)
+      sub.couplings.push_back(c);
   return sub;
 }
 }  // namespace

@@ -146,20 +146,6 @@ void coupling_references(Mechanism& m, const Data& data) {
     }
 }
 
-// K with the couplings' rows below it, at the state in data (positions).
-MatX loop_and_coupling_jacobian(const Mechanism& m, Data& data, const MatX& K) {
-  MatX J = MatX::Zero(K.rows() + static_cast<long>(m.couplings.size()), m.model().nv);
-  J.topRows(K.rows()) = K;
-  if (m.couplings.empty()) return J;
-  const std::unique_ptr<ConstraintKind> kind = make_couplings(m, m.drives);
-  ConstraintContext ctx{m, m.drives, data};
-  ctx.q = &m.q0;
-  ctx.qd = &m.qd0;
-  VecX e = VecX::Zero(J.rows());
-  kind->position_rows(ctx, J, e, static_cast<int>(K.rows()));
-  return J;
-}
-
 // A coupling that adds no rank is implied by (or contradicts) the loops and the couplings
 // before it; one that takes the last degree of freedom locks the mechanism. Both are errors.
 void check_couplings(const Mechanism& m, const MatX& J, int loop_rows) {
@@ -195,6 +181,20 @@ std::string describe_failure(const Mechanism& m) {
   return os.str();
 }
 }  // namespace
+
+// K with the couplings' rows below it, at the state in data (positions).
+MatX loop_and_coupling_jacobian(const Mechanism& m, Data& data, const MatX& K) {
+  MatX J = MatX::Zero(K.rows() + static_cast<long>(m.couplings.size()), m.model().nv);
+  J.topRows(K.rows()) = K;
+  if (m.couplings.empty()) return J;
+  const std::unique_ptr<ConstraintKind> kind = make_couplings(m, m.drives);
+  ConstraintContext ctx{m, m.drives, data};
+  ctx.q = &m.q0;
+  ctx.qd = &m.qd0;
+  VecX e = VecX::Zero(J.rows());
+  kind->position_rows(ctx, J, e, static_cast<int>(K.rows()));
+  return J;
+}
 
 std::vector<std::pair<std::string, int>> Mechanism::redundant_joints() const {
   std::vector<std::pair<std::string, int>> out;

@@ -95,6 +95,10 @@ struct Mechanism {
   std::vector<std::pair<std::string, int>> redundant_joints() const;
 };
 
+// The loop Jacobian K with one row per coupling below it (their position-level Jacobian), at
+// the positions in data: the constraints whose null space is the mechanism's motion.
+MatX loop_and_coupling_jacobian(const Mechanism& m, Data& data, const MatX& K);
+
 // Compile, bind drives and springs, assemble (position and velocity) and analyse mobility.
 // Throws std::invalid_argument for graph problems and SetupError when loops cannot be closed.
 Mechanism prepare(const MechanismSpec& spec);

@@ -110,6 +110,17 @@ std::optional<double> ratio_from_radii(CouplingSpec::Type type, double rA, doubl
   return std::nullopt;
 }
 
+std::array<double, 2> radii_for_ratio(CouplingSpec::Type type, double ratio,
+                                      const std::array<double, 2>& radii) {
+  const double k = std::abs(ratio);  // rA / rB
+  if (type == CouplingSpec::Type::Gear && k > 0) {
+    const double rB = (radii[0] + radii[1]) / (1.0 + k);
+    return {k * rB, rB};
+  }
+  if (type == CouplingSpec::Type::Belt && k > 0) return {k * radii[1], radii[1]};
+  return radii;
+}
+
 std::vector<int> couplings_on_joint(const MechanismSpec& spec, const std::string& name) {
   std::vector<int> out;
   for (int i = 0; i < static_cast<int>(spec.couplings.size()); ++i)

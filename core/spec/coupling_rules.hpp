@@ -24,6 +24,11 @@ std::optional<CouplingProblem> coupling_problem(const MechanismSpec& spec, int i
 // for a rack and pinion; nothing for a linear coupling (its ratio is free).
 std::optional<double> ratio_from_radii(CouplingSpec::Type type, double rA, double rB);
 
+// Pitch radii for a new ratio: a gear pair keeps its centre distance rA + rB, a belt its
+// pulley B; other types keep `radii`.
+std::array<double, 2> radii_for_ratio(CouplingSpec::Type type, double ratio,
+                                      const std::array<double, 2>& radii);
+
 // The couplings that name joint `name` (positions in spec.couplings, ascending).
 std::vector<int> couplings_on_joint(const MechanismSpec& spec, const std::string& name);
 

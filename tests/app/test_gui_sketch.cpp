@@ -331,6 +331,90 @@ TEST_CASE("properties are edited in place; invalid values are refused with the r
   CHECK(to_text(s.w.document()->spec()) == saved_text);
 }
 
+TEST_CASE("gear two cranks of a five-bar with the Gear tool; edit, undo, run, rename",
+          "[gui][sketch-gears]") {
+  Sketcher s("gears");
+  s.tool(Tool::GroundPivot);
+  s.click(0, 0), s.click(0.2, 0);
+  s.tool(Tool::Link);
+  s.click(0, 0), s.click(0, 0.08);        // crank 1
+  s.click(0.2, 0), s.click(0.2, 0.08);    // crank 2
+  s.click(0, 0.08), s.click(0.1, 0.2);    // coupler 1
+  s.click(0.1, 0.2), s.click(0.2, 0.08);  // coupler 2, pinned at both ends
+  REQUIRE(s.status().ready());
+  REQUIRE(s.status().dof == 2);
+  s.record();
+  s.tool(Tool::Gear);
+  s.click(0, 0);
+  CHECK(s.w.document()->spec().couplings.empty());  // waiting for the second pivot
+  s.click(0.2, 0);
+  const MechanismSpec& spec = s.w.document()->spec();
+  REQUIRE(spec.couplings.size() == 1);
+  const CouplingSpec& g = spec.couplings[0];
+  CHECK(g.type == CouplingSpec::Type::Gear);
+  CHECK(g.ratio == -1.0);  // equal pitch circles touching halfway: -rA/rB
+  REQUIRE(g.radii);
+  CHECK((*g.radii)[0] == Approx(0.1).epsilon(1e-12));
+  CHECK(s.status().dof == 1);
+  CHECK(s.w.document()->selection().coupling == 0);
+  s.shot("gear_added");
+  // Properties: a new ratio keeps the centre distance (rA + rB = 0.2 m).
+  EditPanel* p = s.w.properties()->editor();
+  REQUIRE(p->setField("Ratio", "0.5"));
+  CHECK(!p->apply());
+  CHECK(p->error().contains("an external gear pair turns the other way"));
+  REQUIRE(p->setField("Ratio", "-0.5"));
+  CHECK(p->apply());
+  const CouplingSpec g2 = s.w.document()->spec().couplings[0];
+  CHECK(g2.ratio == -0.5);
+  CHECK((*g2.radii)[0] + (*g2.radii)[1] == Approx(0.2).epsilon(1e-12));
+  CHECK((*g2.radii)[0] / (*g2.radii)[1] == Approx(0.5).epsilon(1e-12));
+  s.shot("gear_properties");
+  s.w.document()->undoStack()->undo();
+  CHECK(s.w.document()->spec().couplings[0].ratio == -1.0);
+  s.w.document()->undoStack()->redo();
+  CHECK(s.w.document()->spec().couplings[0].ratio == -0.5);
+  // Drive crank 1 and run: the coupling force is a plot channel, the cranks keep the ratio.
+  s.tool(Tool::Motor);
+  s.click(0, 0);
+  CHECK(s.status().free_dof == 0);
+  // A full turn of crank 1 would take crank 2 half a turn back, out of the five-bar's reach:
+  // the crank rocks instead (the expression keeps the motor's start angle).
+  const int j1 = s.w.document()->spec().joint_index("J1");
+  s.w.document()->setSelection({-1, j1});
+  p = s.w.properties()->editor();
+  QString law = QString::fromStdString(s.w.document()->spec().joints[j1].drive->expression);
+  REQUIRE(law.endsWith(" + 2*pi*t"));
+  law.replace(" + 2*pi*t", " + 0.4*sin(2*pi*t)");
+  REQUIRE(p->setField("Drive expression", law));
+  CHECK(p->apply());
+  s.tool(Tool::Select);
+  s.w.controller()->setSpeed(4.0);
+  s.w.controller()->play();
+  REQUIRE(waitFor([&] { return s.w.controller()->current().t >= 0.5; }, 60000));
+  const std::shared_ptr<const Mechanism> m = s.w.document()->mechanism();
+  REQUIRE(m);
+  REQUIRE(s.w.controller()->current().coupling_tau.size() == 1);
+  // A rename does not restart the simulation: time keeps going from where it was.
+  const double t_before = s.w.controller()->current().t;
+  s.w.document()->setSelection({0, -1});
+  p = s.w.properties()->editor();
+  REQUIRE(p->setField("Name", "left_crank"));
+  CHECK(p->apply());
+  CHECK(s.w.document()->spec().bodies[0].name == "left_crank");
+  CHECK(s.w.controller()->state() == SimulationController::State::Playing);
+  REQUIRE(waitFor([&] { return s.w.controller()->current().t > t_before + 0.1; }, 60000));
+  s.w.controller()->pause();
+  s.shot("running_after_rename");
+  // Delete the gear with the Delete tool: back to 2 DOF; undo brings it back.
+  s.w.document()->undoStack()->undo();  // the rename
+  s.tool(Tool::Delete);
+  s.click(0.2 / 3, 0);  // where the pitch circles touch (rA = 0.2/3 m)
+  CHECK(s.w.document()->spec().couplings.empty());
+  s.w.document()->undoStack()->undo();
+  CHECK(s.w.document()->spec().couplings.size() == 1);
+}
+
 int main(int argc, char** argv) {
   prepareApplication();
   QApplication app(argc, argv);  // needs a display: run under xvfb-run
