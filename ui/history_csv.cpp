@@ -3,7 +3,7 @@
 #include <QSaveFile>
 
 #include "core/sim/runner.hpp"
-#include "ui/snapshot_history.hpp"
+#include "core/sim/snapshot_history.hpp"
 
 namespace articula {
 

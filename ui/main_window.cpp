@@ -15,6 +15,7 @@
 #include <QUndoStack>
 
 #include "core/sim/mechanism.hpp"
+#include "core/sim/snapshot_history.hpp"
 #include "ui/autosave.hpp"
 #include "ui/diagnostics_dock.hpp"
 #include "ui/document.hpp"
@@ -29,7 +30,6 @@
 #include "ui/sketch_editor.hpp"
 #include "ui/sketch_status_dock.hpp"
 #include "ui/sketch_tool_bar.hpp"
-#include "ui/snapshot_history.hpp"
 #include "ui/template_dialog.hpp"
 #include "ui/viewport_panel.hpp"
 

@@ -12,11 +12,11 @@
 #include <cmath>
 
 #include "core/sim/mechanism.hpp"
+#include "core/sim/snapshot_history.hpp"
 #include "ui/channel_menu.hpp"
 #include "ui/icons.hpp"
 #include "ui/plot_widget.hpp"
 #include "ui/simulation_controller.hpp"
-#include "ui/snapshot_history.hpp"
 
 namespace articula {
 

@@ -19,8 +19,8 @@
 
 #include "core/sim/mechanism.hpp"
 #include "core/sim/runner.hpp"
+#include "core/sim/snapshot_history.hpp"
 #include "ui/icons.hpp"
-#include "ui/snapshot_history.hpp"
 
 namespace articula {
 

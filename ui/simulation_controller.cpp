@@ -4,8 +4,8 @@
 #include <QTimer>
 
 #include "core/sim/mechanism.hpp"
+#include "core/sim/snapshot_history.hpp"
 #include "ui/simulation_worker.hpp"
-#include "ui/snapshot_history.hpp"
 
 namespace articula {
 

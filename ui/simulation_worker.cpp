@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/sim/runner.hpp"
-#include "ui/snapshot_history.hpp"
+#include "core/sim/snapshot_history.hpp"
 
 namespace articula {
 

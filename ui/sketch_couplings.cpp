@@ -77,7 +77,8 @@ void rack(QPainter& p, const ToScreen& s, const PivotView& pinion, double r, con
   const Vec3 axis = b.axis.normalized();
   const Vec3 foot = b.at + axis * axis.dot(pinion.at - b.at);  // the pitch line's nearest point
   p.drawLine(s(foot - 3 * r * axis), s(foot + 3 * r * axis));
-  const Vec3 out = (foot - pinion.at).norm() > 1e-12 ? (foot - pinion.at).normalized() : Vec3(0, -1, 0);
+  const Vec3 out =
+      (foot - pinion.at).norm() > 1e-12 ? (foot - pinion.at).normalized() : Vec3(0, -1, 0);
   for (double x = -3 * r; x <= 3 * r; x += kModule)
     p.drawLine(s(foot + x * axis), s(foot + x * axis + 0.15 * r * out));
 }
@@ -137,8 +138,8 @@ QString CouplingTool::finish(CouplingSpec::Type type, int second, const PivotOf&
   }
 }
 
-void drawCouplings(QPainter& p, const MechanismSpec& spec, const PivotOf& pivot,
-                   const ToScreen& s, double scale, int selected) {
+void drawCouplings(QPainter& p, const MechanismSpec& spec, const PivotOf& pivot, const ToScreen& s,
+                   double scale, int selected) {
   for (int i = 0; i < static_cast<int>(spec.couplings.size()); ++i) {
     const CouplingSpec& c = spec.couplings[i];
     const int ja = spec.joint_index(c.joints[0]), jb = spec.joint_index(c.joints[1]);

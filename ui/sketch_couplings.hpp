@@ -17,9 +17,9 @@ class Document;
 
 // A 1-DoF joint as drawn now.
 struct PivotView {
-  Vec3 at = Vec3::Zero();      // where the joint is (world)
-  Vec3 axis = Vec3::UnitX();   // a slider's direction (world)
-  double angle = 0.0;          // the child link's world angle (rad): a gear turns with it
+  Vec3 at = Vec3::Zero();     // where the joint is (world)
+  Vec3 axis = Vec3::UnitX();  // a slider's direction (world)
+  double angle = 0.0;         // the child link's world angle (rad): a gear turns with it
 };
 using PivotOf = std::function<PivotView(int joint)>;
 using ToScreen = std::function<QPointF(const Vec3&)>;

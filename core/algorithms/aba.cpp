@@ -12,10 +12,10 @@ namespace articula {
 // inertias then accumulate inward by plain addition, without the X^T I^A X of each body, which
 // was most of the cost. Per body: the motion subspace S0 = ^0X_i S_i and the inertia
 // I0 = X^T I X once. v_J and c_J become S0 q̇ and v_λ × S0 q̇ (+ ^0X_i c_J).
-// Data use: F holds S0; v, a, c, IA, pA, U are left in base coordinates (no caller reads them
-// after aba(); converting v and a back cost a tenth of the algorithm). X0 is as usual; Xup and
-// jc are filled for joints other than the axial revolute one only (its ^0X_i is formed directly,
-// RBDA App. A: rz(q) applied to X_T ^λX_0 by rows, no X_J).
+// Data use: the base-coordinate fields oS, ov, oa, oc, oIA, opA, oU (converting v and a back to
+// body coordinates would cost a tenth of the algorithm); Dinv, u, qdd as in Table 7.1. X0 is as
+// usual; Xup and jc are filled for joints other than the axial revolute one only (its ^0X_i is
+// formed directly, RBDA App. A: rz(q) applied to X_T ^λX_0 by rows, no X_J).
 namespace {
 // I^A_i = I0 as a 6x6 [Ibar h×; h×^T m1] and p^A_i = v × I0 v (RBDA Table 7.1, pass 1).
 void rigid_articulated(const RigidBodyInertia& I0, const Motion& v, Mat6& IA, Force& pA) {
@@ -69,15 +69,15 @@ void axial_base_transform(double c, double s, const Transform& XT, const AxisPer
 
 void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd,
                  const ExternalForces* f_ext) {
-  data.v[0].setZero();
+  data.ov[0].setZero();
   for (int i = 1; i <= model.nb; ++i) {
     const int p = model.parent[i];
     const Joint& joint = model.joints[i];
     const int nv = joint.nv(), vi = model.v_index[i];
     Transform& X0 = data.X0[i];
-    Mat6X& S0 = data.F[i];
-    const Motion& vp = data.v[p];
-    Motion& v = data.v[i];
+    Mat6X& S0 = data.oS[i];
+    const Motion& vp = data.ov[p];
+    Motion& v = data.ov[i];
     if (is_axial_revolute(joint)) {
       const double qi = q[model.q_index[i]], qdi = qd[vi];
       double sq, cq;
@@ -96,7 +96,7 @@ void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd,
       S0(3, 0) = l0;
       S0(4, 0) = l1;
       S0(5, 0) = l2;
-      Motion& ci = data.c[i];
+      Motion& ci = data.oc[i];
       ci[0] = qdi * (vp[1] * w2 - vp[2] * w1);
       ci[1] = qdi * (vp[2] * w0 - vp[0] * w2);
       ci[2] = qdi * (vp[0] * w1 - vp[1] * w0);
@@ -116,11 +116,11 @@ void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd,
       X0 = p > 0 ? data.Xup[i] * data.X0[p] : data.Xup[i];
       for (int k = 0; k < nv; ++k) S0.col(k) = X0.inverse_apply(Motion(jc.S.col(k)));
       const Motion vJ0 = X0.inverse_apply(jc.vJ);
-      data.c[i] = cross_motion(vp, vJ0) + X0.inverse_apply(jc.cJ);
+      data.oc[i] = cross_motion(vp, vJ0) + X0.inverse_apply(jc.cJ);
       v = vp + vJ0;
     }
-    rigid_articulated(transpose_apply(X0, model.inertia[i]), v, data.IA[i], data.pA[i]);
-    if (f_ext) data.pA[i] -= (*f_ext)[i];  // given in base coordinates
+    rigid_articulated(transpose_apply(X0, model.inertia[i]), v, data.oIA[i], data.opA[i]);
+    if (f_ext) data.opA[i] -= (*f_ext)[i];  // given in base coordinates
   }
 }
 
@@ -130,69 +130,69 @@ void world_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd,
 // (three additions deep, not six) and the parent's I^A + I^A_i is formed off that path. Pass 3
 // reads U / D and (u - U.c) / D, which are kept in U and u (for 1-DoF joints only).
 void pass2_single(const Model& model, Data& data, int i, double tau_i) {
-  const Mat6& IA = data.IA[i];
-  const Motion s = data.F[i].col(0);
-  const Motion& c = data.c[i];
+  const Mat6& IA = data.oIA[i];
+  const Motion s = data.oS[i].col(0);
+  const Motion& c = data.oc[i];
   const Vec6 U = (IA.col(0) * s[0] + IA.col(1) * s[1]) + (IA.col(2) * s[2] + IA.col(3) * s[3]) +
                  (IA.col(4) * s[4] + IA.col(5) * s[5]);
   const Vec6 IAc = (IA.col(0) * c[0] + IA.col(1) * c[1]) + (IA.col(2) * c[2] + IA.col(3) * c[3]) +
                    (IA.col(4) * c[4] + IA.col(5) * c[5]);
-  const double Dinv = 1.0 / s.dot(U), u = tau_i - s.dot(data.pA[i]);
+  const double Dinv = 1.0 / s.dot(U), u = tau_i - s.dot(data.opA[i]);
   const double ud = (u - U.dot(c)) * Dinv;
   const Vec6 UD = U * Dinv;
-  data.U[i].col(0) = UD;
+  data.oU[i].col(0) = UD;
   data.Dinv[i](0, 0) = Dinv;
   data.u[i][0] = ud;
   const int p = model.parent[i];
   if (p == 0) return;
-  data.pA[p] += data.pA[i] + IAc + U * ud;
-  Mat6& IAp = data.IA[p];
+  data.opA[p] += data.opA[i] + IAc + U * ud;
+  Mat6& IAp = data.oIA[p];
   for (int k = 0; k < 6; ++k) IAp.col(k) = (IAp.col(k) + IA.col(k)) - UD * U[k];
 }
 
 void world_pass2(const Model& model, Data& data, const VecX& tau) {
   for (int i = model.nb; i >= 1; --i) {
     const int nv = model.joints[i].nv(), p = model.parent[i];
-    Mat6& IA = data.IA[i];
+    Mat6& IA = data.oIA[i];
     if (nv == 1) {
       pass2_single(model, data, i, tau[model.v_index[i]]);
       continue;
     }
     if (nv > 1) {
-      const Mat6X& S0 = data.F[i];
-      Mat6X& U = data.U[i];
+      const Mat6X& S0 = data.oS[i];
+      Mat6X& U = data.oU[i];
       U.noalias() = IA * S0;
       const MatN D = S0.transpose() * U;
       data.Dinv[i] = D.ldlt().solve(MatN::Identity(nv, nv));
-      data.u[i] = tau.segment(model.v_index[i], nv) - S0.transpose() * data.pA[i];
+      data.u[i] = tau.segment(model.v_index[i], nv) - S0.transpose() * data.opA[i];
       if (p == 0) continue;
       const Mat6X UDinv = U * data.Dinv[i];
       IA.noalias() -= UDinv * U.transpose();
-      data.pA[p].noalias() += UDinv * data.u[i];
+      data.opA[p].noalias() += UDinv * data.u[i];
     }
     if (p == 0) continue;
-    data.pA[p] += data.pA[i];
-    data.pA[p].noalias() += IA * data.c[i];
-    data.IA[p] += IA;
+    data.opA[p] += data.opA[i];
+    data.opA[p].noalias() += IA * data.oc[i];
+    data.oIA[p] += IA;
   }
 }
 
 void world_pass3(const Model& model, Data& data) {
-  data.a[0] = -model.a_grav;
+  data.oa[0] = -model.a_grav;
   for (int i = 1; i <= model.nb; ++i) {
     const int nv = model.joints[i].nv(), vi = model.v_index[i];
-    const Motion& ap = data.a[model.parent[i]];
+    const Motion& ap = data.oa[model.parent[i]];
     if (nv == 1) {  // q̈ = (u - U.c) / D - (U / D).a_λ (pass2_single): a shorter chain
-      const double qdd = data.u[i][0] - data.U[i].col(0).dot(ap);
+      const double qdd = data.u[i][0] - data.oU[i].col(0).dot(ap);
       data.qdd[vi] = qdd;
-      data.a[i] = (ap + data.c[i]) + data.F[i].col(0) * qdd;
+      data.oa[i] = (ap + data.oc[i]) + data.oS[i].col(0) * qdd;
       continue;
     }
-    data.a[i] = ap + data.c[i];
+    data.oa[i] = ap + data.oc[i];
     if (nv > 1) {
       auto qdd = data.qdd.segment(vi, nv);
-      qdd.noalias() = data.Dinv[i] * (data.u[i] - data.U[i].transpose() * data.a[i]);
-      data.a[i].noalias() += data.F[i] * qdd;
+      qdd.noalias() = data.Dinv[i] * (data.u[i] - data.oU[i].transpose() * data.oa[i]);
+      data.oa[i].noalias() += data.oS[i] * qdd;
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/algorithms/ltdl.hpp"
+#include "core/spatial/debug_assert.hpp"
 #include "core/spatial/pair.hpp"
 
 namespace articula {
@@ -27,7 +28,10 @@ void back_substitute_rows(const MatX& LD, const std::vector<int>& lambda, MatX& 
     const double* __restrict zi = Z + static_cast<long>(i) * ld;
     const RowSpan si = span[i];
     if (si.lo >= si.hi) continue;
+    // Pairs from lo to hi stay inside the even leading dimension (pair.hpp).
+    ARTICULA_DEBUG_ASSERT(si.lo >= 0 && si.lo % 2 == 0 && si.hi <= ld);
     for (int j = lambda[i]; j >= 0; j = lambda[j]) {
+      ARTICULA_DEBUG_ASSERT(j < i);  // the parent array runs toward the base
       double* __restrict zj = Z + static_cast<long>(j) * ld;
       const double l = U[j + i * ldu];
       for (int c = si.lo; c < si.hi; c += 2)
@@ -152,7 +156,7 @@ void sparse_multipliers(const Model& model, Data& data, const MatX& G, const Vec
   significant_rows(G, 1e-24, w.rows);
   const int mc = static_cast<int>(w.rows.size());
   if (mc <= 3) return few_multipliers(model, data, G, g, w, rank_tolerance);
-  MatX& Zt = w.Y;
+  MatX& Zt = w.Zt;
   const int ld = paired(mc), m = static_cast<int>(G.rows());
   Zt.resize(ld, n);
   w.rhs.resize(ld);  // g_R, and the padding row, which stays zero through the solve; in pairs

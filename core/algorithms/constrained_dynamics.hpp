@@ -18,7 +18,10 @@ struct RowSpan {
 };
 
 struct ConstrainedDynamicsWork {
-  MatX Y;            // H^-1 G^T (nv x m), or Z^T = G L^-1 in the fast path (ld x nv)
+  // Producers: constrained_forward_dynamics (general and few-row paths write Y; the fast path
+  // writes Zt), augmented_forward_dynamics (Y).
+  MatX Y;            // H^-1 G^T (nv x m, columns = the significant rows of G)
+  MatX Zt;           // Z^T = G_R L^-1 (ld x nv, row-major pairs): the fast path's half-solve
   MatX A;            // G H^-1 G^T (m x m; ld x ld in the fast path, ld = m rounded up to even)
   VecX qdd0;         // unconstrained accelerations       (nv)
   VecX mu;           // multipliers: G^T μ is the constraint generalized force (m)

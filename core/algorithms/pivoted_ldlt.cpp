@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "core/spatial/debug_assert.hpp"
 #include "core/spatial/pair.hpp"
 
 namespace articula {
@@ -204,6 +205,8 @@ void sum_columns(const std::array<ColumnSums, 18>& kernel, const MatX& M, int r0
                  const double* x, double sign, double* out) {
   const int n = static_cast<int>(M.cols());
   const long ld = M.outerStride();
+  // The kernels read rows r0 .. r0 + m - 1 of every column (pairs never past row m - 1).
+  ARTICULA_DEBUG_ASSERT(r0 >= 0 && m >= 0 && r0 + m <= M.rows());
   const double* M0 = M.data() + r0;
   int r = 0;
   for (; r + 16 < m; r += 16) kernel[8](M0 + r, ld, n, x, sign, out + r);

@@ -22,12 +22,19 @@ Data::Data(const Model& model) {
   U.resize(n);
   Dinv.resize(n);
   u.resize(n);
-  F.resize(n);
+  oS.resize(n);
+  ov.assign(n, Motion::Zero());
+  oa.assign(n, Motion::Zero());
+  oc.assign(n, Motion::Zero());
+  oIA.assign(n, Mat6::Zero());
+  opA.assign(n, Force::Zero());
+  oU.resize(n);
   for (int i = 1; i <= model.nb; ++i) {
     const int nv = model.joints[i].nv();
     jc[i].S.setZero(6, nv);
     U[i].setZero(6, nv);
-    F[i].setZero(6, nv);
+    oS[i].setZero(6, nv);
+    oU[i].setZero(6, nv);
     Dinv[i].setZero(nv, nv);
     u[i].setZero(nv);
   }

@@ -32,17 +32,26 @@ struct Data {
   MatX LD;
   VecX LD_dinv;  // 1 / D, the inverse pivots (nv)
 
-  // Articulated bodies (aba, hybrid_dynamics).
-  std::vector<Mat6> IA;    // articulated-body inertia I^A_i         (NB+1)
-  std::vector<Force> pA;   // bias force p^A_i                      (NB+1)
-  std::vector<Mat6X> U;    // U_i = I^A_i S_i                        (NB+1)
-  std::vector<MatN> Dinv;  // D_i^-1                                 (NB+1)
-  std::vector<VecN> u;     // u_i = τ_i - S_i^T p^A_i                (NB+1)
+  // Articulated bodies in body coordinates (hybrid_dynamics, articulated_body.cpp).
+  std::vector<Mat6> IA;   // articulated-body inertia I^A_i         (NB+1)
+  std::vector<Force> pA;  // bias force p^A_i                      (NB+1)
+  std::vector<Mat6X> U;   // U_i = I^A_i S_i                        (6 x nv_i, NB+1)
+  // Joint-space terms, frame-free (aba and hybrid_dynamics).
+  std::vector<MatN> Dinv;  // D_i^-1                                 (nv_i x nv_i, NB+1)
+  std::vector<VecN> u;     // u_i = τ_i - S_i^T p^A_i                (nv_i, NB+1)
   VecX qdd;                // joint accelerations                    (nv)
 
-  // Scratch of ABA's first pass.
-  std::vector<Mat6X> F;  // aba: S_i in base coordinates            (NB+1)
-  // Scratch of loop_constraints: each column of S_i in base axes at body i's origin. (nv)
+  // ABA in base coordinates (aba only; Pinocchio's oYaba, ov, ...): the same quantities as above
+  // expressed in base (world) axes about the base origin, so they accumulate by plain addition.
+  std::vector<Mat6X> oS;   // ^0X_i S_i                               (6 x nv_i, NB+1)
+  std::vector<Motion> ov;  // body velocity                          (NB+1)
+  std::vector<Motion> oa;  // body acceleration (gravity as -a_grav at the base) (NB+1)
+  std::vector<Motion> oc;  // velocity-product term c_i              (NB+1)
+  std::vector<Mat6> oIA;   // articulated-body inertia               (NB+1)
+  std::vector<Force> opA;  // articulated bias force                 (NB+1)
+  std::vector<Mat6X> oU;   // I^A_i S_i                              (6 x nv_i, NB+1)
+
+  // loop_constraints' scratch: each column of S_i in base axes at body i's origin. (nv)
   std::vector<Motion> S0;
 };
 

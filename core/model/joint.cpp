@@ -131,11 +131,10 @@ void joint_coordinates(const Joint& joint, const Transform& X, double* q) {
   }
 }
 
-void jcalc(const Joint& joint, const double* q, const double* qd, JointCalc& out) {  // Table 4.1
-  const int nv = joint.nv();
-  out.XJ = forward_transform(joint, q);
-  out.S.setZero(6, nv);
-  out.cJ.setZero();
+namespace {
+// S and c_J = Ṡ q̇ in the joint's forward polarity (RBDA Table 4.1); out.XJ is already set and
+// out.S, out.cJ are zero.
+void subspace_and_bias(const Joint& joint, const double* q, const double* qd, JointCalc& out) {
   switch (joint.type) {
     case JointType::Revolute:
       out.S(2, 0) = 1;
@@ -163,7 +162,7 @@ void jcalc(const Joint& joint, const double* q, const double* qd, JointCalc& out
     case JointType::Spherical:
       out.S.topRows<3>().setIdentity();
       break;
-    case JointType::Planar: {
+    case JointType::Planar:
       // Translations are expressed in successor coordinates (RBDA Example 4.5) while qd = dq/dt,
       // so the angular column carries the moment arm of the translation.
       out.S(2, 0) = 1;
@@ -174,13 +173,21 @@ void jcalc(const Joint& joint, const double* q, const double* qd, JointCalc& out
       out.cJ(3) = -qd[0] * qd[2];
       out.cJ(4) = qd[0] * qd[1];
       break;
-    }
     case JointType::Free:
       out.S.setIdentity();
       break;
     case JointType::Fixed:
       break;
   }
+}
+}  // namespace
+
+void jcalc(const Joint& joint, const double* q, const double* qd, JointCalc& out) {  // Table 4.1
+  const int nv = joint.nv();
+  out.XJ = forward_transform(joint, q);
+  out.S.setZero(6, nv);
+  out.cJ.setZero();
+  subspace_and_bias(joint, q, qd, out);
   for (int r = 0; r < 6; ++r) {  // v_J = S q̇, without a dynamic-size product
     double x = 0.0;
     for (int k = 0; k < nv; ++k) x += out.S(r, k) * qd[k];

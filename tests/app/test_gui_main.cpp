@@ -25,6 +25,7 @@
 #include "core/io/project.hpp"
 #include "core/sim/mechanism.hpp"
 #include "core/sim/runner.hpp"
+#include "core/sim/snapshot_history.hpp"
 #include "tests/app/gui_support.hpp"
 #include "ui/application.hpp"
 #include "ui/autosave.hpp"
@@ -37,7 +38,6 @@
 #include "ui/recent_files.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/simulation_tool_bar.hpp"
-#include "ui/snapshot_history.hpp"
 #include "ui/viewport_panel.hpp"
 
 using namespace articula;

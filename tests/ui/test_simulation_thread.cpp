@@ -10,8 +10,8 @@
 
 #include "core/io/project.hpp"
 #include "core/sim/mechanism.hpp"
+#include "core/sim/snapshot_history.hpp"
 #include "ui/simulation_controller.hpp"
-#include "ui/snapshot_history.hpp"
 
 using namespace articula;
 

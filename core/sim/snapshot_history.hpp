@@ -1,6 +1,7 @@
 #pragma once
 // The recorded run, shared by the simulation thread (writer) and the GUI (reader). Each side holds
-// the mutex only while it copies (MuJoCo's simulate). Every step is recorded until the memory
+// the mutex only while it copies (MuJoCo's simulate): no callback runs and no file is written
+// under it. Every step is recorded until the memory
 // budget is reached; then every other record is dropped and from there on only every 2nd step is
 // kept (then every 4th, ...), so a run of any length keeps uniform resolution over its whole span
 // within a fixed budget (default 128 MiB: about 18 000 Stewart-platform snapshots, i.e. every
@@ -36,8 +37,10 @@ class SnapshotHistory {
   // Copies the records appended after `serial` that are still held; returns the new serial.
   long copySince(long serial, std::vector<Snapshot>& out) const;
   bool nearest(double t, Snapshot& out) const;  // the record closest to time t
-  void forEach(const std::function<void(const Snapshot&)>& f) const;  // oldest first
-  double duration() const;                                            // time of the last record
+  // Oldest first; f runs without the lock (records are copied out in chunks), so it may be slow
+  // or write files. A clear() or truncateAfter() meanwhile ends the walk.
+  void forEach(const std::function<void(const Snapshot&)>& f) const;
+  double duration() const;  // time of the last record
   std::size_t size() const;
   long stride() const;
   std::size_t capacity() const;

@@ -1,4 +1,4 @@
-#include "ui/snapshot_history.hpp"
+#include "core/sim/snapshot_history.hpp"
 
 #include <algorithm>
 
@@ -8,7 +8,7 @@ std::size_t snapshot_bytes(const Snapshot& s) {
   const auto vec = [](const VecX& v) { return static_cast<std::size_t>(v.size()) * 8 + 16; };
   return sizeof(Snapshot) + vec(s.q) + vec(s.qd) + vec(s.qdd) + vec(s.tau) +
          s.joints.size() * sizeof(Simulation::JointState) + s.wrench.size() * sizeof(Force) +
-         s.X0.size() * sizeof(Transform) + 64;
+         s.X0.size() * sizeof(Transform) + s.coupling_tau.size() * sizeof(double) + 64;
 }
 
 SnapshotHistory::SnapshotHistory(std::size_t byte_budget) : budget_(byte_budget) {}
@@ -112,8 +112,27 @@ bool SnapshotHistory::nearest(double t, Snapshot& out) const {
 }
 
 void SnapshotHistory::forEach(const std::function<void(const Snapshot&)>& f) const {
-  std::lock_guard lock(m_);
-  for (const Record& r : records_) f(r.s);
+  // Copies out a chunk under the lock and calls f on it without the lock: f may take long (a
+  // file being written, a plot refilled) and must not hold up the simulation thread.
+  constexpr std::size_t kChunk = 256;
+  std::vector<Snapshot> chunk;
+  long after = 0;
+  const int generation = this->generation();
+  for (;;) {
+    chunk.clear();
+    {
+      std::lock_guard lock(m_);
+      if (generation_ != generation) return;  // cleared or truncated meanwhile: a new run
+      auto it = std::upper_bound(records_.begin(), records_.end(), after,
+                                 [](long s, const Record& r) { return s < r.serial; });
+      for (; it != records_.end() && chunk.size() < kChunk; ++it) {
+        chunk.push_back(it->s);
+        after = it->serial;
+      }
+    }
+    if (chunk.empty()) return;
+    for (const Snapshot& s : chunk) f(s);
+  }
 }
 
 double SnapshotHistory::duration() const {

@@ -1,0 +1,43 @@
+cmake_policy(SET CMP0057 NEW)  # if(IN_LIST)
+# Fails when a test case of a GUI test binary carries none of the tags CTest runs it by
+# (tests/CMakeLists.txt registers GUI tests per tag, each under its own Xvfb): a new tag that
+# nobody registered would otherwise be skipped silently.
+# -D EXE=<test binary> -D XVFB_RUN=<xvfb-run> -D TAGS=<registered tags, ;-separated>
+execute_process(
+  COMMAND ${XVFB_RUN} -a -s "-screen 0 640x480x24" ${EXE} --list-tests
+  OUTPUT_VARIABLE listing RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 AND NOT listing MATCHES "test cases")
+  message(FATAL_ERROR "cannot list the tests of ${EXE} (status ${rc})")
+endif()
+string(REPLACE "\n" ";" lines "${listing}")
+set(name "")
+set(unregistered "")
+set(count 0)
+foreach(line IN LISTS lines)
+  if(line MATCHES "^  [^ ]")  # a test case name (tags follow on their own lines)
+    string(STRIP "${line}" name)
+  elseif(line MATCHES "^ +\\[" AND NOT name STREQUAL "")
+    string(REGEX MATCHALL "\\[[^]]+\\]" tags "${line}")
+    set(covered FALSE)
+    foreach(t IN LISTS tags)
+      string(REGEX REPLACE "^\\[(.*)\\]$" "\\1" t "${t}")
+      if(t IN_LIST TAGS)
+        set(covered TRUE)
+      endif()
+    endforeach()
+    math(EXPR count "${count} + 1")
+    if(NOT covered)
+      list(APPEND unregistered "'${name}' ${line}")
+    endif()
+    set(name "")
+  endif()
+endforeach()
+if(count EQUAL 0)
+  message(FATAL_ERROR "no test cases found in ${EXE}")
+endif()
+if(unregistered)
+  string(REPLACE ";" "\n  " shown "${unregistered}")
+  message(FATAL_ERROR "GUI test cases that CTest never runs (register one of their tags in "
+                      "tests/CMakeLists.txt):\n  ${shown}")
+endif()
+message(STATUS "${count} test cases, each run by a registered tag")
