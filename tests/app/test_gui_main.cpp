@@ -21,6 +21,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "core/io/project.hpp"
 #include "core/sim/mechanism.hpp"
@@ -131,6 +132,22 @@ TEST_CASE("play, pause, step and reset change the state as expected", "[gui][con
   CHECK(c->current().t == Approx(0.1).margin(1e-9));
   c->followLive();
   CHECK(c->current().t == Approx(0.2).margin(1e-9));
+}
+
+TEST_CASE("no two actions of the window share a shortcut", "[gui][controls]") {
+  // Qt reports an ambiguous shortcut and fires neither (T was Ternary link and Trace).
+  Window win;
+  std::map<QString, QString> owner;
+  for (QAction* a : win.w.findChildren<QAction*>()) {
+    for (const QKeySequence& k : a->shortcuts()) {
+      const QString key = k.toString(), name = a->text();
+      if (key.isEmpty()) continue;
+      INFO(key.toStdString() << ": " << owner[key].toStdString() << " and " << name.toStdString());
+      CHECK((owner[key].isEmpty() || owner[key] == name));
+      owner[key] = name;
+    }
+  }
+  CHECK(owner.size() >= 12);  // the sketch tools alone have a key each
 }
 
 TEST_CASE("a simulation error stops the run and shows in the diagnostics", "[gui][controls]") {

@@ -2,8 +2,8 @@
 // uniform decimation; lookups by time and serial; truncation for resuming from a scrubbed instant;
 // a writer and a reader thread at once; and forEach's callback running without the lock (it may
 // call back into the history, which would deadlock if the lock were held).
-#include <catch2/catch.hpp>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <thread>
 
 #include "core/sim/snapshot_history.hpp"
