@@ -1,32 +1,14 @@
 #include "ui/sketch_couplings.hpp"
 
-#include <QCoreApplication>
 #include <QPainter>
 #include <QPainterPath>
 #include <cmath>
 #include <numbers>
 
-#include "core/doc/coupling_edits.hpp"
-#include "ui/document.hpp"
-
 namespace articula {
 
 namespace {
-QString tr(const char* s) {
-  return QCoreApplication::translate("SketchEditor", s);
-}
-
 constexpr double kModule = 0.008;  // m of pitch circle per drawn tooth
-
-// The joint a click means: a slider for a rack's second click, else a pivot (ground ones first,
-// as motors sit there).
-int pick(const MechanismSpec& spec, const std::vector<int>& joints, JointType type) {
-  int best = -1;
-  for (int j : joints)
-    if (spec.joints[j].joint.type == type && (best < 0 || spec.joints[j].parent == "ground"))
-      best = j;
-  return best;
-}
 
 struct Circles {
   double rA = 0, rB = 0;
@@ -87,56 +69,6 @@ QString label(const CouplingSpec& c) {
   return QStringLiteral("%1  %2").arg(QString::fromStdString(c.name)).arg(c.ratio, 0, 'g', 4);
 }
 }  // namespace
-
-QString CouplingTool::press(CouplingSpec::Type type, const std::vector<int>& joints,
-                            const PivotOf& pivot) {
-  const MechanismSpec& spec = document_->spec();
-  const bool slider = type == CouplingSpec::Type::RackPinion && first_ >= 0;
-  const int j = pick(spec, joints, slider ? JointType::Prismatic : JointType::Revolute);
-  if (j < 0)
-    return slider ? tr("Click the slider the pinion drives (a sliding joint)")
-                  : tr("Click on a pivot (a revolute joint)");
-  if (first_ < 0 || j == first_) {
-    first_ = j;
-    return type == CouplingSpec::Type::RackPinion ? tr("Now click the slider (the rack)")
-                                                  : tr("Now click the second pivot");
-  }
-  const QString message = finish(type, j, pivot);
-  first_ = -1;
-  return message;
-}
-
-QString CouplingTool::finish(CouplingSpec::Type type, int second, const PivotOf& pivot) {
-  const PivotView a = pivot(first_), b = pivot(second);
-  const double d = (b.at - a.at).norm();
-  try {
-    Edit e;
-    if (type == CouplingSpec::Type::RackPinion) {
-      // The pinion touches the rack's line; its contact point moves by ω ẑ × n along the axis.
-      const Vec3 axis = b.axis.normalized();
-      const Vec3 n = (b.at + axis * axis.dot(a.at - b.at)) - a.at;
-      if (n.norm() < 1e-6) return tr("The pinion's pivot lies on the rack's line: move it off");
-      CouplingSpec c;
-      c.type = type;
-      c.name = "R" + std::to_string(document_->spec().couplings.size() + 1);
-      while (document_->spec().coupling_index(c.name) >= 0) c.name += "'";
-      c.joints = {document_->spec().joints[first_].name, document_->spec().joints[second].name};
-      c.ratio = Vec3::UnitZ().cross(n).dot(axis);
-      e = add_coupling(document_->editable(), c);
-    } else {
-      if (d < 1e-6) return tr("The two pivots coincide: gears need a centre distance");
-      const double rA = type == CouplingSpec::Type::Gear ? d / 2 : d / 4;
-      e = add_coupling_from_radii(document_->editable(), type, first_, second, rA, rA);
-    }
-    if (!document_->push(std::move(e), EditKind::Coupling)) return document_->error();
-    Selection s;
-    s.coupling = static_cast<int>(document_->spec().couplings.size()) - 1;
-    document_->setSelection(s);
-    return tr("Added: set the ratio or the pitch radii in Properties");
-  } catch (const std::exception& ex) {
-    return QString::fromStdString(ex.what());
-  }
-}
 
 void drawCouplings(QPainter& p, const MechanismSpec& spec, const PivotOf& pivot, const ToScreen& s,
                    double scale, int selected) {

@@ -1,9 +1,7 @@
 #pragma once
-// Couplings in the sketch editor: the clicks of the Gear, Belt and Rack tools (two joints, then
-// one undoable edit with pitch radii from the drawn geometry), how couplings are drawn (pitch
-// circles turning with their links, a belt's tangents, a toothed rack) and picked.
+// Couplings in the sketch: how they are drawn (pitch circles turning with their links, a belt's
+// tangents, a toothed rack) and picked. The tools adding them are in ui/sketch_coupling_tools.
 #include <QPointF>
-#include <QString>
 #include <functional>
 #include <vector>
 
@@ -13,8 +11,6 @@ class QPainter;
 
 namespace articula {
 
-class Document;
-
 // A 1-DoF joint as drawn now.
 struct PivotView {
   Vec3 at = Vec3::Zero();     // where the joint is (world)
@@ -23,21 +19,6 @@ struct PivotView {
 };
 using PivotOf = std::function<PivotView(int joint)>;
 using ToScreen = std::function<QPointF(const Vec3&)>;
-
-class CouplingTool {
- public:
-  explicit CouplingTool(Document* document) : document_(document) {}
-  void reset() { first_ = -1; }
-  int first() const { return first_; }  // the joint clicked first, or -1
-  // A click on a point holding `joints` (user indices) with the tool for `type`. Returns what to
-  // tell the user (the next step, or why nothing happened).
-  QString press(CouplingSpec::Type type, const std::vector<int>& joints, const PivotOf& pivot);
-
- private:
-  QString finish(CouplingSpec::Type type, int second, const PivotOf& pivot);
-  Document* document_;
-  int first_ = -1;
-};
 
 // Pitch circles (radii from the file, else split from the ratio and the centre distance).
 void drawCouplings(QPainter& p, const MechanismSpec& spec, const PivotOf& pivot,

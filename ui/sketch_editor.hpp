@@ -1,14 +1,12 @@
 #pragma once
-// The 2D sketch editor (x-y plane, orthographic, QPainter): place ground pivots, draw links and
-// ternary links, pin links together, add sliders on links or on ground, drive a joint with a
-// motor, delete, select and drag. Points snap to existing points, to links and to a grid, with
-// visual feedback; while drawing, the length and angle are shown and can be typed
-// ("120" = 120 mm, "120,30" = 120 mm at 30°, Enter). Dragging a point of an assembled mechanism
-// moves it through the assembly solver (core/doc/kinematic_drag); Shift+drag moves the point
-// itself (changes the geometry). Every action is one undo command on the document; the view
-// redraws from the document's signals and from simulation snapshots.
+// The 2D sketch editor (x-y plane, orthographic, QPainter): the view of the sketch (transform,
+// snapping to points, links and a grid with visual feedback, selection, drawing of links,
+// joints and couplings) and the sketch tools (ui/sketch_tool.hpp), one active at a time, that
+// the editor forwards mouse, key and paint events to. Every action is one undo command on the
+// document; the view redraws from the document's signals and from simulation snapshots.
 #include <QPointF>
 #include <QWidget>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -16,6 +14,7 @@
 #include "core/sim/snapshot.hpp"
 #include "ui/document.hpp"
 #include "ui/sketch_couplings.hpp"
+#include "ui/sketch_tool.hpp"
 
 namespace articula {
 
@@ -23,40 +22,47 @@ class SketchEditor : public QWidget {
   Q_OBJECT
 
  public:
-  enum class Tool {
-    Select,
-    GroundPivot,
-    Link,
-    Ternary,
-    Pin,
-    Slider,
-    GroundSlider,
-    Motor,
-    Gear,
-    Belt,
-    Rack,
-    Delete
-  };
+  using Tool = SketchToolId;
 
   explicit SketchEditor(Document* document, QWidget* parent = nullptr);
+  ~SketchEditor() override;
 
-  Tool tool() const { return tool_; }
+  // The tools in tool-bar order, and the active one.
+  const std::vector<SketchTool*>& tools() const { return tool_list_; }
+  SketchTool* toolById(Tool id) const;
+  Tool tool() const { return active_->id(); }
   void setTool(Tool tool);
-  static QString toolName(Tool tool);
-  static QString toolHint(Tool tool);  // what to do with it (status bar, tooltip)
-  QString hint() const;                // the hint for the current step of the current tool
+  QString hint() const { return active_->hint(); }  // the current step of the current tool
 
   // Widget <-> world (metres, z = 0). Tests click at toScreen(point).
   QPointF toScreen(const Vec3& p) const;
   Vec3 toWorld(const QPointF& p) const;
+  double scale() const { return scale_; }    // pixels per metre
   double gridStep() const { return grid_; }  // metres
   void setGridSnap(bool on) { grid_snap_ = on; }
   void fitToView();
 
   void showSnapshot(const Snapshot& s);
 
+  // For the tools: the sketch as shown, what is where, and edits.
+  Document* document() const { return document_; }
+  const std::optional<Snapshot>& snapshot() const { return snapshot_; }
+  const SketchSnap& hover() const { return hover_; }
+  Vec3 bodyToWorld(int body, const Vec3& local) const;
+  const Transform& pose(int body) const { return poses_[body]; }  // ^{body}X_0 as shown
+  SketchSnap snapAt(const QPointF& screen) const;
+  SketchSnap pointAt(const Vec3& world) const;  // a typed point, on a drawn point if one is there
+  std::vector<int> jointsAt(const Vec3& p) const;
+  PivotView pivotView(int joint) const;
+  PivotOf pivots() const;
+  int couplingAt(const QPointF& screen) const;  // the coupling drawn there, or -1
+  bool push(Edit edit, EditKind kind);          // false: refused, the reason is said
+  void say(const QString& message);             // in the status bar until the next action
+  // Poses from model coordinates while the select tool drags (none: the snapshot or the spec).
+  void setPreview(std::optional<VecX> q);
+
  signals:
-  void toolChanged(articula::SketchEditor::Tool tool);
+  void toolChanged(articula::SketchToolId tool);
   void hintChanged(const QString& hint);
   void editingStarted();  // a drawing action begins: show the sketch at t = 0
 
@@ -76,43 +82,22 @@ class SketchEditor : public QWidget {
     int body = -1;
     Vec3 local, world;
   };
-  struct Snap {
-    enum Kind { Free, Grid, Point, Line } kind = Free;
-    Vec3 p = Vec3::Zero();
-    std::vector<int> owners;   // bodies with a point here (-1 = ground), or the link (Line)
-    Vec3 dir = Vec3::UnitX();  // along the link (Line)
-  };
 
   void onDocumentChanged();
-  void refreshGeometry();  // poses and points from the snapshot / drag preview / spec
-  Vec3 bodyToWorld(int body, const Vec3& local) const;
-  Snap snapAt(const QPointF& screen) const;
-  std::optional<Attachment> attachmentOf(const Snap& s) const;
-  void press(const Snap& s, Qt::KeyboardModifiers mods);
-  void commitPoint(const Snap& s);
-  void finishShape();
-  void pinAt(const Snap& s);
-  void motorAt(const Snap& s);
-  void deleteAt(const Snap& s);
-  void couplingAt(CouplingSpec::Type type, const Snap& s);
-  PivotView pivotView(int joint) const;
-  PivotOf pivots() const;
-  void drawCouplings(QPainter& p) const;
-  void selectAt(const Snap& s, const QPointF& screen);
-  bool push(Edit edit, EditKind kind);
-  void cancel();
-  std::vector<int> jointsAt(const Vec3& p) const;
-  std::optional<Vec3> typedPoint() const;
+  void refreshGeometry();  // poses and points from the drag preview / snapshot / spec
   void setHint();
+  void cancel();
 
   void drawGrid(QPainter& p) const;
   void drawBodies(QPainter& p) const;
   void drawJoints(QPainter& p) const;
   void drawGroundSymbol(QPainter& p, const QPointF& at) const;
-  void drawFeedback(QPainter& p) const;
+  void drawHover(QPainter& p) const;
 
   Document* document_;
-  Tool tool_ = Tool::Select;
+  std::vector<std::unique_ptr<SketchTool>> tools_;
+  std::vector<SketchTool*> tool_list_;
+  SketchTool* active_ = nullptr;
   // View: pixels per metre and the widget position of the world origin.
   double scale_ = 1500.0;
   QPointF origin_;
@@ -123,19 +108,10 @@ class SketchEditor : public QWidget {
   std::vector<Transform> poses_;  // per body: ^{body}X_0
   std::vector<DrawnPoint> points_;
   std::optional<Snapshot> snapshot_;
+  std::optional<VecX> preview_;
   // Interaction.
-  Snap hover_;
-  QPointF mouse_;
-  std::vector<Snap> pending_;  // points placed so far by the current tool
-  QString typed_;              // length[,angle] being typed
-  CouplingTool coupling_tool_{document_};
-  // Dragging with the select tool.
-  enum class Drag { None, Kinematic, Geometry } drag_ = Drag::None;
-  int drag_body_ = -1;
-  Vec3 drag_local_, drag_from_;
-  QPointF press_at_;
-  VecX drag_q_;
-  bool drag_moved_ = false;
+  SketchSnap hover_;
+  QString said_;  // what a tool said during the current event (kept over its hint)
 };
 
 }  // namespace articula

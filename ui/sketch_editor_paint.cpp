@@ -1,5 +1,5 @@
-// Drawing of the sketch editor: grid, links, joints, ground symbols, snap feedback, the link
-// being drawn with its length and angle.
+// Drawing of the sketch editor: grid, links, joints, ground symbols, couplings, the snap target;
+// then the active tool's overlay (the link being drawn, the pivot clicked first).
 #include <QPainter>
 #include <QPainterPath>
 #include <cmath>
@@ -11,7 +11,7 @@ namespace articula {
 
 namespace {
 const QColor kLink(60, 90, 140), kSelected(230, 120, 0), kGround(90, 90, 90), kDriven(245, 190, 40);
-const QColor kSnap(0, 150, 90), kRubber(0, 120, 200);
+const QColor kSnap(0, 150, 90);
 }  // namespace
 
 void SketchEditor::paintEvent(QPaintEvent*) {
@@ -20,8 +20,11 @@ void SketchEditor::paintEvent(QPaintEvent*) {
   drawGrid(p);
   drawBodies(p);
   drawJoints(p);
-  drawCouplings(p);
-  drawFeedback(p);
+  articula::drawCouplings(
+      p, document_->spec(), pivots(), [this](const Vec3& w) { return toScreen(w); }, scale_,
+      document_->selection().coupling);
+  drawHover(p);
+  active_->paintOverlay(p);
   if (document_->spec().bodies.empty() && points_.empty()) {
     p.setPen(QColor(120, 120, 120));
     p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignTop | Qt::AlignHCenter,
@@ -44,17 +47,6 @@ PivotView SketchEditor::pivotView(int joint) const {
 
 PivotOf SketchEditor::pivots() const {
   return [this](int joint) { return pivotView(joint); };
-}
-
-void SketchEditor::drawCouplings(QPainter& p) const {
-  articula::drawCouplings(
-      p, document_->spec(), pivots(), [this](const Vec3& w) { return toScreen(w); }, scale_,
-      document_->selection().coupling);
-  if (coupling_tool_.first() >= 0) {  // the pivot clicked first, waiting for the second
-    p.setPen(QPen(QColor(230, 120, 0), 2, Qt::DashLine));
-    p.setBrush(Qt::NoBrush);
-    p.drawEllipse(toScreen(pivotView(coupling_tool_.first()).at), 12, 12);
-  }
 }
 
 void SketchEditor::drawGrid(QPainter& p) const {
@@ -203,46 +195,23 @@ void SketchEditor::drawJoints(QPainter& p) const {
   }
 }
 
-void SketchEditor::drawFeedback(QPainter& p) const {
+void SketchEditor::drawHover(QPainter& p) const {
   // The snap target under the pointer.
-  if (hover_.kind != Snap::Free && underMouse()) {
-    const QPointF at = toScreen(hover_.p);
-    p.setPen(QPen(kSnap, 2));
-    p.setBrush(Qt::NoBrush);
-    if (hover_.kind == Snap::Point)
-      p.drawEllipse(at, 11, 11);
-    else if (hover_.kind == Snap::Line)
-      p.drawRect(QRectF(at - QPointF(6, 6), QSizeF(12, 12)));
-    else
-      p.drawLine(at - QPointF(6, 0), at + QPointF(6, 0)),
-          p.drawLine(at - QPointF(0, 6), at + QPointF(0, 6));
-    const QString what = hover_.kind == Snap::Point  ? tr("point")
-                         : hover_.kind == Snap::Line ? tr("on link")
-                                                     : tr("grid");
-    p.drawText(at + QPointF(12, 18), what);
-  }
-  if (pending_.empty()) return;
-  const auto typed = typedPoint();
-  const Vec3 end = typed ? *typed : hover_.p;
-  p.setPen(QPen(kRubber, 3, Qt::DashLine, Qt::RoundCap));
-  for (std::size_t i = 0; i + 1 < pending_.size(); ++i)
-    p.drawLine(toScreen(pending_[i].p), toScreen(pending_[i + 1].p));
-  p.drawLine(toScreen(pending_.back().p), toScreen(end));
-  for (const Snap& s : pending_) p.drawEllipse(toScreen(s.p), 5, 5);
-  const Vec3 d = end - pending_.back().p;
-  const QString label = tr("L = %1 mm   θ = %2°")
-                            .arg(d.norm() * 1000, 0, 'f', 1)
-                            .arg(std::atan2(d.y(), d.x()) * 180 / M_PI, 0, 'f', 1);
-  const QPointF at = toScreen(pending_.back().p + 0.5 * d) + QPointF(12, -12);
-  QFont f = p.font();
-  f.setBold(true);
-  p.setFont(f);
-  p.setPen(kRubber.darker(130));
-  p.drawText(at, label);
-  const QString box =
-      typed_.isEmpty() ? tr("type length [mm], angle [°], Enter") : tr("⌨ %1▏").arg(typed_);
-  p.setPen(typed_.isEmpty() ? QColor(140, 140, 140) : QColor(0, 0, 0));
-  p.drawText(at + QPointF(0, 18), box);
+  if (hover_.kind == SketchSnap::Free || !underMouse()) return;
+  const QPointF at = toScreen(hover_.p);
+  p.setPen(QPen(kSnap, 2));
+  p.setBrush(Qt::NoBrush);
+  if (hover_.kind == SketchSnap::Point)
+    p.drawEllipse(at, 11, 11);
+  else if (hover_.kind == SketchSnap::Line)
+    p.drawRect(QRectF(at - QPointF(6, 6), QSizeF(12, 12)));
+  else
+    p.drawLine(at - QPointF(6, 0), at + QPointF(6, 0)),
+        p.drawLine(at - QPointF(0, 6), at + QPointF(0, 6));
+  const QString what = hover_.kind == SketchSnap::Point  ? tr("point")
+                       : hover_.kind == SketchSnap::Line ? tr("on link")
+                                                         : tr("grid");
+  p.drawText(at + QPointF(12, 18), what);
 }
 
 }  // namespace articula

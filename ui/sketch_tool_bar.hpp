@@ -1,6 +1,6 @@
 #pragma once
-// The sketch tools as a toolbar: one checkable action per tool, each with a drawn icon, a tooltip
-// saying what it does and a shortcut (S, G, L, T, P, D, R, M, Del).
+// The sketch tools as a toolbar: one checkable action per tool in the editor's list (its icon,
+// name, shortcut, and a tooltip saying what it does).
 #include <QToolBar>
 
 #include "ui/sketch_editor.hpp"
@@ -14,15 +14,12 @@ class SketchToolBar : public QToolBar {
 
  public:
   SketchToolBar(SketchEditor* editor, QWidget* parent = nullptr);
-  QAction* action(SketchEditor::Tool tool) const;
+  QAction* action(SketchToolId tool) const;
 
  private:
   SketchEditor* editor_;
   QActionGroup* group_;
-  std::vector<std::pair<SketchEditor::Tool, QAction*>> actions_;
+  std::vector<std::pair<SketchToolId, QAction*>> actions_;
 };
-
-// A 32 px pictogram of a tool.
-QIcon sketchToolIcon(SketchEditor::Tool tool);
 
 }  // namespace articula

@@ -1,22 +1,14 @@
 #pragma once
-// The sketch tools in one list: what the tool bar shows (name, hint, shortcut) for each tool, in
-// tool-bar order. A new tool is an entry here, its icon and what it does on a click.
-#include <QKeySequence>
-#include <QString>
+// The sketch tools in one list, in tool-bar order: the editor owns them, the tool bar builds one
+// action per entry (name, icon, shortcut, description). A new tool is a SketchTool subclass and
+// its line in makeSketchTools.
+#include <memory>
 #include <vector>
 
-#include "ui/sketch_editor.hpp"
+#include "ui/sketch_tool.hpp"
 
 namespace articula {
 
-struct SketchToolInfo {
-  SketchEditor::Tool tool;
-  QString name;
-  QString hint;  // what to do with it (status bar, tooltip)
-  QKeySequence key;
-};
-
-const std::vector<SketchToolInfo>& sketchTools();
-const SketchToolInfo& sketchTool(SketchEditor::Tool tool);
+std::vector<std::unique_ptr<SketchTool>> makeSketchTools(SketchEditor* editor);
 
 }  // namespace articula

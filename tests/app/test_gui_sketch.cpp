@@ -8,11 +8,13 @@
 #define CATCH_CONFIG_RUNNER
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 #include <QUndoStack>
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "core/io/project.hpp"
 #include "core/sim/mechanism.hpp"
@@ -413,6 +415,105 @@ TEST_CASE("gear two cranks of a five-bar with the Gear tool; edit, undo, run, re
   CHECK(s.w.document()->spec().couplings.empty());
   s.w.document()->undoStack()->undo();
   CHECK(s.w.document()->spec().couplings.size() == 1);
+}
+
+TEST_CASE("sketch tools: one action each; belt and rack by clicking; messages stay shown",
+          "[gui][sketch-tools]") {
+  Sketcher s("tools");
+  auto message = [&] { return s.w.statusBar()->currentMessage(); };
+  // The tool bar is built from the editor's tool list: an action per tool, with its shortcut.
+  std::set<QString> keys;
+  for (const SketchTool* t : s.e->tools()) {
+    QAction* a = s.w.sketchToolBar()->action(t->id());
+    REQUIRE(a);
+    CHECK(a->shortcut() == t->shortcut());
+    CHECK(a->text() == t->name());
+    CHECK_FALSE(t->icon().isNull());
+    CHECK(keys.insert(t->shortcut().toString()).second);
+    s.tool(t->id());
+    CHECK(message() == t->description());
+  }
+  CHECK(keys.size() == 12);
+  QTest::keyClick(s.e, Qt::Key_T);  // T was also Trace Selected Point: neither fired
+  CHECK(s.e->tool() == Tool::Ternary);
+  QTest::keyClick(s.e, Qt::Key_B);
+  CHECK(s.e->tool() == Tool::Belt);
+  // Two cranks on ground pivots: 2 DOF.
+  s.tool(Tool::GroundPivot);
+  s.click(0, 0), s.click(0.2, 0);
+  s.tool(Tool::Link);
+  s.click(0, 0), s.click(0, 0.08);
+  s.click(0.2, 0), s.click(0.2, 0.06);
+  REQUIRE(s.status().dof == 2);
+  // A click that does nothing says why, and that stays in the status bar.
+  s.tool(Tool::Belt);
+  s.click(0.1, 0.1);
+  CHECK(message() == "Click on a pivot (a revolute joint)");
+  s.click(0, 0);
+  CHECK(message() == "Now click the second pivot");
+  QTest::mouseClick(s.e, Qt::RightButton, {}, s.at(0.1, 0.1));  // cancels the first pivot
+  CHECK(message() == s.e->toolById(Tool::Belt)->description());
+  s.click(0.2, 0), s.click(0, 0);
+  const MechanismSpec& spec = s.w.document()->spec();
+  REQUIRE(spec.couplings.size() == 1);
+  CHECK(spec.couplings[0].name == "B1");
+  CHECK(spec.couplings[0].type == CouplingSpec::Type::Belt);
+  CHECK(spec.couplings[0].ratio == 1.0);  // equal pulleys, a quarter of the distance each
+  REQUIRE(spec.couplings[0].radii);
+  CHECK((*spec.couplings[0].radii)[0] == Approx(0.05).epsilon(1e-12));
+  CHECK(s.status().dof == 1);
+  CHECK(message().startsWith("Added"));
+  s.w.document()->undoStack()->undo();
+  CHECK(s.w.document()->spec().couplings.empty());
+  s.w.document()->undoStack()->redo();
+  REQUIRE(s.w.document()->spec().couplings.size() == 1);
+  // A rack along a ground slider 0.1 m below the pinion: 0.1 m per radian.
+  s.tool(Tool::GroundSlider);
+  s.click(-0.1, -0.1), s.click(0.1, -0.1);
+  REQUIRE(s.status().dof == 2);
+  s.tool(Tool::Rack);
+  s.click(0, 0);
+  CHECK(message() == "Now click the slider (the rack)");
+  s.click(0.2, 0);
+  CHECK(message() == "Click the slider the pinion drives (a sliding joint)");
+  s.click(-0.1, -0.1);
+  REQUIRE(spec.couplings.size() == 2);
+  const CouplingSpec& r = spec.couplings[1];
+  CHECK(r.name == "R1");
+  CHECK(r.type == CouplingSpec::Type::RackPinion);
+  CHECK(r.ratio == Approx(0.1).epsilon(1e-12));
+  CHECK(spec.joints[spec.joint_index(r.joints[1])].joint.type == JointType::Prismatic);
+  CHECK(s.status().dof == 1);
+  s.shot("belt_and_rack");
+  // Delete (Select tool) removes the selected coupling; undo restores it.
+  s.tool(Tool::Select);
+  REQUIRE(s.w.document()->selection().coupling == 1);
+  QTest::keyClick(s.e, Qt::Key_Delete);
+  CHECK(s.w.document()->spec().couplings.size() == 1);
+  s.w.document()->undoStack()->undo();
+  REQUIRE(s.w.document()->spec().couplings.size() == 2);
+  // Drive the pinion and run: crank 2 turns with it, the slider moves 0.1 m per radian.
+  s.tool(Tool::Motor);
+  s.click(0, 0);
+  REQUIRE(s.status().free_dof == 0);
+  const std::shared_ptr<const Mechanism> m = s.w.document()->mechanism();
+  REQUIRE(m);
+  auto q = [&](const VecX& at, const std::string& joint) {
+    return at[m->compiled.q_index(m->spec.joint_index(joint))];
+  };
+  const VecX start = m->q0;
+  s.tool(Tool::Select);
+  s.w.controller()->play();
+  REQUIRE(waitFor([&] { return s.w.controller()->current().t >= 0.2; }, 60000));
+  s.w.controller()->pause();
+  REQUIRE(s.w.controller()->current().coupling_tau.size() == 2);
+  const VecX now = s.w.controller()->current().q;
+  const CouplingSpec belt = m->spec.couplings[0], rack = m->spec.couplings[1];
+  const double turned = q(now, rack.joints[0]) - q(start, rack.joints[0]);
+  CHECK(std::abs(turned) > 0.5);
+  CHECK(q(now, rack.joints[1]) - q(start, rack.joints[1]) == Approx(0.1 * turned).epsilon(1e-6));
+  CHECK(q(now, belt.joints[1]) - q(start, belt.joints[1]) ==
+        Approx(q(now, belt.joints[0]) - q(start, belt.joints[0])).epsilon(1e-6));
 }
 
 int main(int argc, char** argv) {

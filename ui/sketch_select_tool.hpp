@@ -1,0 +1,35 @@
+#pragma once
+// The Select tool: click to select a link, joint or coupling; drag a point of an assembled
+// mechanism to move it through the assembly solver (core/doc/kinematic_drag); Shift+drag (or a
+// drag of a ground point) moves the point itself, changing the geometry; Delete removes the
+// selection.
+#include "ui/sketch_tool.hpp"
+
+namespace articula {
+
+class SelectTool : public SketchTool {
+ public:
+  explicit SelectTool(SketchEditor* editor);
+  QIcon icon() const override;
+  bool editsSketch() const override { return false; }
+  void cancel() override;
+  void documentChanged() override { drag_ = Drag::None; }
+  void mousePress(const SketchMouse& m) override;
+  void mouseMove(const SketchMouse& m) override;
+  void mouseRelease(const SketchMouse& m) override;
+  bool keyPress(QKeyEvent& event) override;
+
+ private:
+  void select(const SketchSnap& s, const QPointF& screen);
+  void startDrag(int body, const Vec3& at);
+  void startGeometryDrag(const Vec3& from);
+
+  enum class Drag { None, Kinematic, Geometry } drag_ = Drag::None;
+  int body_ = -1;
+  Vec3 local_ = Vec3::Zero(), from_ = Vec3::Zero();  // grabbed point: on the body, in the world
+  QPointF press_at_;
+  VecX q_;  // the dragged configuration
+  bool moved_ = false;
+};
+
+}  // namespace articula
