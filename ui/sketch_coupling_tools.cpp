@@ -100,7 +100,8 @@ void CouplingTool::finish(int second) {
     if (type_ == CouplingSpec::Type::RackPinion) {
       e = rackEdit(second);
     } else {
-      if (d < 1e-6) return editor_->say(tr("The two pivots coincide: gears need a centre distance"));
+      if (d < 1e-6)
+        return editor_->say(tr("The two pivots coincide: gears need a centre distance"));
       const double rA = type_ == CouplingSpec::Type::Gear ? d / 2 : d / 4;
       e = add_coupling_from_radii(doc->editable(), type_, first_, second, rA, rA);
     }

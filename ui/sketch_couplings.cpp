@@ -1,10 +1,13 @@
 #include "ui/sketch_couplings.hpp"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
+#include "ui/sketch_tool.hpp"
 namespace articula {
 
 namespace {
@@ -55,23 +58,60 @@ void belt(QPainter& p, const ToScreen& s, const Vec3& c1, double r1, const Vec3&
   }
 }
 
-void rack(QPainter& p, const ToScreen& s, const PivotView& pinion, double r, const PivotView& b) {
+// The rack's pitch line: through the point nearest the pinion, along the slider, at least
+// 120 px long; `in` points from it toward the pinion.
+struct RackLine {
+  Vec3 from, to, in;
+};
+RackLine rackLine(const PivotView& pinion, double r, const PivotView& b, double scale) {
   const Vec3 axis = b.axis.normalized();
-  const Vec3 foot = b.at + axis * axis.dot(pinion.at - b.at);  // the pitch line's nearest point
-  p.drawLine(s(foot - 3 * r * axis), s(foot + 3 * r * axis));
-  const Vec3 out =
-      (foot - pinion.at).norm() > 1e-12 ? (foot - pinion.at).normalized() : Vec3(0, -1, 0);
-  for (double x = -3 * r; x <= 3 * r; x += kModule)
-    p.drawLine(s(foot + x * axis), s(foot + x * axis + 0.15 * r * out));
+  const Vec3 foot = b.at + axis * axis.dot(pinion.at - b.at);
+  const double half = std::max(3 * r, 60 / scale);
+  const Vec3 in =
+      (pinion.at - foot).norm() > 1e-12 ? (pinion.at - foot).normalized() : Vec3(0, 1, 0);
+  return {foot - half * axis, foot + half * axis, in};
+}
+
+// Teeth 7 px high on the pinion's side of the pitch line, one per module (at least 6 px apart),
+// so that they show beside a link drawn along the same line.
+void rack(QPainter& p, const ToScreen& s, const RackLine& l, double scale) {
+  p.drawLine(s(l.from), s(l.to));
+  const double step = std::max(kModule, 6 / scale), length = (l.to - l.from).norm();
+  const Vec3 along = (l.to - l.from) / length, up = 7 / scale * l.in;
+  for (double x = 0; x <= length; x += step)
+    p.drawLine(s(l.from + x * along), s(l.from + x * along + up));
 }
 
 QString label(const CouplingSpec& c) {
-  return QStringLiteral("%1  %2").arg(QString::fromStdString(c.name)).arg(c.ratio, 0, 'g', 4);
+  const QString unit = c.type == CouplingSpec::Type::RackPinion ? QStringLiteral(" m/rad") : "";
+  return QStringLiteral("%1  %2%3")
+      .arg(QString::fromStdString(c.name))
+      .arg(c.ratio, 0, 'g', 4)
+      .arg(unit);
+}
+
+// Where a label of `size` goes: below, above, right or left of each circle (centre, radius in
+// px) in turn, the first place covering least of the sketch.
+QRectF labelRect(const QSizeF& size, const std::vector<std::pair<QPointF, double>>& circles,
+                 const LabelCost& cost) {
+  const double w = size.width(), h = size.height();
+  QRectF best;
+  int least = std::numeric_limits<int>::max();
+  for (const auto& [c, r] : circles)
+    for (const QPointF& at :
+         {QPointF(c.x() - w / 2, c.y() + r + 8), QPointF(c.x() - w / 2, c.y() - r - 8 - h),
+          QPointF(c.x() + r + 8, c.y() - h / 2), QPointF(c.x() - r - 8 - w, c.y() - h / 2)}) {
+      const QRectF place(at, size);
+      const int k = cost(place);
+      if (k < least) least = k, best = place;
+      if (k == 0) return best;
+    }
+  return best;
 }
 }  // namespace
 
 void drawCouplings(QPainter& p, const MechanismSpec& spec, const PivotOf& pivot, const ToScreen& s,
-                   double scale, int selected) {
+                   double scale, int selected, const LabelCost& cost) {
   for (int i = 0; i < static_cast<int>(spec.couplings.size()); ++i) {
     const CouplingSpec& c = spec.couplings[i];
     const int ja = spec.joint_index(c.joints[0]), jb = spec.joint_index(c.joints[1]);
@@ -81,20 +121,42 @@ void drawCouplings(QPainter& p, const MechanismSpec& spec, const PivotOf& pivot,
     p.setPen(QPen(i == selected ? QColor(230, 120, 0) : QColor(150, 100, 30),
                   i == selected ? 2.2 : 1.3));
     p.setBrush(Qt::NoBrush);
+    std::vector<std::pair<QPointF, double>> around{{s(a.at), r.rA * scale}};
     if (c.type == CouplingSpec::Type::Linear || r.rA <= 0) {
       p.setPen(QPen(p.pen().color(), 1.3, Qt::DashLine));
       p.drawLine(s(a.at), s(b.at));
+      around = {{(s(a.at) + s(b.at)) / 2, 4.0}};
     } else if (c.type == CouplingSpec::Type::RackPinion) {
       gear(p, s, a.at, r.rA, a.angle, scale);
-      rack(p, s, a, r.rA, b);
+      const RackLine l = rackLine(a, r.rA, b, scale);
+      rack(p, s, l, scale);
+      for (const Vec3& end : {l.to, l.from}) around.emplace_back(s(end), 4.0);
     } else {
       gear(p, s, a.at, r.rA, a.angle, scale);
       gear(p, s, b.at, r.rB, b.angle, scale);
       if (c.type == CouplingSpec::Type::Belt) belt(p, s, a.at, r.rA, b.at, r.rB);
+      around.emplace_back(s(b.at), r.rB * scale);
     }
+    const QString text = label(c);
+    const QRectF box = labelRect(QFontMetricsF(p.font()).size(0, text), around, cost);
     p.setPen(QColor(120, 80, 20));
-    p.drawText(s(a.at - Vec3(0, r.rA, 0)) + QPointF(6, 16), label(c));  // below: clear of links
+    p.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, text);
   }
+}
+
+std::vector<Vec3> couplingExtent(const MechanismSpec& spec, const PivotOf& pivot) {
+  std::vector<Vec3> out;
+  for (const CouplingSpec& c : spec.couplings) {
+    const int ja = spec.joint_index(c.joints[0]), jb = spec.joint_index(c.joints[1]);
+    if (ja < 0 || jb < 0 || c.type == CouplingSpec::Type::Linear) continue;
+    const PivotView a = pivot(ja), b = pivot(jb);
+    const Circles r = circles(c, (b.at - a.at).norm());
+    const bool rack = c.type == CouplingSpec::Type::RackPinion;
+    for (auto [at, radius] : {std::pair{a.at, r.rA}, std::pair{b.at, rack ? 0.0 : r.rB}})
+      for (const Vec3& corner : {Vec3(-1, -1, 0), Vec3(1, 1, 0)})
+        out.push_back(at + radius * corner);
+  }
+  return out;
 }
 
 int couplingAt(const MechanismSpec& spec, const PivotOf& pivot, const ToScreen& s, double scale,
@@ -108,6 +170,10 @@ int couplingAt(const MechanismSpec& spec, const PivotOf& pivot, const ToScreen& 
     const bool rack = c.type == CouplingSpec::Type::RackPinion;  // B is a slider: no circle
     for (auto [at, radius] : {std::pair{a.at, r.rA}, std::pair{b.at, rack ? 0.0 : r.rB}})
       if (radius > 0 && std::abs(QLineF(screen, s(at)).length() - radius * scale) < px) return i;
+    if (rack && r.rA > 0) {
+      const RackLine l = rackLine(a, r.rA, b, scale);
+      if (distanceToSegment(screen, s(l.from), s(l.to), nullptr) < px) return i;
+    }
   }
   return -1;
 }

@@ -2,6 +2,7 @@
 // Couplings in the sketch: how they are drawn (pitch circles turning with their links, a belt's
 // tangents, a toothed rack) and picked. The tools adding them are in ui/sketch_coupling_tools.
 #include <QPointF>
+#include <QRectF>
 #include <functional>
 #include <vector>
 
@@ -20,9 +21,15 @@ struct PivotView {
 using PivotOf = std::function<PivotView(int joint)>;
 using ToScreen = std::function<QPointF(const Vec3&)>;
 
-// Pitch circles (radii from the file, else split from the ratio and the centre distance).
+// What a label in a widget rectangle would cover of the sketch (0: nothing).
+using LabelCost = std::function<int(const QRectF&)>;
+
+// Pitch circles (radii from the file, else split from the ratio and the centre distance), each
+// coupling's name and ratio beside them.
 void drawCouplings(QPainter& p, const MechanismSpec& spec, const PivotOf& pivot,
-                   const ToScreen& to_screen, double scale, int selected);
+                   const ToScreen& to_screen, double scale, int selected, const LabelCost& cost);
+// The corners of the boxes around the couplings' pitch circles (world): what a view must show.
+std::vector<Vec3> couplingExtent(const MechanismSpec& spec, const PivotOf& pivot);
 // The coupling whose drawing passes within `px` pixels of `screen`, or -1.
 int couplingAt(const MechanismSpec& spec, const PivotOf& pivot, const ToScreen& to_screen,
                double scale, const QPointF& screen, double px);

@@ -82,6 +82,7 @@ Vec3 SketchEditor::toWorld(const QPointF& s) const {
 }
 
 void SketchEditor::resizeEvent(QResizeEvent*) {
+  if (fitted_) return fitToView();  // still as fitted: keep fitting (the window is laid out)
   if (!placed_) {  // about 0.45 m across the shorter side: a desk-sized linkage fits
     scale_ = std::max(200.0, std::min(width(), height()) / 0.45);
     origin_ = QPointF(width() * 0.25, height() * 0.7);
@@ -92,15 +93,18 @@ void SketchEditor::resizeEvent(QResizeEvent*) {
 void SketchEditor::fitToView() {
   if (points_.empty()) return;
   double x0 = 1e9, x1 = -1e9, y0 = 1e9, y1 = -1e9;
-  for (const DrawnPoint& p : points_) {
-    x0 = std::min(x0, p.world.x()), x1 = std::max(x1, p.world.x());
-    y0 = std::min(y0, p.world.y()), y1 = std::max(y1, p.world.y());
+  std::vector<Vec3> extent = couplingExtent(document_->spec(), pivots());
+  for (const DrawnPoint& p : points_) extent.push_back(p.world);
+  for (const Vec3& p : extent) {
+    x0 = std::min(x0, p.x()), x1 = std::max(x1, p.x());
+    y0 = std::min(y0, p.y()), y1 = std::max(y1, p.y());
   }
-  const double span = std::max({x1 - x0, y1 - y0, 0.05});
-  scale_ = 0.6 * std::min(width(), height()) / span;
+  // Width and height fitted apart: a long flat linkage (a steering rack) fills the width.
+  scale_ =
+      std::min(0.75 * width() / std::max(x1 - x0, 0.05), 0.6 * height() / std::max(y1 - y0, 0.05));
   origin_ =
       QPointF(width() / 2.0 - scale_ * 0.5 * (x0 + x1), height() / 2.0 + scale_ * 0.5 * (y0 + y1));
-  placed_ = true;
+  placed_ = fitted_ = true;
   update();
 }
 
@@ -289,6 +293,7 @@ void SketchEditor::wheelEvent(QWheelEvent* event) {
   const double factor = std::pow(1.0015, event->angleDelta().y());
   const QPointF at = event->position();
   origin_ = at + (origin_ - at) * factor;  // zoom about the pointer
+  fitted_ = false;
   scale_ *= factor;
   update();
 }

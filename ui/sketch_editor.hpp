@@ -89,10 +89,13 @@ class SketchEditor : public QWidget {
   void cancel();
 
   void drawGrid(QPainter& p) const;
+  void drawRails(QPainter& p) const;
+  void drawBlock(QPainter& p, int body, const QPointF& at, const QColor& c) const;
   void drawBodies(QPainter& p) const;
   void drawJoints(QPainter& p) const;
   void drawGroundSymbol(QPainter& p, const QPointF& at) const;
   void drawHover(QPainter& p) const;
+  int labelCost(const QRectF& r) const;
 
   Document* document_;
   std::vector<std::unique_ptr<SketchTool>> tools_;
@@ -102,6 +105,7 @@ class SketchEditor : public QWidget {
   double scale_ = 1500.0;
   QPointF origin_;
   bool placed_ = false;
+  bool fitted_ = false;  // as fitToView left it (no zoom since): refitted on resizes
   double grid_ = 0.01;
   bool grid_snap_ = true;
   // Geometry as shown.

@@ -1,5 +1,6 @@
 // Drawing of the sketch editor: grid, links, joints, ground symbols, couplings, the snap target;
 // then the active tool's overlay (the link being drawn, the pivot clicked first).
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
 #include <cmath>
@@ -22,7 +23,7 @@ void SketchEditor::paintEvent(QPaintEvent*) {
   drawJoints(p);
   articula::drawCouplings(
       p, document_->spec(), pivots(), [this](const Vec3& w) { return toScreen(w); }, scale_,
-      document_->selection().coupling);
+      document_->selection().coupling, [this](const QRectF& r) { return labelCost(r); });
   drawHover(p);
   active_->paintOverlay(p);
   if (document_->spec().bodies.empty() && points_.empty()) {
@@ -31,6 +32,43 @@ void SketchEditor::paintEvent(QPaintEvent*) {
                tr("Empty sketch. Start with the Ground pivot tool in the sketch toolbar,\n"
                   "then draw links between points with the Link tool."));
   }
+}
+
+namespace {
+bool crosses(const QRectF& r, const QPointF& a, const QPointF& b) {
+  if (r.contains(a) || r.contains(b)) return true;
+  const QLineF l(a, b);
+  const QLineF edges[] = {{r.topLeft(), r.topRight()},
+                          {r.topRight(), r.bottomRight()},
+                          {r.bottomRight(), r.bottomLeft()},
+                          {r.bottomLeft(), r.topLeft()}};
+  for (const QLineF& e : edges)
+    if (l.intersects(e) == QLineF::BoundedIntersection) return true;
+  return false;
+}
+}  // namespace
+
+// What a coupling's label at r would cover: 100 when out of view, plus one per point (with its
+// hub, block or ground symbol), joint name and link side under it.
+int SketchEditor::labelCost(const QRectF& r) const {
+  int cost = QRectF(rect()).contains(r) ? 0 : 100;
+  const QRectF around = r.adjusted(-15, -26, 15, 14);  // ground symbols reach 25 px down
+  for (const DrawnPoint& q : points_) cost += around.contains(toScreen(q.world));
+  const MechanismSpec& spec = document_->spec();
+  const QFontMetricsF fm(font());
+  for (const JointSpec& js : spec.joints) {
+    const QPointF at = toScreen(bodyToWorld(spec.body_index(js.child), js.child_frame.position));
+    const QSizeF size = fm.size(0, QString::fromStdString(js.name));
+    cost += r.adjusted(-4, -4, 4, 4).intersects(QRectF(at + QPointF(10, -10 - fm.ascent()), size));
+  }
+  const QRectF wide = r.adjusted(-8, -8, 8, 8);  // links are drawn 9 px wide
+  for (int b = 0; b < static_cast<int>(spec.bodies.size()); ++b) {
+    const std::vector<Vec3> pts = body_points(spec, b);
+    for (std::size_t i = 0; i + 1 < pts.size() + (pts.size() > 2); ++i)
+      cost += crosses(wide, toScreen(bodyToWorld(b, pts[i])),
+                      toScreen(bodyToWorld(b, pts[(i + 1) % pts.size()])));
+  }
+  return cost;
 }
 
 PivotView SketchEditor::pivotView(int joint) const {
@@ -85,10 +123,8 @@ void SketchEditor::drawGroundSymbol(QPainter& p, const QPointF& at) const {
     p.drawLine(at + QPointF(5 * k + 1, 24), at + QPointF(5 * k + 6, 18));
 }
 
-void SketchEditor::drawBodies(QPainter& p) const {
+void SketchEditor::drawRails(QPainter& p) const {
   const MechanismSpec& spec = document_->spec();
-  const Selection sel = document_->selection();
-  // Rails of sliders first, under everything.
   for (const JointSpec& j : spec.joints) {
     if (j.joint.type != JointType::Prismatic) continue;
     const int g = spec.body_index(j.parent);
@@ -115,26 +151,47 @@ void SketchEditor::drawBodies(QPainter& p) const {
         p.drawLine(q, q + QPointF(-6, 8));
       }
   }
+}
+
+// A body with one point: a slider block along its rail, or (on a pivot only, as a pinion or a
+// flywheel) a hub whose spoke turns with it.
+void SketchEditor::drawBlock(QPainter& p, int b, const QPointF& at, const QColor& c) const {
+  const MechanismSpec& spec = document_->spec();
+  const Mat3 R = poses_[b].E.transpose();
+  double angle = std::atan2(R(1, 0), R(0, 0));
+  bool slides = false;
+  for (const JointSpec& j : spec.joints)  // along its rail
+    if (j.child == spec.bodies[b].name && j.joint.type == JointType::Prismatic) {
+      const Vec3 ax = R * j.child_frame.orientation.toRotationMatrix().col(2);
+      angle = std::atan2(ax.y(), ax.x());
+      slides = true;
+    }
+  p.save();
+  p.translate(at);
+  p.rotate(-angle * 180 / M_PI);
+  p.setPen(QPen(c.darker(130), 2));
+  p.setBrush(c.lighter(150));
+  if (slides) {
+    p.drawRect(QRectF(-20, -12, 40, 24));
+  } else {
+    p.drawEllipse(QPointF(0, 0), 14, 14);
+    p.setPen(QPen(c.darker(130), 3, Qt::SolidLine, Qt::RoundCap));
+    p.drawLine(QPointF(0, 0), QPointF(14, 0));
+  }
+  p.restore();
+}
+
+void SketchEditor::drawBodies(QPainter& p) const {
+  const MechanismSpec& spec = document_->spec();
+  const Selection sel = document_->selection();
+  drawRails(p);  // under everything
   for (int b = 0; b < static_cast<int>(spec.bodies.size()); ++b) {
     const bool selected = sel.body == b;
     const QColor c = selected ? kSelected : kLink;
     std::vector<QPointF> pts;
     for (const Vec3& v : body_points(spec, b)) pts.push_back(toScreen(bodyToWorld(b, v)));
-    if (pts.size() == 1) {  // a slider block, turned with its body
-      p.save();
-      p.translate(pts[0]);
-      const Mat3 R = poses_[b].E.transpose();
-      double angle = std::atan2(R(1, 0), R(0, 0));
-      for (const JointSpec& j : spec.joints)  // along its rail
-        if (j.child == spec.bodies[b].name && j.joint.type == JointType::Prismatic) {
-          const Vec3 ax = R * j.child_frame.orientation.toRotationMatrix().col(2);
-          angle = std::atan2(ax.y(), ax.x());
-        }
-      p.rotate(-angle * 180 / M_PI);
-      p.setPen(QPen(c.darker(130), 2));
-      p.setBrush(c.lighter(150));
-      p.drawRect(QRectF(-20, -12, 40, 24));
-      p.restore();
+    if (pts.size() == 1) {
+      drawBlock(p, b, pts[0], c);
       continue;
     }
     if (pts.size() >= 3) {  // a plate: filled outline

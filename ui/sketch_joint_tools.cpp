@@ -15,7 +15,9 @@ GroundPivotTool::GroundPivotTool(SketchEditor* editor)
                  tr("Click to place a fixed pivot on the ground"), Qt::Key_G) {}
 
 QIcon GroundPivotTool::icon() const {
-  return paintedIcon([](QPainter& p) { icon_parts::ground(p, {16, 14}), icon_parts::pin(p, {16, 14}); });
+  return paintedIcon([](QPainter& p) {
+    icon_parts::ground(p, {16, 14}), icon_parts::pin(p, {16, 14});
+  });
 }
 
 void GroundPivotTool::mousePress(const SketchMouse& m) {
