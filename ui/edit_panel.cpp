@@ -322,6 +322,70 @@ void EditPanel::buildBody(int index) {
   };
 }
 
+// The texts the joint form showed (6 digits): only what the user changed replaces the exact
+// values, so a rename does not move a joint frame by rounding.
+struct EditPanel::JointFrameFields {
+  QLineEdit *pp, *pq, *cp, *cq, *q0;
+  QString pp0, pq0, cp0, cq0, q00;
+  void remember() {
+    pp0 = pp->text(), pq0 = pq->text(), cp0 = cp->text(), cq0 = cq->text(), q00 = q0->text();
+  }
+  void read(JointSpec& j) const {
+    if (pp->text() != pp0)
+      j.parent_frame.position = vec3(EditPanel::tr("Parent frame position"), pp->text());
+    if (pq->text() != pq0)
+      j.parent_frame.orientation = quat(EditPanel::tr("Parent frame quaternion"), pq->text());
+    if (cp->text() != cp0)
+      j.child_frame.position = vec3(EditPanel::tr("Child frame position"), cp->text());
+    if (cq->text() != cq0)
+      j.child_frame.orientation = quat(EditPanel::tr("Child frame quaternion"), cq->text());
+    if (q0->text() == q00) return;
+    j.q0.reset();
+    if (!q0->text().trimmed().isEmpty()) j.q0 = numbers(EditPanel::tr("q0"), q0->text(), -1);
+  }
+};
+
+// The drive and spring rows: kind, expression or motion law, spring k, rest, c.
+struct EditPanel::JointDriveFields {
+  QComboBox* kind;
+  QLineEdit *expr, *law, *spring;
+  QString drive0, spring0;
+  QString driveText() const { return kind->currentText() + '|' + expr->text() + '|' + law->text(); }
+  void remember() { drive0 = driveText(), spring0 = spring->text(); }
+  // Throws with the field's name on a motion law that is not JSON.
+  void read(JointSpec& j) const {
+    if (driveText() != drive0) {
+      j.drive.reset();
+      if (kind->currentIndex() > 0) j.drive = drive();
+    }
+    if (spring->text() == spring0) return;
+    j.spring.reset();
+    if (spring->text().trimmed().isEmpty()) return;
+    const auto v = numbers(EditPanel::tr("Spring k, rest, c"), spring->text(), 3);
+    j.spring = SpringSpec{v[0], v[1], v[2], nlohmann::json::object()};
+  }
+  DriveSpec drive() const {
+    DriveSpec d{kind->currentIndex() == 1 ? DriveSpec::Kind::Motion : DriveSpec::Kind::Force,
+                expr->text().trimmed().toStdString(), nullptr, nlohmann::json::object()};
+    if (law->text().trimmed().isEmpty()) return d;
+    try {
+      d.law = nlohmann::json::parse(law->text().toStdString());
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(
+          EditPanel::tr("Motion law: not JSON (%1)").arg(e.what()).toStdString());
+    }
+    return d;
+  }
+};
+
+namespace {
+QString driveKind(const JointSpec& j) {
+  if (!j.drive) return EditPanel::tr("none");
+  return j.drive->kind == DriveSpec::Kind::Motion ? EditPanel::tr("motion")
+                                                  : EditPanel::tr("force");
+}
+}  // namespace
+
 void EditPanel::buildJoint(int index) {
   const MechanismSpec& spec = document_->spec();
   const JointSpec& j = spec.joints[index];
@@ -334,85 +398,16 @@ void EditPanel::buildJoint(int index) {
   for (const BodySpec& b : spec.bodies) bodies << QString::fromStdString(b.name);
   auto* parent = addCombo(tr("Parent"), bodies, QString::fromStdString(j.parent));
   auto* child = addCombo(tr("Child"), bodies, QString::fromStdString(j.child));
-  const Quat& qp = j.parent_frame.orientation;
-  const Quat& qc = j.child_frame.orientation;
-  const double wp[4] = {qp.w(), qp.x(), qp.y(), qp.z()}, wc[4] = {qc.w(), qc.x(), qc.y(), qc.z()};
-  auto* pp = addLine(tr("Parent frame position"), list(j.parent_frame.position.data(), 3),
-                     tr("m, in the parent body"));
-  auto* pq =
-      addLine(tr("Parent frame quaternion"), list(wp, 4), tr("w, x, y, z (normalised on apply)"));
-  auto* cp = addLine(tr("Child frame position"), list(j.child_frame.position.data(), 3),
-                     tr("m, in the child body"));
-  auto* cq = addLine(tr("Child frame quaternion"), list(wc, 4), tr("w, x, y, z"));
-  auto* q0 =
-      addLine(tr("q0"), j.q0 ? list(j.q0->data(), static_cast<int>(j.q0->size())) : QString(),
-              tr("initial coordinates; empty: from the sketched poses"));
-  const QString kind = !j.drive                                   ? tr("none")
-                       : j.drive->kind == DriveSpec::Kind::Motion ? tr("motion")
-                                                                  : tr("force");
-  auto* drive = addCombo(tr("Drive"), {tr("none"), tr("motion"), tr("force")}, kind);
-  auto* expr = addLine(tr("Drive expression"),
-                       j.drive ? QString::fromStdString(j.drive->expression) : QString(),
-                       tr("of t: q(t) for motion (rad or m), τ(t) for force; e.g. 0.3 + 2*pi*t"));
-  auto* law = addLine(
-      tr("Motion law"),
-      j.drive && !j.drive->law.is_null() ? QString::fromStdString(j.drive->law.dump()) : QString(),
-      tr("JSON motion law instead of the expression, e.g. "
-         "{\"type\":\"harmonic\",\"amplitude\":0.5,\"frequency\":1}"));
-  preview_ = new DrivePreview(body_);
-  form_->addRow(preview_);
-  const SpringSpec sp = j.spring.value_or(SpringSpec{});
-  auto* spring = addLine(
-      tr("Spring k, rest, c"),
-      j.spring ? list(&sp.stiffness, 1) + ", " + num(sp.rest) + ", " + num(sp.damping) : QString(),
-      tr("stiffness, rest position, damping; empty: no spring"));
-  connect(expr, &QLineEdit::textChanged, this, &EditPanel::updatePreview);
-  connect(law, &QLineEdit::textChanged, this, &EditPanel::updatePreview);
-  connect(drive, &QComboBox::currentTextChanged, this, &EditPanel::updatePreview);
-  updatePreview();
-  // Fields show 6 digits: only what the user changed replaces the exact values (a rename must
-  // not move a joint frame by rounding).
-  const QString pp0 = pp->text(), pq0 = pq->text(), cp0 = cp->text(), cq0 = cq->text();
-  const QString q00 = q0->text(), spring0 = spring->text();
-  const QString drive0 = drive->currentText() + '|' + expr->text() + '|' + law->text();
+  JointFrameFields frames = addJointFrames(j);
+  JointDriveFields drive = addJointDrive(j);
   apply_ = [=, this] {
     JointSpec after = document_->spec().joints[index];
     after.name = name->text().trimmed().toStdString();
     after.joint.type = *joint_type_from_name(type->currentText().toStdString());
     after.parent = parent->currentText().toStdString();
     after.child = child->currentText().toStdString();
-    if (pp->text() != pp0)
-      after.parent_frame.position = vec3(tr("Parent frame position"), pp->text());
-    if (pq->text() != pq0)
-      after.parent_frame.orientation = quat(tr("Parent frame quaternion"), pq->text());
-    if (cp->text() != cp0)
-      after.child_frame.position = vec3(tr("Child frame position"), cp->text());
-    if (cq->text() != cq0)
-      after.child_frame.orientation = quat(tr("Child frame quaternion"), cq->text());
-    if (q0->text() != q00) {
-      after.q0.reset();
-      if (!q0->text().trimmed().isEmpty()) after.q0 = numbers(tr("q0"), q0->text(), -1);
-    }
-    const bool drive_edited =
-        drive->currentText() + '|' + expr->text() + '|' + law->text() != drive0;
-    if (drive_edited) after.drive.reset();
-    if (drive_edited && drive->currentIndex() > 0) {
-      DriveSpec d{drive->currentIndex() == 1 ? DriveSpec::Kind::Motion : DriveSpec::Kind::Force,
-                  expr->text().trimmed().toStdString(), nullptr, nlohmann::json::object()};
-      if (!law->text().trimmed().isEmpty()) {
-        try {
-          d.law = nlohmann::json::parse(law->text().toStdString());
-        } catch (const std::exception& e) {
-          return refuse(tr("Motion law: not JSON (%1)").arg(e.what()));
-        }
-      }
-      after.drive = d;
-    }
-    if (spring->text() != spring0) after.spring.reset();
-    if (spring->text() != spring0 && !spring->text().trimmed().isEmpty()) {
-      const auto v = numbers(tr("Spring k, rest, c"), spring->text(), 3);
-      after.spring = SpringSpec{v[0], v[1], v[2], nlohmann::json::object()};
-    }
+    frames.read(after);
+    drive.read(after);
     if (after == document_->spec().joints[index]) return true;
     if (const std::string why = check_joint(document_->spec(), index, after); !why.empty())
       return refuse(QString::fromStdString(why));
@@ -420,6 +415,50 @@ void EditPanel::buildJoint(int index) {
                            EditKind::JointProperties) ||
            refuse(document_->error());
   };
+}
+
+EditPanel::JointFrameFields EditPanel::addJointFrames(const JointSpec& j) {
+  const Quat& qp = j.parent_frame.orientation;
+  const Quat& qc = j.child_frame.orientation;
+  const double wp[4] = {qp.w(), qp.x(), qp.y(), qp.z()}, wc[4] = {qc.w(), qc.x(), qc.y(), qc.z()};
+  JointFrameFields f;
+  f.pp = addLine(tr("Parent frame position"), list(j.parent_frame.position.data(), 3),
+                 tr("m, in the parent body"));
+  f.pq =
+      addLine(tr("Parent frame quaternion"), list(wp, 4), tr("w, x, y, z (normalised on apply)"));
+  f.cp = addLine(tr("Child frame position"), list(j.child_frame.position.data(), 3),
+                 tr("m, in the child body"));
+  f.cq = addLine(tr("Child frame quaternion"), list(wc, 4), tr("w, x, y, z"));
+  f.q0 = addLine(tr("q0"), j.q0 ? list(j.q0->data(), static_cast<int>(j.q0->size())) : QString(),
+                 tr("initial coordinates; empty: from the sketched poses"));
+  f.remember();
+  return f;
+}
+
+EditPanel::JointDriveFields EditPanel::addJointDrive(const JointSpec& j) {
+  JointDriveFields f;
+  f.kind = addCombo(tr("Drive"), {tr("none"), tr("motion"), tr("force")}, driveKind(j));
+  f.expr = addLine(tr("Drive expression"),
+                   j.drive ? QString::fromStdString(j.drive->expression) : QString(),
+                   tr("of t: q(t) for motion (rad or m), τ(t) for force; e.g. 0.3 + 2*pi*t"));
+  f.law = addLine(
+      tr("Motion law"),
+      j.drive && !j.drive->law.is_null() ? QString::fromStdString(j.drive->law.dump()) : QString(),
+      tr("JSON motion law instead of the expression, e.g. "
+         "{\"type\":\"harmonic\",\"amplitude\":0.5,\"frequency\":1}"));
+  preview_ = new DrivePreview(body_);
+  form_->addRow(preview_);
+  const SpringSpec sp = j.spring.value_or(SpringSpec{});
+  f.spring = addLine(
+      tr("Spring k, rest, c"),
+      j.spring ? list(&sp.stiffness, 1) + ", " + num(sp.rest) + ", " + num(sp.damping) : QString(),
+      tr("stiffness, rest position, damping; empty: no spring"));
+  connect(f.expr, &QLineEdit::textChanged, this, &EditPanel::updatePreview);
+  connect(f.law, &QLineEdit::textChanged, this, &EditPanel::updatePreview);
+  connect(f.kind, &QComboBox::currentTextChanged, this, &EditPanel::updatePreview);
+  updatePreview();
+  f.remember();
+  return f;
 }
 
 void EditPanel::updatePreview() {

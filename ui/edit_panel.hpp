@@ -16,6 +16,7 @@ class QLineEdit;
 namespace articula {
 
 class Document;
+struct JointSpec;
 class DrivePreview;
 
 class EditPanel : public QWidget {
@@ -36,6 +37,10 @@ class EditPanel : public QWidget {
   void buildMechanism();
   void buildBody(int body);
   void buildJoint(int joint);
+  struct JointFrameFields;
+  struct JointDriveFields;
+  JointFrameFields addJointFrames(const JointSpec& joint);
+  JointDriveFields addJointDrive(const JointSpec& joint);
   void buildCoupling(int coupling);
   QLineEdit* addLine(const QString& label, const QString& value, const QString& tip = {});
   QComboBox* addCombo(const QString& label, const QStringList& items, const QString& current);

@@ -214,87 +214,103 @@ void TemplateDialog::buildDhForm() {
   stack_->addWidget(scrolled(page));
 }
 
+namespace {
+MechanismSpec stewartFrom(const ParamForm& f) {
+  StewartParams p;
+  p.base_radius = f.value("base_radius");
+  p.top_radius = f.value("top_radius");
+  p.legs = f.integer("legs");
+  p.height = f.value("height");
+  p.base_spacing = f.value("base_spacing");
+  p.top_spacing = f.value("top_spacing");
+  p.offset = f.vector("offset");
+  p.rotation = f.vector("rotation");
+  p.base_thickness = f.value("base_thickness");
+  p.top_thickness = f.value("top_thickness");
+  p.cylinder_diameter = f.value("cylinder_diameter");
+  p.rod_diameter = f.value("rod_diameter");
+  p.base_material = f.material("base_material");
+  p.top_material = f.material("top_material");
+  p.leg_material = f.material("leg_material");
+  p.drive_legs = f.checked("drive_legs");
+  p.drive_amplitude = f.value("drive_amplitude");
+  p.drive_frequency = f.value("drive_frequency");
+  return make_stewart(p);
+}
+
+MechanismSpec rssrFrom(const ParamForm& f) {
+  RssrParams p;
+  p.crank = f.value("crank");
+  p.rocker = f.value("rocker");
+  p.coupler = f.value("coupler");
+  p.output_axis = f.vector("output_axis");
+  p.crank_angle = f.value("crank_angle");
+  p.branch = f.choice("branch") == 0 ? 1 : -1;
+  p.universal_at_rocker = f.choice("universal_at_rocker") == 1;
+  p.section = f.section("section");
+  p.material = f.material("material");
+  p.drive_crank = f.checked("drive_crank");
+  p.crank_speed = f.value("crank_speed") * M_PI / 180;
+  return make_rssr(p);
+}
+
+MechanismSpec bennettFrom(const ParamForm& f) {
+  BennettParams p;
+  p.a = f.value("a");
+  p.alpha = f.value("alpha");
+  p.beta = f.value("beta");
+  // The spin box shows 10 decimals; derive b exactly when it follows the condition.
+  p.b = f.checked("b_from_condition") ? p.a * std::sin(p.beta) / std::sin(p.alpha) : f.value("b");
+  p.theta1 = f.value("theta1");
+  p.section = f.section("section");
+  p.material = f.material("material");
+  p.drive = f.checked("drive");
+  p.speed = f.value("speed") * M_PI / 180;
+  return make_bennett(p);
+}
+
+MechanismSpec deltaFrom(const ParamForm& f) {
+  DeltaParams p;
+  p.base_radius = f.value("base_radius");
+  p.platform_radius = f.value("platform_radius");
+  p.upper_arm = f.value("upper_arm");
+  p.forearm = f.value("forearm");
+  p.height = f.value("height");
+  p.arm_section = f.section("arm_section");
+  p.forearm_section = f.section("forearm_section");
+  p.platform_thickness = f.value("platform_thickness");
+  p.material = f.material("material");
+  p.drive_arms = f.checked("drive_arms");
+  p.drive_amplitude = f.value("drive_amplitude");
+  p.drive_frequency = f.value("drive_frequency");
+  return make_delta(p);
+}
+
+MechanismSpec dhArmFrom(const ParamForm& f, std::vector<DhRow> rows) {
+  DhArmParams p;
+  p.rows = rows;
+  p.base_position = f.vector("base_position");
+  p.link_radius = f.value("link_radius");
+  p.drive_joints = f.checked("drive_joints");
+  p.drive_amplitude = f.value("drive_amplitude");
+  p.drive_frequency = f.value("drive_frequency");
+  return make_dh_arm(p);
+}
+}  // namespace
+
 MechanismSpec TemplateDialog::build() const {
   const ParamForm& f = *forms_[currentTemplate()];
   switch (currentTemplate()) {
-    case Stewart: {
-      StewartParams p;
-      p.base_radius = f.value("base_radius");
-      p.top_radius = f.value("top_radius");
-      p.legs = f.integer("legs");
-      p.height = f.value("height");
-      p.base_spacing = f.value("base_spacing");
-      p.top_spacing = f.value("top_spacing");
-      p.offset = f.vector("offset");
-      p.rotation = f.vector("rotation");
-      p.base_thickness = f.value("base_thickness");
-      p.top_thickness = f.value("top_thickness");
-      p.cylinder_diameter = f.value("cylinder_diameter");
-      p.rod_diameter = f.value("rod_diameter");
-      p.base_material = f.material("base_material");
-      p.top_material = f.material("top_material");
-      p.leg_material = f.material("leg_material");
-      p.drive_legs = f.checked("drive_legs");
-      p.drive_amplitude = f.value("drive_amplitude");
-      p.drive_frequency = f.value("drive_frequency");
-      return make_stewart(p);
-    }
-    case Rssr: {
-      RssrParams p;
-      p.crank = f.value("crank");
-      p.rocker = f.value("rocker");
-      p.coupler = f.value("coupler");
-      p.output_axis = f.vector("output_axis");
-      p.crank_angle = f.value("crank_angle");
-      p.branch = f.choice("branch") == 0 ? 1 : -1;
-      p.universal_at_rocker = f.choice("universal_at_rocker") == 1;
-      p.section = f.section("section");
-      p.material = f.material("material");
-      p.drive_crank = f.checked("drive_crank");
-      p.crank_speed = f.value("crank_speed") * M_PI / 180;
-      return make_rssr(p);
-    }
-    case Bennett: {
-      BennettParams p;
-      p.a = f.value("a");
-      p.alpha = f.value("alpha");
-      p.beta = f.value("beta");
-      // The spin box shows 10 decimals; derive b exactly when it follows the condition.
-      p.b =
-          f.checked("b_from_condition") ? p.a * std::sin(p.beta) / std::sin(p.alpha) : f.value("b");
-      p.theta1 = f.value("theta1");
-      p.section = f.section("section");
-      p.material = f.material("material");
-      p.drive = f.checked("drive");
-      p.speed = f.value("speed") * M_PI / 180;
-      return make_bennett(p);
-    }
-    case Delta: {
-      DeltaParams p;
-      p.base_radius = f.value("base_radius");
-      p.platform_radius = f.value("platform_radius");
-      p.upper_arm = f.value("upper_arm");
-      p.forearm = f.value("forearm");
-      p.height = f.value("height");
-      p.arm_section = f.section("arm_section");
-      p.forearm_section = f.section("forearm_section");
-      p.platform_thickness = f.value("platform_thickness");
-      p.material = f.material("material");
-      p.drive_arms = f.checked("drive_arms");
-      p.drive_amplitude = f.value("drive_amplitude");
-      p.drive_frequency = f.value("drive_frequency");
-      return make_delta(p);
-    }
-    default: {
-      DhArmParams p;
-      p.rows = dh_table_->rows();
-      p.base_position = f.vector("base_position");
-      p.link_radius = f.value("link_radius");
-      p.drive_joints = f.checked("drive_joints");
-      p.drive_amplitude = f.value("drive_amplitude");
-      p.drive_frequency = f.value("drive_frequency");
-      return make_dh_arm(p);
-    }
+    case Stewart:
+      return stewartFrom(f);
+    case Rssr:
+      return rssrFrom(f);
+    case Bennett:
+      return bennettFrom(f);
+    case Delta:
+      return deltaFrom(f);
+    default:
+      return dhArmFrom(f, dh_table_->rows());
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "core/model/joint_ops.hpp"
 #include "core/spatial/cross.hpp"
 
 namespace articula::detail {
@@ -11,26 +12,15 @@ bool is_fd(const std::vector<bool>* fd, int i) {
   return fd == nullptr || (*fd)[i];
 }
 
-// Pass 2 at a 1-DoF forward-dynamics joint with motion axis s (6-vector): fixed-size algebra,
-// D is a scalar. For an axial revolute joint s = e_z and U is column 2 of I^A.
-void pass2_single(Data& data, int i, double tau_i, bool axial, Mat6& Ia, Force& pa) {
-  const Mat6& IA = data.IA[i];
-  Vec6 U;
-  double D, u;
-  if (axial) {
-    U = IA.col(2);
-    D = U[2];
-    u = tau_i - data.pA[i][2];
-  } else {
-    const Vec6 s = data.jc[i].S.col(0);
-    U.noalias() = IA * s;
-    D = s.dot(U);
-    u = tau_i - s.dot(data.pA[i]);
-  }
+// Pass 2 at a 1-DoF forward-dynamics joint: fixed-size algebra, D is a scalar.
+void pass2_single(const Joint& joint, Data& data, int i, double tau_i, Mat6& Ia, Force& pa) {
+  const SingleAxisTerms t = single_axis_terms(joint, data.jc[i].S, data.IA[i], data.pA[i]);
+  const Vec6& U = t.U;
+  const double D = t.D, u = tau_i - t.s_pA;
   data.U[i].col(0) = U;
   data.Dinv[i](0, 0) = 1.0 / D;
   data.u[i][0] = u;
-  Ia = IA;
+  Ia = data.IA[i];
   Ia.noalias() -= (U / D) * U.transpose();  // I^a = I^A - U U^T / D
   pa = data.pA[i];
   pa.noalias() += Ia * data.c[i];
@@ -45,20 +35,11 @@ void ab_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd,
     const int p = model.parent[i];
     const int nv = model.joints[i].nv();
     JointCalc& jc = data.jc[i];
-    const bool axial = is_axial_revolute(model.joints[i]);
-    if (axial)
-      jcalc_axial_revolute(q[model.q_index[i]], qd[model.v_index[i]], jc);
-    else
-      jcalc(model.joints[i], q.data() + model.q_index[i], qd.data() + model.v_index[i], jc);
+    joint_calc(model.joints[i], q.data() + model.q_index[i], qd.data() + model.v_index[i], jc);
     data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
     data.v[i] = data.Xup[i].apply(data.v[p]);
-    if (axial) {
-      data.v[i][2] += jc.vJ[2];
-      data.c[i] = cross_axial(data.v[i], jc.vJ[2]);
-    } else {
-      data.v[i] += jc.vJ;
-      data.c[i] = jc.cJ + cross_motion(data.v[i], jc.vJ);
-    }
+    add_joint_velocity(model.joints[i], jc, data.v[i]);
+    data.c[i] = joint_bias(model.joints[i], jc, data.v[i]);
     if (!is_fd(fd, i) && nv > 0)
       data.c[i].noalias() += jc.S * qdd_in->segment(model.v_index[i], nv);
     const RigidBodyInertia& I = model.inertia[i];
@@ -80,7 +61,7 @@ void ab_pass2(const Model& model, Data& data, const VecX& tau, const std::vector
     if (forward && nv == 1) {
       Mat6 Ia;
       Force pa;
-      pass2_single(data, i, tau[model.v_index[i]], is_axial_revolute(model.joints[i]), Ia, pa);
+      pass2_single(model.joints[i], data, i, tau[model.v_index[i]], Ia, pa);
       if (p == 0) continue;
       transpose_apply_add(data.Xup[i], Ia, data.IA[p]);
       data.pA[p] += data.Xup[i].transpose_apply(pa);
@@ -119,10 +100,7 @@ void ab_pass3(const Model& model, Data& data, const std::vector<bool>* fd, const
       if (nv == 1) {
         const double qdd = data.Dinv[i](0, 0) * (data.u[i][0] - data.U[i].col(0).dot(data.a[i]));
         data.qdd[vi] = qdd;
-        if (is_axial_revolute(model.joints[i]))
-          data.a[i][2] += qdd;
-        else
-          data.a[i] += S.col(0) * qdd;
+        add_subspace_product(model.joints[i], S, &qdd, data.a[i]);
         continue;
       }
       auto qdd = data.qdd.segment(vi, nv);

@@ -1,14 +1,13 @@
 #include "core/algorithms/crba.hpp"
 
+#include "core/model/joint_ops.hpp"
+
 namespace articula {
 
 const MatX& crba(const Model& model, Data& data, const VecX& q) {  // RBDA Table 6.2
   static const double kZero[6] = {0, 0, 0, 0, 0, 0};               // velocities are irrelevant here
   for (int i = 1; i <= model.nb; ++i) {
-    if (is_axial_revolute(model.joints[i]))
-      jcalc_axial_revolute(q[model.q_index[i]], 0.0, data.jc[i]);
-    else
-      jcalc(model.joints[i], q.data() + model.q_index[i], kZero, data.jc[i]);  // S depends on q
+    joint_calc(model.joints[i], q.data() + model.q_index[i], kZero, data.jc[i]);  // S(q)
     data.Xup[i] = compose_joint(model.joints[i], data.jc[i].XJ, model.X_tree[i]);
   }
   return crba_from_kinematics(model, data);
@@ -36,13 +35,9 @@ const MatX& crba_from_kinematics(const Model& model, Data& data) {
         const int b = model.v_body[t];
         for (; j != b; j = model.parent[j]) f = data.Xup[j].transpose_apply(f);
         const int vj = model.v_index[j];
-        if (is_axial_revolute(model.joints[j])) {  // S_j = e_z: the entry is f's z moment
-          data.H(vi + k, vj) = data.H(vj, vi + k) = f[2];
-          continue;
-        }
-        const Mat6X& Sj = data.jc[j].S;
-        for (int l = 0; l < model.joints[j].nv(); ++l)
-          data.H(vi + k, vj + l) = data.H(vj + l, vi + k) = dot6(f.data(), Sj.col(l).data());
+        for_each_subspace_product(model, data, j, f, [&](int l, double h) {
+          data.H(vi + k, vj + l) = data.H(vj + l, vi + k) = h;
+        });
       }
     }
   }

@@ -1,5 +1,6 @@
 #include "core/algorithms/kinematics.hpp"
 
+#include "core/model/joint_ops.hpp"
 #include "core/spatial/cross.hpp"
 
 namespace articula {
@@ -19,11 +20,7 @@ void fk_pass(const Model& model, Data& data, const VecX& q, const VecX* qd, cons
     const int p = model.parent[i];
     JointCalc& jc = data.jc[i];
     const double* qdi = qd ? qd->data() + model.v_index[i] : kNoVelocity.data();
-    const bool axial = is_axial_revolute(model.joints[i]);
-    if (axial)
-      jcalc_axial_revolute(q[model.q_index[i]], *qdi, jc);
-    else
-      jcalc(model.joints[i], q.data() + model.q_index[i], qdi, jc);
+    joint_calc(model.joints[i], q.data() + model.q_index[i], qdi, jc);
     data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
     data.X0[i] = p > 0 ? data.Xup[i] * data.X0[p] : data.Xup[i];
     if (!qd) continue;
@@ -35,10 +32,7 @@ void fk_pass(const Model& model, Data& data, const VecX& q, const VecX* qd, cons
       data.v[i] = jc.vJ;
     else
       add_to(data.Xup[i].apply(data.v[p]), jc.vJ, data.v[i]);
-    if (axial)
-      data.c[i] = cross_axial(data.v[i], jc.vJ[2]);
-    else
-      add_to(cross_motion(data.v[i], jc.vJ), jc.cJ, data.c[i]);
+    data.c[i] = joint_bias(model.joints[i], jc, data.v[i]);
     if (bias) {
       if (still)
         data.a[i] = data.c[i];

@@ -5,6 +5,7 @@
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_geometry.hpp"
 #include "core/algorithms/pivoted_ldlt.hpp"
+#include "core/model/joint_ops.hpp"
 #include "core/spatial/cross.hpp"
 
 namespace articula {
@@ -26,18 +27,9 @@ Transform loop_transform(const Data& data, const LoopJoint& l) {
 }
 
 namespace {
-// Column k of joint i's motion subspace in base coordinates, ^0X_i S_i. An axial revolute joint
-// has S = e_z: the column is [w; r × w] with w = E^T e_z (RBDA App. A), no transform applied.
+// Column k of joint i's motion subspace in base coordinates, ^0X_i S_i.
 Motion subspace_in_base(const Model& model, const Data& data, int i, int k) {
-  const Transform& X = data.X0[i];
-  if (!is_axial_revolute(model.joints[i])) return X.inverse_apply(Motion(data.jc[i].S.col(k)));
-  const Mat3& E = X.E;
-  const Vec3& r = X.r;
-  Motion s;  // scalar stores: the caller reads them one by one
-  s[0] = E(2, 0), s[1] = E(2, 1), s[2] = E(2, 2);
-  s[3] = r[1] * s[2] - r[2] * s[1], s[4] = r[2] * s[0] - r[0] * s[2],
-  s[5] = r[0] * s[1] - r[1] * s[0];
-  return s;
+  return articula::subspace_in_base(model.joints[i], data.X0[i], data.jc[i].S, k);
 }
 
 // One loop joint's share of δ, K and k (RBDA Table 8.4), from one X_sp and one loop_jcalc.
@@ -53,17 +45,9 @@ void loop_terms(const Data& data, const LoopJoint& l, LoopTerms& t) {
   loop_frames(data, l, t.m);
   loop_jcalc(l.joint, t.m.X_sp, t.delta, t.T);
 }
-// Column k of S_i rotated to base axes, still at body i's origin: [E^T s_ang; E^T s_lin]. An
-// axial revolute joint has S = e_z (RBDA App. A): w is row 2 of E, v = 0.
+// Column k of S_i rotated to base axes, still at body i's origin.
 void rotated_column(const Model& model, const Data& data, int i, int k, double* x) {
-  const Transform& X = data.X0[i];
-  if (is_axial_revolute(model.joints[i])) {
-    x[0] = X.E(2, 0), x[1] = X.E(2, 1), x[2] = X.E(2, 2), x[3] = x[4] = x[5] = 0.0;
-    return;
-  }
-  const double* s = data.jc[i].S.data() + 6 * k;
-  X.rot_t(s[0], s[1], s[2], x);
-  X.rot_t(s[3], s[4], s[5], x + 3);
+  subspace_rotated(model.joints[i], data.X0[i], data.jc[i].S, k, x);
 }
 
 // The loop joint's constraint-force rows not known to be zero, rotated to base orientation.

@@ -1,5 +1,6 @@
 #include "core/algorithms/rnea.hpp"
 
+#include "core/model/joint_ops.hpp"
 #include "core/spatial/cross.hpp"
 
 namespace articula {
@@ -14,20 +15,12 @@ void rnea_forward(const Model& model, Data& data, const VecX& q, const VecX& qd,
     const int p = model.parent[i];
     JointCalc& jc = data.jc[i];
     const int vi = model.v_index[i];
-    if (is_axial_revolute(model.joints[i])) {  // S = e_z: no 6 x nv products
-      jcalc_axial_revolute(q[model.q_index[i]], qd[vi], jc);
-      data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
-      data.v[i] = data.Xup[i].apply(data.v[p]);
-      data.v[i][2] += qd[vi];
-      data.a[i] = data.Xup[i].apply(data.a[p]) + cross_axial(data.v[i], qd[vi]);
-      if (qdd) data.a[i][2] += (*qdd)[vi];
-    } else {
-      jcalc(model.joints[i], q.data() + model.q_index[i], qd.data() + vi, jc);
-      data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
-      data.v[i] = data.Xup[i].apply(data.v[p]) + jc.vJ;
-      data.a[i] = data.Xup[i].apply(data.a[p]) + jc.cJ + cross_motion(data.v[i], jc.vJ);
-      if (qdd) data.a[i].noalias() += jc.S * qdd->segment(vi, model.joints[i].nv());
-    }
+    joint_calc(model.joints[i], q.data() + model.q_index[i], qd.data() + vi, jc);
+    data.Xup[i] = compose_joint(model.joints[i], jc.XJ, model.X_tree[i]);
+    data.v[i] = data.Xup[i].apply(data.v[p]);
+    add_joint_velocity(model.joints[i], jc, data.v[i]);
+    data.a[i] = data.Xup[i].apply(data.a[p]) + joint_bias(model.joints[i], jc, data.v[i]);
+    if (qdd) add_subspace_product(model.joints[i], jc.S, qdd->data() + vi, data.a[i]);
     const RigidBodyInertia& I = model.inertia[i];
     data.f[i] = I * data.a[i] + cross_force(data.v[i], I * data.v[i]);
     if (f_ext) {
@@ -42,11 +35,7 @@ void rnea_forward(const Model& model, Data& data, const VecX& q, const VecX& qd,
 void rnea_backward(const Model& model, Data& data, VecX& tau, bool all_forces = true) {
   for (int i = model.nb; i >= 1; --i) {
     const int vi = model.v_index[i];
-    if (is_axial_revolute(model.joints[i]))
-      tau[vi] = data.f[i][2];
-    else  // S^T f column by column: fixed-size dots, not a dynamic-size product
-      for (int k = 0; k < model.joints[i].nv(); ++k)
-        tau[vi + k] = dot6(data.jc[i].S.col(k).data(), data.f[i].data());
+    subspace_transpose_product(model.joints[i], data.jc[i].S, data.f[i], tau.data() + vi);
     const int p = model.parent[i];
     if (p > 0 && (all_forces || body_moves(model, p)))
       data.f[p] += data.Xup[i].transpose_apply(data.f[i]);

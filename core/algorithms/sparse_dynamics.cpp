@@ -5,6 +5,7 @@
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_constraints.hpp"
 #include "core/algorithms/loop_geometry.hpp"
+#include "core/model/joint_ops.hpp"
 #include "core/spatial/cross.hpp"
 
 namespace articula {
@@ -48,23 +49,6 @@ void complement(const Cols& s, int n, int d, Cols& T) {
   }
   T.resize(6, d - base);
   T = Q.block(0, base, 6, d - base);
-}
-
-// y = (S^T S)^-1 b: joint accelerations from S q̈ = m (b = S^T m), or the wrench S y with
-// S^T S y = τ. Closed form for one and two columns (revolute, prismatic, universal).
-void solve_normal(const Mat6X& S, const VecN& b, double* y) {
-  const int n = static_cast<int>(S.cols());
-  if (n == 1) {
-    y[0] = b[0] / S.col(0).squaredNorm();
-  } else if (n == 2) {
-    const double a = S.col(0).squaredNorm(), c = S.col(1).squaredNorm(), o = S.col(0).dot(S.col(1));
-    const double det = a * c - o * o;
-    y[0] = (c * b[0] - o * b[1]) / det;
-    y[1] = (a * b[1] - o * b[0]) / det;
-  } else {
-    const MatN G = S.transpose() * S;
-    Eigen::Map<VecN>(y, n) = G.llt().solve(b);
-  }
 }
 
 // Writes column c of a joint's coupling block with one body (d x m, or m x d when transposed).
@@ -155,14 +139,7 @@ void assemble_bodies(const Model& model, const SparseDynamicsModel& sm, const Da
     const Mat6X& S = data.jc[i].S;
     const VecN ti = tau.segment(model.v_index[i], nv);
     if (ti.isZero(0.0)) continue;
-    Force f;
-    if (is_axial_revolute(model.joints[i])) {
-      f = Force::Unit(2) * ti[0];  // S = e_z
-    } else {
-      VecN y(nv);
-      solve_normal(S, ti, y.data());
-      f = S * y;
-    }
+    const Force f = subspace_wrench(model.joints[i], S, ti);
     double f0[6];
     reduce(sm, X0s(sm, data, i).transpose_apply(f), f0);
     double* xs = w.rhs(i - 1);
@@ -289,12 +266,7 @@ void read_back(const Model& model, const SparseDynamicsModel& sm, Data& data,
     const int nv = model.joints[i].nv(), vi = model.v_index[i];
     if (nv == 0) continue;
     const Motion m = X0s(sm, data, i).apply(Motion(delta(i) - delta(model.parent[i])));
-    if (is_axial_revolute(model.joints[i])) {
-      data.qdd[vi] = m[2];
-      continue;
-    }
-    const Mat6X& S = data.jc[i].S;
-    solve_normal(S, VecN(S.transpose() * m), data.qdd.data() + vi);
+    rates_from_motion(model.joints[i], data.jc[i].S, m, data.qdd.data() + vi);
   }
   w.mu.setZero();
   for (const SparseDynamicsModel::JointNode& j : sm.joints) {
