@@ -39,6 +39,7 @@ struct SimulateArgs {
   double duration = -1, step = -1, sample = 0;
   bool quiet = false;
   bool inverse = false;
+  std::string events;  // --events FILE.csv
 };
 
 int run_simulate(const SimulateArgs& a) {
@@ -67,6 +68,12 @@ int run_simulate(const SimulateArgs& a) {
   }
   opt.sample = a.sample;
   opt.require_fully_driven = a.inverse;
+  std::ofstream events;
+  if (!a.events.empty()) {
+    events.open(a.events);
+    if (!events) throw std::runtime_error("cannot write '" + a.events + "'");
+    opt.events = &events;
+  }
   if (!(opt.step > 0) || !(opt.duration >= 0))
     throw ProjectError("/simulation", "step must be positive and duration non-negative");
   {  // springs too stiff for the chosen fixed step: the run will diverge, say why up front
@@ -119,6 +126,9 @@ int main(int argc, char** argv) {
   sim->add_option("--output", sa.output, "CSV file to write");
   sim->add_option("--sample", sa.sample, "output interval, s (default: every step)");
   sim->add_flag("--quiet", sa.quiet, "no progress on stderr");
+  sim->add_option("--events", sa.events,
+                  "CSV of impacts and lift-offs: t,name,kind,impulse (times located, not rounded "
+                  "to the step)");
   sim->add_flag("--inverse", sa.inverse,
                 "pure inverse dynamics: refuse unless every degree of freedom is motion-driven");
   try {

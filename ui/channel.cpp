@@ -50,6 +50,32 @@ QString couplingName(const Channel& c, const Mechanism& m) {
   return QString::fromStdString(m.spec.couplings[m.couplings[c.index].index].name);
 }
 
+// The limit or contact a StopForce / Gap channel shows.
+Unilateral unilateralOf(const Channel& c, const Mechanism& m) {
+  const std::vector<Unilateral> u = bind_unilaterals(m);
+  return c.index < static_cast<int>(u.size()) ? u[c.index] : Unilateral{};
+}
+
+QString stopName(const Channel& c, const Mechanism& m, bool key) {
+  const Unilateral u = unilateralOf(c, m);
+  const QString name = QString::fromStdString(u.name);
+  const bool gap = c.quantity == Q::Gap;
+  if (u.friction()) return name + (key ? ".friction_force" : ".friction force");
+  if (u.kind == Unilateral::Kind::Contact)
+    return name + (gap ? QStringLiteral(".gap") : QStringLiteral(".fn"));
+  const QString side = u.kind == Unilateral::Kind::LowerLimit ? "lower" : "upper";
+  if (key) return name + (gap ? ".gap_" : ".limit_force_") + side;
+  return name +
+         (gap ? QStringLiteral(".gap (%1 stop)") : QStringLiteral(".stop force (%1)")).arg(side);
+}
+
+// Metres or radians for a limit on a joint of that kind, metres for contacts.
+bool stopIsLinear(const Channel& c, const Mechanism& m) {
+  const Unilateral u = unilateralOf(c, m);
+  return u.kind == Unilateral::Kind::Contact ||
+         isLinear(m.spec.joints[u.user_joint].joint, 0, true);
+}
+
 }  // namespace
 
 QString channelName(const Channel& c, const Mechanism& m) {
@@ -57,6 +83,11 @@ QString channelName(const Channel& c, const Mechanism& m) {
     switch (c.quantity) {
       case Q::CouplingTau:
         return couplingName(c, m) + QStringLiteral(".τ");
+      case Q::StopForce:
+      case Q::Gap:
+        return stopName(c, m, false);
+      case Q::ImpactLoss:
+        return QStringLiteral("impact loss");
       case Q::Kinetic:
         return QStringLiteral("kinetic energy");
       case Q::Potential:
@@ -79,6 +110,7 @@ QString channelName(const Channel& c, const Mechanism& m) {
 
 QString channelKey(const Channel& c, const Mechanism& m) {
   if (c.quantity == Q::CouplingTau) return couplingName(c, m) + QStringLiteral(".tau");
+  if (c.quantity == Q::StopForce || c.quantity == Q::Gap) return stopName(c, m, true);
   if (!c.perJoint()) return channelName(c, m).replace(' ', '_');
   static const char* kKeys[] = {"q",  "qd", "qdd", "tau", "Fx", "Fy",
                                 "Fz", "Mx", "My",  "Mz",  "F",  "M"};
@@ -110,6 +142,12 @@ QString channelUnit(const Channel& c, const Mechanism& m) {
       return QString();
     case Q::Power:
       return QStringLiteral("W");
+    case Q::StopForce:
+      return stopIsLinear(c, m) ? QStringLiteral("N") : QStringLiteral("N·m");
+    case Q::Gap:
+      return stopIsLinear(c, m) ? QStringLiteral("m") : QStringLiteral("rad");
+    case Q::ImpactLoss:
+      return QStringLiteral("J");
     default:
       break;
   }
@@ -152,7 +190,12 @@ QString channelKind(const Channel& c, const Mechanism& m) {
     case Q::Kinetic:
     case Q::Potential:
     case Q::Total:
+    case Q::ImpactLoss:
       return QStringLiteral("energy");
+    case Q::StopForce:
+      return QStringLiteral("contact force λ");
+    case Q::Gap:
+      return QStringLiteral("gap φ");
     case Q::LoopError:
       return QStringLiteral("loop error");
     case Q::Power:
@@ -163,6 +206,12 @@ QString channelKind(const Channel& c, const Mechanism& m) {
   }
   return {};
 }
+
+namespace {
+double entry(const std::vector<double>& v, int i) {  // 0 for a channel of an older snapshot
+  return i >= 0 && i < static_cast<int>(v.size()) ? v[i] : 0.0;
+}
+}  // namespace
 
 double channelValue(const Channel& c, const Snapshot& s, const Mechanism& m) {
   switch (c.quantity) {
@@ -175,7 +224,13 @@ double channelValue(const Channel& c, const Snapshot& s, const Mechanism& m) {
     case Q::LoopError:
       return s.loop_error;
     case Q::CouplingTau:
-      return c.index < static_cast<int>(s.coupling_tau.size()) ? s.coupling_tau[c.index] : 0.0;
+      return entry(s.coupling_tau, c.index);
+    case Q::StopForce:
+      return entry(s.unilateral_force, c.index);
+    case Q::Gap:
+      return entry(s.gap, c.index);
+    case Q::ImpactLoss:
+      return s.impact_loss;
     case Q::Power: {
       double p = 0.0;
       for (const DriveBinding& d : m.drives)
@@ -234,6 +289,12 @@ std::vector<Channel> mechanismChannels(const Mechanism& m) {
   std::vector<Channel> out{{Q::Kinetic}, {Q::Potential}, {Q::Total}, {Q::Power}, {Q::LoopError}};
   for (std::size_t i = 0; i < m.couplings.size(); ++i)
     out.push_back({Q::CouplingTau, -1, static_cast<int>(i)});
+  const std::vector<Unilateral> u = bind_unilaterals(m);
+  const int stops = static_cast<int>(u.size());
+  for (int i = 0; i < stops; ++i) out.push_back({Q::StopForce, -1, i});
+  for (int i = 0; i < stops; ++i)
+    if (!u[i].friction()) out.push_back({Q::Gap, -1, i});
+  if (stops > 0) out.push_back({Q::ImpactLoss});
   return out;
 }
 

@@ -30,6 +30,9 @@ struct Channel {
     LoopError,
     Power,        // Σ τ·q̇ over the driven joints
     CouplingTau,  // generalized force of coupling `index` on its joint B
+    StopForce,    // force λ of limit or contact `index` (bind_unilaterals order)
+    Gap,          // its gap φ
+    ImpactLoss,   // energy taken by impacts since t = 0
   };
   Quantity quantity = Quantity::Q;
   int joint = -1;  // user joint (file order); -1 for whole-mechanism quantities
@@ -51,7 +54,8 @@ double channelValue(const Channel& c, const Snapshot& s, const Mechanism& m);
 
 // The channels a joint offers, in menu order (coordinates expanded for multi-DoF joints).
 std::vector<Channel> jointChannels(const Mechanism& m, int joint);
-// Whole-mechanism quantities, then one per joint coupling (file order).
+// Whole-mechanism quantities, then one per joint coupling (file order), then the force and the
+// gap of each joint limit and contact, and the impact loss.
 std::vector<Channel> mechanismChannels(const Mechanism& m);
 
 }  // namespace articula

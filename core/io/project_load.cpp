@@ -15,6 +15,7 @@
 
 #include "core/io/json_read.hpp"
 #include "core/io/project.hpp"
+#include "core/io/unilateral_json.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/expression.hpp"
 #include "core/sim/motion_law.hpp"
@@ -204,8 +205,11 @@ JointSpec read_joint(const json& j, const std::string& ptr, const MechanismSpec&
   read_coordinates(j, ptr, js, warnings);
   if (const json* v = find(j, "drive")) js.drive = read_drive(*v, at(ptr, "drive"), js.joint);
   if (const json* v = find(j, "spring")) js.spring = read_spring(*v, at(ptr, "spring"), js.joint);
+  if (const json* v = find(j, "limits")) js.limits = read_limits(*v, at(ptr, "limits"), js.joint);
+  if (const json* v = find(j, "friction"))
+    js.friction = read_joint_friction(*v, at(ptr, "friction"), js.joint);
   js.extra = extra_fields(j, {"name", "type", "pitch", "parent", "child", "parent_frame",
-                              "child_frame", "q0", "qd0", "drive", "spring"});
+                              "child_frame", "q0", "qd0", "drive", "spring", "limits", "friction"});
   return js;
 }
 
@@ -332,7 +336,7 @@ void check_connected(const MechanismSpec& spec) {
 
 // Names are unique per kind across the document and its floating sketch links.
 struct SeenNames {
-  std::map<std::string, std::string> bodies, joints, forces, couplings;
+  std::map<std::string, std::string> bodies, joints, forces, couplings, contacts;
 };
 
 // The bodies, joints, forces and couplings arrays of `obj` (the document, or /sketch/floating),
@@ -364,6 +368,15 @@ void read_parts(const json& obj, const std::string& ptr, LoadResult& r, SeenName
     spec.couplings.push_back(
         read_coupling((*couplings)[i], p, spec, static_cast<int>(spec.couplings.size())));
     check_unique(seen.couplings, spec.couplings.back().name, p, "coupling");
+  }
+  const json* contacts = array_field(obj, ptr, "contacts");
+  for (std::size_t i = 0; contacts && i < contacts->size(); ++i) {
+    const std::string p = at(at(ptr, "contacts"), i);
+    spec.contacts.push_back(read_contact((*contacts)[i], p, spec));
+    check_unique(seen.contacts, spec.contacts.back().name, p, "contact");
+    if (spec.contacts.back().friction > 0)
+      r.warnings.push_back(at(p, "friction") +
+                           ": contact friction is not simulated yet (frictionless contact)");
   }
 }
 
@@ -402,7 +415,7 @@ LoadResult read_document(const json& doc, const LoadOptions& options) {
   if (const json* v = find(doc, "simulation")) spec.simulation = read_simulation(*v, "/simulation");
   check_connected(spec);
   spec.extra = extra_fields(doc, {"format", "version", "name", "gravity", "bodies", "joints",
-                                  "forces", "couplings", "simulation"});
+                                  "forces", "couplings", "contacts", "simulation"});
   read_floating(r, seen, options.restore_floating);
   return r;
 }

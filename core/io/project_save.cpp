@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "core/io/project.hpp"
+#include "core/io/unilateral_json.hpp"
 
 namespace articula {
 namespace {
@@ -99,6 +100,8 @@ ojson joint_json(const JointSpec& js) {
   if (js.qd0) out["qd0"] = numbers(*js.qd0);
   if (js.drive) out["drive"] = drive_json(*js.drive);
   if (js.spring) out["spring"] = spring_json(*js.spring);
+  if (js.limits) out["limits"] = limits_json(*js.limits);
+  if (js.friction) out["friction"] = joint_friction_json(*js.friction);
   append_extra(out, js.extra);
   return out;
 }
@@ -171,6 +174,11 @@ void write_parts(ojson& out, const MechanismSpec& spec, bool floating_part) {
     if (names_any(floating_joints, c.joints[0], c.joints[1]) == floating_part)
       couplings.push_back(coupling_json(c));
   if (!couplings.empty()) out["couplings"] = couplings;
+  ojson contacts = ojson::array();
+  for (const ContactSpec& c : spec.contacts)
+    if (names_any(floating, c.body, c.surface_body) == floating_part)
+      contacts.push_back(contact_json(c));
+  if (!contacts.empty()) out["contacts"] = contacts;
 }
 
 ojson document(const MechanismSpec& spec) {

@@ -35,7 +35,8 @@ Energy EnergyAccount::balance(double kinetic, double potential, double power) co
   e.potential = potential;
   e.work = work_;
   e.dissipated = dissipated_;
-  e.residual = kinetic + potential - initial_ - work_ + dissipated_;
+  e.impact_loss = impact_loss_;
+  e.residual = kinetic + potential - initial_ - work_ + dissipated_ + impact_loss_;
   e.power = power;
   return e;
 }

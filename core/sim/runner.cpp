@@ -81,6 +81,10 @@ RunOptions run_options_from(const MechanismSpec& spec) {
   return opt;
 }
 
+namespace {
+bool has_unilaterals(const MechanismSpec& spec);
+}
+
 std::vector<std::string> csv_header(const Mechanism& mech) {
   std::vector<std::string> cols{"t"};
   for (const JointSpec& js : mech.spec.joints) {
@@ -103,10 +107,58 @@ std::vector<std::string> csv_header(const Mechanism& mech) {
                         "dissipated_energy", "energy_residual", "input_power"})
     cols.push_back(c);
   for (const CouplingSpec& c : mech.spec.couplings) cols.push_back(c.name + ".tau");
+  for (const JointSpec& js : mech.spec.joints)
+    if (js.limits) cols.push_back(js.name + ".limit_force");
+  for (const ContactSpec& c : mech.spec.contacts)
+    for (const char* x : {".fn", ".ft", ".gap"}) cols.push_back(c.name + x);
+  for (const JointSpec& js : mech.spec.joints)
+    if (js.friction && (js.friction->coulomb > 0 || js.friction->viscous > 0))
+      cols.push_back(js.name + ".friction_force");
+  if (has_unilaterals(mech.spec)) cols.push_back("impact_loss");
   return cols;
 }
 
 namespace {
+bool has_unilaterals(const MechanismSpec& spec) {
+  if (!spec.contacts.empty()) return true;
+  for (const JointSpec& js : spec.joints)
+    if (js.limits || js.friction) return true;
+  return false;
+}
+
+// J.limit_force (the generalized force of the stops: + at the lower, - at the upper), then
+// C.fn, C.ft, C.gap, then J.friction_force (generalized force of the joint's friction), then
+// impact_loss.
+template <class Put>
+void put_unilaterals(const Simulation& sim, Put& put) {
+  const UnilateralState& u = sim.unilaterals();
+  if (u.empty()) return;
+  const MechanismSpec& spec = sim.mechanism().spec;
+  std::vector<double> limit(spec.joints.size(), 0.0), fn(spec.contacts.size(), 0.0),
+      gap(spec.contacts.size(), 0.0), friction;
+  for (std::size_t k = 0; k < u.items.size(); ++k) {
+    const Unilateral& x = u.items[k];
+    if (x.kind == Unilateral::Kind::Contact)
+      fn[x.contact] = u.force[k], gap[x.contact] = sim.gaps()[k];
+    else if (x.friction())
+      friction.push_back(u.force[k]);  // joint order, as the header
+    else
+      limit[x.user_joint] += x.kind == Unilateral::Kind::LowerLimit ? u.force[k] : -u.force[k];
+  }
+  for (std::size_t j = 0; j < spec.joints.size(); ++j)
+    if (spec.joints[j].limits) put(limit[j]);
+  for (std::size_t c = 0; c < spec.contacts.size(); ++c) put(fn[c]), put(0.0), put(gap[c]);
+  for (double f : friction) put(f);
+  put(sim.energy().impact_loss);
+}
+
+void write_events(Simulation& sim, std::ostream* out) {
+  for (const Simulation::ContactEvent& e : sim.take_events())
+    if (out)
+      *out << format_number(e.t) << ',' << e.name << ',' << e.kind << ','
+           << format_number(e.impulse) << '\n';
+}
+
 void write_row(const Simulation& sim, std::ostream& out) {
   const Mechanism& mech = sim.mechanism();
   std::string line = format_number(sim.time());
@@ -125,6 +177,7 @@ void write_row(const Simulation& sim, std::ostream& out) {
   const Simulation::Energy& e = sim.energy();
   for (double x : {e.kinetic, e.potential, e.work, e.dissipated, e.residual, e.power}) put(x);
   for (double x : sim.coupling_forces()) put(x);
+  put_unilaterals(sim, put);
   line += '\n';
   out << line;
 }
@@ -139,8 +192,10 @@ void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,
   const std::vector<std::string> cols = csv_header(mech);
   for (std::size_t c = 0; c < cols.size(); ++c) out << (c ? "," : "") << cols[c];
   out << '\n';
+  if (opt.events) *opt.events << "t,name,kind,impulse\n";
   sim.evaluate();
   write_row(sim, out);
+  write_events(sim, opt.events);
   const long steps = std::max(1L, std::lround(std::ceil(opt.duration / opt.step - 1e-9)));
   double next_sample = opt.sample;
   for (long n = 1; n <= steps; ++n) {
@@ -149,6 +204,7 @@ void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,
       sim.advance(t_next, opt.rtol, opt.atol, opt.step);
     else
       sim.step(t_next - sim.time(), opt.integrator);
+    write_events(sim, opt.events);
     const bool last = n == steps;
     const bool due = opt.sample <= 0.0 || sim.time() >= next_sample - 1e-9 * opt.step;
     if (due || last) {

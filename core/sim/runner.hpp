@@ -23,6 +23,7 @@ struct RunOptions {
   double rtol = 1e-8, atol = 1e-10;          // rk45 tolerances (simulation.rtol / simulation.atol)
   bool require_fully_driven = false;         // --inverse: pure inverse dynamics
   SolverChoice solver = SolverChoice::Auto;  // simulation.solver / --solver
+  std::ostream* events = nullptr;            // --events: "t,name,kind,impulse" rows, header first
 };
 
 // Settings from the file's `simulation` block, defaults otherwise.
@@ -30,7 +31,9 @@ RunOptions run_options_from(const MechanismSpec& spec);
 // Column names, in order: t, then per user joint J.q, J.qd, J.qdd, J.tau (indexed for multi-DoF
 // joints), J.Fx J.Fy J.Fz J.Mx J.My J.Mz; then the extensions: loop_error,
 // kinetic_energy, potential_energy, input_work, dissipated_energy, energy_residual, input_power,
-// and per coupling G.tau (the generalized force it applies to its joint B).
+// per coupling G.tau (the generalized force it applies to its joint B); then, with limits or
+// contacts (contract-additions-2 §2): J.limit_force per joint with limits, C.fn, C.ft, C.gap per
+// contact, J.friction_force per joint with friction, and impact_loss.
 std::vector<std::string> csv_header(const Mechanism& mech);
 // Simulates and writes CSV rows (header first). progress(fraction) is called now and then.
 void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,

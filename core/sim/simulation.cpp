@@ -29,6 +29,7 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
       constraints_(mechanism, drives_),
       outputs_(mechanism) {
   check_fully_driven();
+  init_unilaterals();
   constrained_ = !constraints_.tree_only();
   int motion_drives = 0, loop_drives = 0;
   for (const DriveBinding& d : drives_)
@@ -49,7 +50,8 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   if (loop_drives > 0 || !mech_.couplings.empty())  // those start on their law (q̇ too) as well
     projection_->project(drives_, data_, 0.0, mech_.closure_tolerance(opt_.projection_tolerance),
                          q_, qd_);
-  active_ = reporter_.get();  // the rank check as evaluate() makes it
+  if (!unilaterals_.empty()) settle_active_set();  // which limits and contacts hold at t = 0
+  active_ = reporter_.get();                       // the rank check as evaluate() makes it
   accelerations(0.0, q_, qd_, qdd_);
   active_ = solver_.get();
   if (constrained_) check_drives_independent("at t = 0");
@@ -81,13 +83,13 @@ void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, d
 
 void Simulation::accelerations(double t, const VecX& q, const VecX& v, VecX& qdd) {
   applied_.evaluate(drives_, t, q, v, data_);  // passive and force-drive inputs
-  const SolverInput in{t, q, v, applied_.tree_tau(), applied_.body()};
+  const SolverInput in{t, q, v, friction_ ? add_friction(v) : applied_.tree_tau(), applied_.body()};
   qdd = active_->accelerations(in);  // constraint rows and the solve
   if (!qdd.allFinite()) bad_acceleration(t, q, v, qdd);
   if (account_.recording())
     account_.record(applied_.power(drives_, v) +
                         constraints_.power(active_->context(in), active_->multipliers()),
-                    applied_.dissipation(v));
+                    applied_.dissipation(v) + friction_dissipation_);
 }
 
 void Simulation::step(double h, Integrator integrator) {
@@ -95,6 +97,13 @@ void Simulation::step(double h, Integrator integrator) {
     advance(t_ + h, 1e-8, 1e-10, h);
     return;
   }
+  if (unilaterals_.empty())
+    plain_step(h, integrator);
+  else
+    step_with_events(h, integrator);
+}
+
+void Simulation::plain_step(double h, Integrator integrator) {
   save_state(h, integrator);
   account_.begin_step();
   try {
@@ -129,6 +138,10 @@ void Simulation::finish_step() {
 }
 
 void Simulation::advance(double t_end, double rtol, double atol, double max_step) {
+  if (!unilaterals_.empty())
+    throw SetupError(
+        "the adaptive integrator (rk45) does not handle joint limits and contacts yet: use rk4 "
+        "or euler, whose steps locate impacts and lift-offs");
   if (!aws_) aws_ = std::make_unique<AdaptiveWorkspace>(model_);
   if (h_adaptive_ <= 0.0) h_adaptive_ = std::min(max_step, 1e-3);
   while (t_ < t_end - 1e-12 * std::max(1.0, std::abs(t_end))) {
@@ -186,6 +199,7 @@ void Simulation::evaluate() {
   c.qd = &qd_;
   constraints_.recover(c, reporter_->multipliers(), forces_);
   outputs_.compute(data_, t_, q_, qd_, qdd_, applied_, forces_);
+  record_gaps();
   compute_energy();
 }
 

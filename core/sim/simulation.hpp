@@ -14,6 +14,7 @@
 #include "core/model/data.hpp"
 #include "core/sim/applied_forces.hpp"
 #include "core/sim/constraints/constraint_set.hpp"
+#include "core/sim/contact/unilateral.hpp"
 #include "core/sim/energy_account.hpp"
 #include "core/sim/integrators.hpp"
 #include "core/sim/joint_outputs.hpp"
@@ -95,6 +96,19 @@ class Simulation {
   // residual T + V - (T0 + V0) - W + D, which is zero for an exact integration.
   const Energy& energy() const { return energy_; }
   const Mechanism& mechanism() const { return mech_; }
+
+  // Joint limits and contacts (RBDA 11): which are closed, their forces λ (>= 0, at the last
+  // evaluate()) and their gaps φ (at the last evaluate()).
+  const UnilateralState& unilaterals() const { return unilaterals_; }
+  const std::vector<double>& gaps() const { return gaps_; }
+  // Impacts and lift-offs since the last call, in time order, located to 1e-12 s.
+  struct ContactEvent {
+    double t = 0.0;
+    std::string name;  // joint (limits) or contact
+    std::string kind;  // "impact" or "lift_off"
+    double impulse = 0.0;
+  };
+  std::vector<ContactEvent> take_events();
   const char* solver_name() const { return solver_->name(); }  // the solver stepping the run
 
  private:
@@ -112,6 +126,12 @@ class Simulation {
   IntegratorWorkspace ws_;
   AccelerationFn f_;
   AppliedForces applied_;
+  UnilateralState unilaterals_;  // before constraints_: its row kind refers to it
+  std::vector<double> gaps_;
+  std::vector<ContactEvent> events_;
+  bool friction_ = false;  // some joint has friction: add_friction() in accelerations()
+  VecX tau_friction_;      // applied generalized forces plus joint friction
+  double friction_dissipation_ = 0.0;
   ConstraintSet constraints_;
   std::unique_ptr<DynamicsSolver> solver_;    // steps the run
   std::unique_ptr<DynamicsSolver> reporter_;  // spatial, minimum-norm: reported forces
@@ -133,10 +153,30 @@ class Simulation {
   // Failures with a diagnosis (SetupError): the quantity that went bad, where, and why.
   struct Saved {
     VecX q, qd;
-    double t = 0, work = 0, dissipated = 0, h = 0;
+    double t = 0, work = 0, dissipated = 0, impact_loss = 0, h = 0;
     Integrator integrator = Integrator::RK4;
   } saved_;  // the state before the step in progress
   void save_state(double h, Integrator integrator);
+  // Limits and contacts (simulation_contacts.cpp): an event-driven step (impacts and lift-offs
+  // located by root finding, RBDA 11.7 impulses, the active set from the contact LCP).
+  enum class EventKind { Impact, LiftOff, Stick, Slip };
+  struct PendingEvent {
+    int item = -1;
+    EventKind kind = EventKind::Impact;
+    double end_value = 0.0;
+  };
+  void handle_event(const PendingEvent& e);
+  const VecX& add_friction(const VecX& v);
+  void init_unilaterals();
+  void plain_step(double h, Integrator integrator);
+  void step_with_events(double h, Integrator integrator);
+  void event_values(std::vector<double>& out);
+  bool next_event(const std::vector<double>& start, PendingEvent& e);
+  double event_value(const PendingEvent& e);
+  void impact(int item);
+  void settle_active_set();
+  std::vector<int> rest_candidates();
+  void record_gaps();
   void restore_state();
   [[noreturn]] void bad_acceleration(double t, const VecX& q, const VecX& v, const VecX& qdd);
   std::string divergence_advice();

@@ -66,6 +66,7 @@ void Simulation::save_state(double h, Integrator integrator) {
   saved_.t = t_;
   saved_.work = account_.work();
   saved_.dissipated = account_.dissipated();
+  saved_.impact_loss = account_.impact_loss();
   saved_.h = h;
   saved_.integrator = integrator;
 }
@@ -76,7 +77,7 @@ void Simulation::restore_state() {
   q_ = saved_.q;
   qd_ = saved_.qd;
   t_ = saved_.t;
-  account_.reset(saved_.work, saved_.dissipated);
+  account_.reset(saved_.work, saved_.dissipated, saved_.impact_loss);
 }
 
 void Simulation::bad_acceleration(double t, const VecX& q, const VecX& v, const VecX& qdd) {

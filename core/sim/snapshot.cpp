@@ -15,6 +15,8 @@ void take_snapshot(const Simulation& sim, Data& data, Snapshot& out) {
   out.joints = sim.joint_states();
   out.wrench = sim.wrench();
   out.coupling_tau = sim.coupling_forces();
+  out.unilateral_force = sim.unilaterals().force;
+  out.gap = sim.gaps();
   out.loop_error = sim.loop_error();
   forward_kinematics(model, data, out.q, out.qd);
   out.X0.resize(model.nb + 1);
@@ -26,6 +28,7 @@ void take_snapshot(const Simulation& sim, Data& data, Snapshot& out) {
   out.potential_energy = sim.energy().potential;
   out.work = sim.energy().work;
   out.dissipated = sim.energy().dissipated;
+  out.impact_loss = sim.energy().impact_loss;
   out.energy_residual = sim.energy().residual;
   out.power = sim.energy().power;
 }

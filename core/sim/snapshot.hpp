@@ -13,11 +13,14 @@ struct Snapshot {
   std::vector<Simulation::JointState> joints;  // per user joint (file order)
   std::vector<Force> wrench;                   // per user joint, child joint frame [n; f]
   std::vector<double> coupling_tau;            // per coupling: generalized force on joint B
+  std::vector<double> unilateral_force;        // per limit / contact (bind_unilaterals order): λ
+  std::vector<double> gap;                     // per limit / contact: φ (m or rad)
   std::vector<Transform> X0;                   // per model body: ^iX_0 (base to body)
   double loop_error = 0.0;
   double kinetic_energy = 0.0;
   double potential_energy = 0.0;              // gravity and joint springs
   double work = 0.0, dissipated = 0.0;        // energy account since t = 0 (to resume)
+  double impact_loss = 0.0;                   // energy taken by impacts since t = 0
   double energy_residual = 0.0, power = 0.0;  // the simulation's balance (CSV columns)
 };
 

@@ -56,6 +56,23 @@ struct SpringSpec {
   bool operator==(const SpringSpec&) const = default;
 };
 
+// End stops of a 1-DoF joint (contract-additions-2 §2): lower <= q <= upper (either may be
+// absent), Newton's restitution coefficient e in [0, 1] at an impact on a bound.
+struct LimitSpec {
+  std::optional<double> lower, upper;
+  double restitution = 0.0;
+  nlohmann::json extra = nlohmann::json::object();
+  bool operator==(const LimitSpec&) const = default;
+};
+
+// Friction in a 1-DoF joint (contract-additions-2 §2): Coulomb force of magnitude `coulomb`
+// (N or N·m) with exact stick and slip, plus viscous `viscous` q̇.
+struct JointFrictionSpec {
+  double coulomb = 0.0, viscous = 0.0;
+  nlohmann::json extra = nlohmann::json::object();
+  bool operator==(const JointFrictionSpec&) const = default;
+};
+
 struct JointSpec {
   std::string name;
   Joint joint;                // type and pitch
@@ -64,6 +81,8 @@ struct JointSpec {
   std::optional<std::vector<double>> q0, qd0;
   std::optional<DriveSpec> drive;
   std::optional<SpringSpec> spring;
+  std::optional<LimitSpec> limits;
+  std::optional<JointFrictionSpec> friction;
   nlohmann::json extra = nlohmann::json::object();
   bool operator==(const JointSpec&) const = default;
 };
@@ -96,6 +115,25 @@ struct CouplingSpec {
 const char* coupling_type_name(CouplingSpec::Type type);
 std::optional<CouplingSpec::Type> coupling_type_from_name(const std::string& name);
 
+// A sphere (radius >= 0; 0 is a point) fixed on `body` against a plane fixed on
+// `surface_body` (contract-additions-2 §2, "contacts" array). Unilateral: the gap
+// n . (p - s) - radius stays >= 0; impacts follow Newton's law with `restitution`.
+struct ContactSpec {
+  std::string name;
+  std::string body;
+  Vec3 point = Vec3::Zero();  // sphere centre, body coordinates
+  double radius = 0.0;
+  std::string surface_type = "plane";
+  std::string surface_body = "ground";
+  Vec3 surface_point = Vec3::Zero();    // on the plane, surface-body coordinates
+  Vec3 surface_normal = Vec3(0, 1, 0);  // outward, surface-body coordinates
+  double restitution = 0.0;
+  double friction = 0.0;  // Coulomb coefficient μ
+  nlohmann::json surface_extra = nlohmann::json::object();
+  nlohmann::json extra = nlohmann::json::object();
+  bool operator==(const ContactSpec&) const = default;
+};
+
 struct SimulationSpec {
   double duration = 5.0;
   double step = 0.001;
@@ -111,6 +149,7 @@ struct MechanismSpec {
   std::vector<JointSpec> joints;
   std::vector<ForceSpec> forces;
   std::vector<CouplingSpec> couplings;
+  std::vector<ContactSpec> contacts;
   std::optional<SimulationSpec> simulation;
   nlohmann::json extra = nlohmann::json::object();  // unknown top-level fields
   bool operator==(const MechanismSpec&) const = default;

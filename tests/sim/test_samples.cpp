@@ -40,6 +40,8 @@ const Expected kSamples[] = {
     {"rsur.json", 1, 0, 1},
     {"geared_crank_rocker.json", 1, 3, 1},
     {"rack_pinion_steering.json", 1, 6, 2},
+    {"bouncing_ball.json", 1, 0, 0},
+    {"door_stop.json", 1, 0, 0},
 };
 
 std::string sample_path(const char* file) {

@@ -36,6 +36,27 @@ ConstraintSet::ConstraintSet(const Mechanism& mech, const std::vector<DriveBindi
   }
 }
 
+void ConstraintSet::add(std::unique_ptr<ConstraintKind> kind) {
+  if (!kind) return;
+  Entry e;
+  e.kind = std::move(kind);
+  kinds_.push_back(std::move(e));
+  restack();
+}
+
+void ConstraintSet::restack() {
+  rows_ = projected_rows_ = 0;
+  for (Entry& e : kinds_) {
+    e.row0 = rows_;
+    rows_ += e.kind->rows();
+    e.projected0 = -1;
+    if (e.kind->projected()) {
+      e.projected0 = projected_rows_;
+      projected_rows_ += e.kind->rows();
+    }
+  }
+}
+
 bool ConstraintSet::tree_only() const {
   for (const Entry& e : kinds_)
     if (!e.kind->prescribes_tree_coordinates(nullptr)) return false;

@@ -14,6 +14,13 @@ class ConstraintSet {
  public:
   ConstraintSet(const Mechanism& mech, const std::vector<DriveBinding>& drives);
 
+  // A kind built elsewhere (one whose rows change, like the closed unilaterals), stacked last.
+  void add(std::unique_ptr<ConstraintKind> kind);
+  // Recomputes the row layout after a kind's rows() changed.
+  void restack();
+  // First row of the last kind added (the rows after it are its).
+  int last_row0() const { return kinds_.empty() ? 0 : kinds_.back().row0; }
+
   int rows() const { return rows_; }
   bool empty() const { return kinds_.empty(); }
   // Rows that only prescribe tree coordinates (or none): hybrid dynamics solves them directly.

@@ -1,0 +1,136 @@
+#include "core/io/unilateral_json.hpp"
+
+#include "core/io/json_read.hpp"
+
+namespace articula {
+
+using namespace json_read;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+// Newton's coefficient: above 1 an impact would create energy.
+double restitution(const json& j, const std::string& ptr) {
+  const double e = number(j, ptr);
+  if (e < 0.0 || e > 1.0)
+    fail(ptr, "restitution " + show(e) +
+                  " is outside [0, 1]: 0 is a plastic impact, 1 an elastic one, and above 1 an "
+                  "impact would create energy");
+  return e;
+}
+
+std::string body_name(const json& j, const std::string& ptr, const char* key,
+                      const MechanismSpec& spec) {
+  const std::string name = string_value(required(j, ptr, key), at(ptr, key));
+  if (name != "ground" && spec.body_index(name) < 0)
+    fail(at(ptr, key), "unknown body '" + name + "'; expected a body name or \"ground\"");
+  return name;
+}
+
+void read_surface(const json& j, const std::string& ptr, const MechanismSpec& spec,
+                  ContactSpec& c) {
+  expect_object(j, ptr);
+  c.surface_type = string_value(required(j, ptr, "type"), at(ptr, "type"));
+  if (c.surface_type != "plane")
+    fail(at(ptr, "type"), "unknown surface type '" + c.surface_type + "'; expected \"plane\"");
+  if (find(j, "body")) c.surface_body = body_name(j, ptr, "body", spec);
+  if (const json* v = find(j, "point")) c.surface_point = vec3(*v, at(ptr, "point"));
+  const Vec3 n = vec3(required(j, ptr, "normal"), at(ptr, "normal"));
+  if (!(n.norm() > 1e-12)) fail(at(ptr, "normal"), "the plane's normal is zero");
+  c.surface_normal = n.normalized();
+  c.surface_extra = extra_fields(j, {"type", "body", "point", "normal"});
+}
+}  // namespace
+
+LimitSpec read_limits(const json& j, const std::string& ptr, const Joint& joint) {
+  expect_object(j, ptr);
+  if (joint.nv() != 1)
+    fail(ptr, "limits need a 1-DOF joint; this one has " + std::to_string(joint.nv()) +
+                  " degrees of freedom");
+  LimitSpec l;
+  if (const json* v = find(j, "lower")) l.lower = number(*v, at(ptr, "lower"));
+  if (const json* v = find(j, "upper")) l.upper = number(*v, at(ptr, "upper"));
+  if (!l.lower && !l.upper) fail(ptr, "give \"lower\", \"upper\" or both");
+  if (l.lower && l.upper && !(*l.lower < *l.upper))
+    fail(at(ptr, "upper"), "upper " + show(*l.upper) + " is not above lower " + show(*l.lower) +
+                               " (a locked joint is a fixed joint)");
+  if (const json* v = find(j, "restitution")) l.restitution = restitution(*v, at(ptr, "restitution"));
+  l.extra = extra_fields(j, {"lower", "upper", "restitution"});
+  return l;
+}
+
+JointFrictionSpec read_joint_friction(const json& j, const std::string& ptr, const Joint& joint) {
+  expect_object(j, ptr);
+  if (joint.nv() != 1)
+    fail(ptr, "friction needs a 1-DOF joint; this one has " + std::to_string(joint.nv()) +
+                  " degrees of freedom");
+  JointFrictionSpec f;
+  if (const json* v = find(j, "coulomb")) f.coulomb = nonnegative(*v, at(ptr, "coulomb"));
+  if (const json* v = find(j, "viscous")) f.viscous = nonnegative(*v, at(ptr, "viscous"));
+  f.extra = extra_fields(j, {"coulomb", "viscous"});
+  return f;
+}
+
+ContactSpec read_contact(const json& j, const std::string& ptr, const MechanismSpec& spec) {
+  expect_object(j, ptr);
+  ContactSpec c;
+  c.name = name_value(required(j, ptr, "name"), at(ptr, "name"));
+  c.body = body_name(j, ptr, "body", spec);
+  if (const json* v = find(j, "point")) c.point = vec3(*v, at(ptr, "point"));
+  if (const json* v = find(j, "radius")) c.radius = nonnegative(*v, at(ptr, "radius"));
+  read_surface(required(j, ptr, "surface"), at(ptr, "surface"), spec, c);
+  if (c.surface_body == c.body)
+    fail(at(at(ptr, "surface"), "body"),
+         "the sphere and the plane are on the same body '" + c.body + "': they cannot meet");
+  if (const json* v = find(j, "restitution")) c.restitution = restitution(*v, at(ptr, "restitution"));
+  if (const json* v = find(j, "friction")) c.friction = nonnegative(*v, at(ptr, "friction"));
+  c.extra = extra_fields(j, {"name", "body", "point", "radius", "surface", "restitution",
+                             "friction"});
+  return c;
+}
+
+namespace {
+void append(ojson& out, const json& extra) {
+  for (auto it = extra.begin(); it != extra.end(); ++it) out[it.key()] = ojson::parse(it->dump());
+}
+ojson vec(const Vec3& v) {
+  return ojson::array({v.x(), v.y(), v.z()});
+}
+}  // namespace
+
+ojson limits_json(const LimitSpec& l) {
+  ojson out = ojson::object();
+  if (l.lower) out["lower"] = *l.lower;
+  if (l.upper) out["upper"] = *l.upper;
+  out["restitution"] = l.restitution;
+  append(out, l.extra);
+  return out;
+}
+
+ojson joint_friction_json(const JointFrictionSpec& f) {
+  ojson out;
+  out["coulomb"] = f.coulomb;
+  out["viscous"] = f.viscous;
+  append(out, f.extra);
+  return out;
+}
+
+ojson contact_json(const ContactSpec& c) {
+  ojson out;
+  out["name"] = c.name;
+  out["body"] = c.body;
+  out["point"] = vec(c.point);
+  out["radius"] = c.radius;
+  ojson s;
+  s["type"] = c.surface_type;
+  s["body"] = c.surface_body;
+  s["point"] = vec(c.surface_point);
+  s["normal"] = vec(c.surface_normal);
+  append(s, c.surface_extra);
+  out["surface"] = s;
+  out["restitution"] = c.restitution;
+  out["friction"] = c.friction;
+  append(out, c.extra);
+  return out;
+}
+
+}  // namespace articula
