@@ -18,13 +18,15 @@ nlohmann::json from_python(pb::handle obj) {
   return nlohmann::json::parse(text);
 }
 
-pb::object& project_error_type() {
-  static pb::object type;
+// The types live as long as the interpreter: kept as leaked references, so that no destructor
+// runs after Python has finalised.
+pb::handle& project_error_type() {
+  static pb::handle type;
   return type;
 }
 
-pb::object& setup_error_type() {
-  static pb::object type;
+pb::handle& setup_error_type() {
+  static pb::handle type;
   return type;
 }
 
@@ -43,13 +45,12 @@ void raise_project_error(const ProjectError& e) {
   PyErr_SetObject(project_error_type().ptr(), err.ptr());
 }
 
-pb::object make_type(pb::module_& m, const char* name, PyObject* base, const char* doc) {
+pb::handle make_type(pb::module_& m, const char* name, PyObject* base, const char* doc) {
   const std::string qualified = std::string("articula.") + name;
   PyObject* type = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, base, nullptr);
   if (!type) throw pb::error_already_set();
-  pb::object t = pb::reinterpret_steal<pb::object>(type);
-  m.attr(name) = t;
-  return t;
+  m.attr(name) = pb::handle(type);
+  return pb::handle(type);  // the new reference is never released
 }
 }  // namespace
 

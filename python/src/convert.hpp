@@ -18,8 +18,8 @@ nlohmann::json from_python(pb::handle obj);
 
 // The exception classes of the module (created in module.cpp): articula.ProjectError
 // (ValueError, with .pointer and .message) and articula.SetupError (RuntimeError).
-pb::object& project_error_type();
-pb::object& setup_error_type();
+pb::handle& project_error_type();
+pb::handle& setup_error_type();
 void register_exceptions(pb::module_& m);
 
 // Raised as KeyError: no item of that name.

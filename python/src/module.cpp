@@ -8,7 +8,6 @@ PYBIND11_MODULE(_articula, m) {
       "analyse it and simulate it with the same code as articula-cli.";
   articula::py::register_exceptions(m);
   articula::py::bind_spec(m);
-  articula::py::bind_joint_items(m);
   articula::py::bind_simulation(m);
   articula::py::bind_project(m);
 #ifdef ARTICULA_VERSION

@@ -5,6 +5,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
+
 #include "convert.hpp"
 #include "core/doc/kinematic_drag.hpp"
 #include "core/doc/sketch_status.hpp"
@@ -160,6 +162,19 @@ pb::dict simulate(const Project& p, std::optional<double> duration, std::optiona
   return out;
 }
 
+// bench/python_throughput.py: the runner alone (rows discarded), timed in C++, to tell the
+// binding's own cost (arrays, conversions) from the simulation's.
+double run_rows_seconds(const Project& p, double duration, double step) {
+  const std::shared_ptr<const Mechanism> mech = p.mechanism();
+  const RunOptions opt = checked_options(*mech, duration, step, {}, {}, {}, false);
+  pb::gil_scoped_release nogil;
+  const auto start = std::chrono::steady_clock::now();
+  RowSink sink;
+  sink.row = [](const Simulation&, const std::vector<double>&) {};
+  run_rows(*mech, opt, sink);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 void bind_analyses(pb::class_<Project>& c) {
   c.def(
       "compile", [](const Project& p) { p.mechanism(); },
@@ -208,6 +223,8 @@ void bind_project_analysis(pb::class_<Project>& c) {
         "auto|method2|sparse|...; inverse: refuse unless fully motion-driven. points: "
         "{name: (body, (x, y, z))} adds columns name.x, name.y, name.z (world path of a body "
         "point). The GIL is released while simulating. Raises ProjectError / SetupError.");
+  c.def("_run_rows_seconds", &run_rows_seconds, arg("duration"), arg("step"),
+        "Benchmark aid: seconds the C++ runner takes for this run with its rows discarded.");
   c.def("simulation", &make_simulation, arg("solver") = pb::none(), arg("inverse") = false,
         arg("stabilization_time") = 0.05,
         "A Simulation to step by hand: read its state, change drives between steps.");

@@ -32,7 +32,7 @@ void bind_pose(pb::module_& m) {
           p.orientation = Quat(q[0], q[1], q[2], q[3]);
           return p;
         }),
-        arg("position") = Vec3::Zero(), arg("quaternion") = std::array<double, 4>{1, 0, 0, 0},
+        arg("position") = Vec3(Vec3::Zero()), arg("quaternion") = std::array<double, 4>{1, 0, 0, 0},
         "A pose from a position [x, y, z] (m) and a quaternion [w, x, y, z].");
   c.def_property(
       "position", [](const PoseSpec& p) { return Vec3(p.position); },
@@ -67,7 +67,7 @@ void bind_body(pb::module_& m) {
           b.pose = std::move(pose);
           return b;
         }),
-        arg("name"), arg("mass") = 1.0, arg("com") = Vec3::Zero(),
+        arg("name"), arg("mass") = 1.0, arg("com") = Vec3(Vec3::Zero()),
         arg("inertia") = std::array<double, 6>{0, 0, 0, 0, 0, 0}, arg("pose") = pb::none(),
         "A body; inertia is [Ixx, Iyy, Izz, Ixy, Ixz, Iyz] about the centre of mass, body axes; "
         "pose is where it was sketched (world), used as the assembly's starting point.");

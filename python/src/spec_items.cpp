@@ -103,8 +103,8 @@ void bind_force(pb::module_& m) {
           f.damping = c;
           return f;
         }),
-        arg("name"), arg("body1"), arg("body2"), arg("point1") = Vec3::Zero(),
-        arg("point2") = Vec3::Zero(), arg("stiffness") = 0.0, arg("rest_length") = 0.0,
+        arg("name"), arg("body1"), arg("body2"), arg("point1") = Vec3(Vec3::Zero()),
+        arg("point2") = Vec3(Vec3::Zero()), arg("stiffness") = 0.0, arg("rest_length") = 0.0,
         arg("damping") = 0.0, "Points are in the bodies' coordinates; 'ground' is allowed.");
   c.def_readwrite("name", &ForceSpec::name);
   c.def_readwrite("type", &ForceSpec::type, "'spring_damper'.");

@@ -31,4 +31,4 @@ def negative_mass(project: articula.Project, mass: float):
     body = project.body("crank")
     body.mass = mass
     project.set_body("crank", body)
-    return {"mass": project.body("crank").mass}
+    return {"crank_mass": project.body("crank").mass}

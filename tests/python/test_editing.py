@@ -69,7 +69,7 @@ def test_undo_to_empty_and_redo_to_the_end():
 
 def test_a_pendulum_built_from_numeric_items():
     p = articula.Project("pendulum")
-    p.add_body(articula.Body("bob", mass=2.0, com=[0.5, 0, 0], inertia=[0, 0.01, 0.01, 0, 0, 0]))
+    p.add_body(articula.Body("bob", mass=2.0, com=[0.5, 0, 0], inertia=[1e-4, 0.01, 0.01, 0, 0, 0]))
     p.add_joint(articula.Joint("pivot", "revolute", "ground", "bob", q0=[-math.pi / 2]))
     assert p.info()["mobility"] == 1
     run = p.simulate(duration=0.5, step=1e-3)

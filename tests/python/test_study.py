@@ -126,7 +126,7 @@ def test_failures_are_rows_with_their_error(cluster, base):
     table = study.run(negative_mass, [{"mass": 0.5}, {"mass": -1.0}], base, cluster=address,
                       progress=False)
     assert list(table["ok"]) == [True, False]
-    assert table.loc[0, "mass"] == 0.5
+    assert table.loc[0, "crank_mass"] == 0.5
     assert table.loc[1, "error_type"] == "ProjectError"
     assert table.loc[1, "error_pointer"] == "/bodies/0"
     assert "mass" in table.loc[1, "error"]

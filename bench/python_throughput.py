@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Designs per second of a study of the four-bar (1 s simulated, 1 ms RK4 steps, every row kept),
+serially in Python and on a LocalCluster, and where the time per design goes.
+
+A design is what articula.study does for each parameter set: copy the base project, change the
+crank length (one checked edit), compile and assemble, simulate 1 s, reduce the arrays to two
+numbers. Reported:
+  - C++ runner: run_rows alone for the same run (rows discarded), timed in C++;
+  - simulate(): the same run from Python, arrays included: its excess over the runner is the
+    binding's cost per design (row copies, NumPy arrays, dict);
+  - serial design: the whole design in this process (study.run(cluster="serial"));
+  - LocalCluster: study.run on N single-threaded worker processes, batched ("auto") and one
+    design per task (batch_size=1); the Dask overhead per design is N x wall / designs - serial.
+
+    PYTHONPATH=build/python python3 bench/python_throughput.py [--designs 400] [--workers 2]
+"""
+
+import argparse
+import pathlib
+import statistics
+import time
+
+import numpy as np
+
+import articula
+from articula import study
+
+SAMPLE = pathlib.Path(__file__).resolve().parents[1] / "samples" / "fourbar.json"
+
+
+def design(project: articula.Project, crank: float) -> dict:
+    joint = project.joint("A")
+    joint.parent_frame = articula.Pose([crank, 0.0, 0.0])
+    project.set_joint("A", joint)
+    run = project.simulate(duration=1.0, step=1e-3)
+    return {"peak_torque": float(np.max(np.abs(run["A0.tau"]))),
+            "swing": float(np.ptp(run["B0.q"]))}
+
+
+def median_time(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--designs", type=int, default=400)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=50)
+    args = ap.parse_args()
+
+    base = articula.load(str(SAMPLE))
+    base.compile()
+    designs = [{"crank": c} for c in np.linspace(0.09, 0.11, args.designs)]
+    runner = statistics.median(base._run_rows_seconds(1.0, 1e-3) for _ in range(args.repeat))
+    simulate = median_time(lambda: base.simulate(duration=1.0, step=1e-3), args.repeat)
+    prepare = median_time(lambda: base.copy().compile(), args.repeat)
+    start = time.perf_counter()
+    serial_table = study.run(design, designs, base, cluster="serial", progress=False)
+    serial = time.perf_counter() - start
+    assert serial_table["ok"].all()
+
+    client = study.local_client(args.workers)
+    try:
+        study.run(design, designs[: 4 * args.workers], base, cluster=client, progress=False)
+        cluster = {}
+        for batch in ("auto", 1):
+            start = time.perf_counter()
+            table = study.run(design, designs, base, cluster=client, batch_size=batch,
+                              progress=False)
+            cluster[batch] = time.perf_counter() - start
+            assert table["ok"].all()
+            assert np.array_equal(table["peak_torque"], serial_table["peak_torque"])
+    finally:
+        client.close()
+        client.cluster.close()
+
+    n, w = args.designs, args.workers
+    per = serial / n
+    print(f"four-bar, 1 s at 1 ms (RK4), {n} designs, medians of {args.repeat} where repeated")
+    print(f"  C++ runner alone          {1e3 * runner:8.3f} ms")
+    print(f"  simulate() from Python    {1e3 * simulate:8.3f} ms  (binding: "
+          f"{1e3 * (simulate - runner):.3f} ms per run)")
+    print(f"  copy + compile/assemble   {1e3 * prepare:8.3f} ms")
+    print(f"  serial design (study)     {1e3 * per:8.3f} ms  -> {n / serial:7.1f} designs/s")
+    for batch, wall in cluster.items():
+        over = w * wall / n - per
+        print(f"  LocalCluster {w} workers, batch {batch!s:>4}: {n / wall:7.1f} designs/s "
+              f"({serial / wall:.2f}x serial; Dask overhead {1e3 * over:.3f} ms per design "
+              f"per worker)")
+
+
+if __name__ == "__main__":
+    main()
