@@ -32,11 +32,11 @@ from articula import study
 NAMES = ["a0x", "a0y", "b0x", "b0y", "ax", "ay", "bx", "by", "px", "py"]
 # Points the coupler must pass through (m), in no prescribed order or timing.
 TARGETS = np.array([
-    [0.1643, 0.2316], [0.1030, 0.2541], [0.0559, 0.1965],
-    [0.1001, 0.1237], [0.1960, 0.1348], [0.2344, 0.1864],
+    [0.1895, 0.3048], [0.0993, 0.2856], [0.0204, 0.2188],
+    [-0.0022, 0.1659], [0.0411, 0.1808], [0.1651, 0.2658],
 ])
 # A rough sketch of the wanted mechanism, and how far the random search strays from it (m).
-GUESS = np.array([0.0, 0.0, 0.3, 0.0, 0.05, 0.09, 0.28, 0.23, 0.15, 0.25])
+GUESS = np.array([0.02, -0.01, 0.28, 0.02, 0.05, 0.10, 0.32, 0.22, 0.22, 0.28])
 SPREAD = 0.04
 FAILED = 1.0  # residual (m) of a design that cannot run
 
@@ -132,6 +132,9 @@ def plot(x: np.ndarray, path: str) -> None:
     pts = x.reshape(5, 2)
     for i, j in ((0, 2), (2, 3), (3, 1), (2, 4), (3, 4)):
         ax.plot(*zip(pts[i], pts[j]), color="0.4")
+    ax.plot(pts[:2, 0], pts[:2, 1], "^", color="0.2", label="ground pivots")
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("y (m)")
     ax.set_aspect("equal")
     ax.legend()
     ax.set_title("Synthesized four-bar (as drawn)")

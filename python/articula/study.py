@@ -69,23 +69,26 @@ def local_client(n_workers: int | None = None, threads_per_worker: int = 1, **kw
 
 
 class Progress:
-    """Default progress report: one line on stderr, rewritten at most every ``interval`` s."""
+    """Default progress report on stderr: one line rewritten in place on a terminal (at most
+    every ``interval`` s), else a line every ``log_interval`` s and at the end."""
 
-    def __init__(self, stream=None, interval: float = 0.5):
+    def __init__(self, stream=None, interval: float = 0.5, log_interval: float = 10.0):
         self.stream = stream or sys.stderr
-        self.interval = interval
-        self._last = 0.0
-        self._start = time.perf_counter()
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.interval = interval if self.tty else log_interval
+        self._last = time.perf_counter()
+        self._start = self._last
 
     def __call__(self, done: int, total: int, failed: int) -> None:
         now = time.perf_counter()
         if done < total and now - self._last < self.interval:
             return
         self._last = now
-        end = "\n" if done == total else ""
-        self.stream.write(
-            f"\rstudy: {done}/{total} designs, {failed} failed, {now - self._start:.1f} s{end}"
-        )
+        text = f"study: {done}/{total} designs, {failed} failed, {now - self._start:.1f} s"
+        if self.tty:
+            self.stream.write("\r" + text + ("\n" if done == total else ""))
+        else:
+            self.stream.write(text + "\n")
         self.stream.flush()
 
 
