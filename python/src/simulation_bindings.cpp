@@ -166,6 +166,9 @@ void bind_state(pb::class_<PySimulation>& c) {
   c.def_property_readonly(
       "columns", [](PySimulation& s) { return csv_header(s.mechanism()); },
       "The CSV column names.");
+}
+
+void bind_outputs(pb::class_<PySimulation>& c) {
   c.def_property_readonly(
       "loop_error",
       [](PySimulation& s) {
@@ -211,6 +214,7 @@ void bind_simulation(pb::module_& m) {
                              "project do not affect it.");
   bind_stepping(c);
   bind_state(c);
+  bind_outputs(c);
 }
 
 }  // namespace articula::py
