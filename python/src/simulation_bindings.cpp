@@ -200,10 +200,12 @@ void bind_outputs(pb::class_<PySimulation>& c) {
   c.def_property_readonly(
       "solver", [](PySimulation& s) { return std::string(s.sim().solver_name()); },
       "The dynamics solver stepping the run.");
-  c.def_property_readonly("accepted_steps",
-                          [](PySimulation& s) { return s.sim().accepted_steps(); });
-  c.def_property_readonly("rejected_steps",
-                          [](PySimulation& s) { return s.sim().rejected_steps(); });
+  c.def_property_readonly(
+      "accepted_steps", [](PySimulation& s) { return s.sim().accepted_steps(); },
+      "Error-controlled (rk45) steps accepted so far.");
+  c.def_property_readonly(
+      "rejected_steps", [](PySimulation& s) { return s.sim().rejected_steps(); },
+      "Error-controlled (rk45) steps rejected and retried smaller so far.");
 }
 }  // namespace
 

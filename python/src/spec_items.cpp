@@ -106,10 +106,10 @@ void bind_force(pb::module_& m) {
         arg("name"), arg("body1"), arg("body2"), arg("point1") = Vec3(Vec3::Zero()),
         arg("point2") = Vec3(Vec3::Zero()), arg("stiffness") = 0.0, arg("rest_length") = 0.0,
         arg("damping") = 0.0, "Points are in the bodies' coordinates; 'ground' is allowed.");
-  c.def_readwrite("name", &ForceSpec::name);
+  c.def_readwrite("name", &ForceSpec::name, "Unique name among the forces.");
   c.def_readwrite("type", &ForceSpec::type, "'spring_damper'.");
-  c.def_readwrite("body1", &ForceSpec::body1);
-  c.def_readwrite("body2", &ForceSpec::body2);
+  c.def_readwrite("body1", &ForceSpec::body1, "First body's name ('ground' allowed).");
+  c.def_readwrite("body2", &ForceSpec::body2, "Second body's name ('ground' allowed).");
   c.def_property(
       "point1", [](const ForceSpec& f) { return Vec3(f.point1); },
       [](ForceSpec& f, const Vec3& v) { f.point1 = v; }, "Point on body1, its coordinates, m.");
@@ -149,7 +149,7 @@ void bind_coupling(pb::module_& m) {
         arg("name"), arg("type"), arg("joints"), arg("ratio") = 1.0, arg("radii") = pb::none(),
         "type: gear, belt, rack_pinion or linear; joints: [A, B] names; radii: [rA, rB] pitch "
         "radii for drawing (gear/belt: ratio must equal -rA/rB or rA/rB).");
-  c.def_readwrite("name", &CouplingSpec::name);
+  c.def_readwrite("name", &CouplingSpec::name, "Unique name (G1, B1, R1, ... from the tools).");
   c.def_property(
       "type", [](const CouplingSpec& s) { return std::string(coupling_type_name(s.type)); },
       [](CouplingSpec& s, const std::string& t) { s.type = coupling_type_of(t); },
