@@ -28,6 +28,8 @@ from ._articula import (  # noqa: F401  (re-exported)
     loads,
 )
 
+from . import templates  # noqa: E402,F401  (articula.templates.stewart(...), ...)
+
 try:
     from ._articula import __version__  # noqa: F401
 except ImportError:  # pragma: no cover
@@ -47,4 +49,5 @@ __all__ = [
     "Spring",
     "load",
     "loads",
+    "templates",
 ]

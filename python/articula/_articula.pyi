@@ -1,11 +1,13 @@
 """Type stubs of the compiled articula module (python/src): what editors complete."""
 
+import types
 from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
+templates: types.ModuleType  # re-exported with its functions by articula/templates.py
 
 Vector = Sequence[float]
 Array = npt.NDArray[np.float64]

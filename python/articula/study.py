@@ -3,17 +3,19 @@
 A study evaluates ``fn(project, **params)`` for every parameter set (a *design*) and returns one
 row per design in a :class:`pandas.DataFrame`::
 
+    import articula
     from articula import study
 
     def evaluate(project, crank):
-        j = project.joint("A")
-        j.parent_frame.position = [crank, 0, 0]   # Pose is a copy: hand the joint back
-        ...
+        joint = project.joint("A")                  # a copy: change it, then hand it back
+        joint.parent_frame = articula.Pose([crank, 0, 0])
+        project.set_joint("A", joint)               # checked; the crank is now `crank` long
         run = project.simulate(duration=1.0)
         return {"peak_torque": abs(run["A0.tau"]).max()}
 
-    designs = study.grid(crank=[0.08, 0.09, 0.10])
-    table = study.run(evaluate, designs, base="samples/fourbar.json")
+    if __name__ == "__main__":   # LocalCluster workers are spawned processes: guard the script
+        designs = study.grid(crank=[0.08, 0.09, 0.10])
+        table = study.run(evaluate, designs, base="samples/fourbar.json")
 
 Where it runs (``cluster=``): ``"local"`` (default) starts a ``dask.distributed.LocalCluster``
 with one single-threaded worker process per core and closes it at the end; a scheduler address

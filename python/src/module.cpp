@@ -10,6 +10,7 @@ PYBIND11_MODULE(_articula, m) {
   articula::py::bind_spec(m);
   articula::py::bind_simulation(m);
   articula::py::bind_project(m);
+  articula::py::bind_templates(m);
 #ifdef ARTICULA_VERSION
   m.attr("__version__") = ARTICULA_VERSION;
 #endif
