@@ -42,13 +42,47 @@ def design(project: articula.Project, crank: float) -> dict:
             "swing": float(np.ptp(run["B0.q"]))}
 
 
-def median_time(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
+def time_runs(base: articula.Project, repeat: int) -> dict:
+    """Medians of single runs, the kinds interleaved so that a change of load hits them alike."""
+    def timed(fn):
         start = time.perf_counter()
         fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        return time.perf_counter() - start
+
+    kinds = {
+        "runner": lambda: None,
+        "simulate": lambda: base.simulate(duration=1.0, step=1e-3),
+        "sampled": lambda: base.simulate(duration=1.0, step=1e-3, sample=0.01),
+        "prepare": lambda: edited(base.copy(), 0.1).compile(),
+    }
+    times = {k: [] for k in kinds}
+    for _ in range(repeat):
+        for k, fn in kinds.items():
+            times[k].append(base._run_rows_seconds(1.0, 1e-3) if k == "runner" else timed(fn))
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def time_studies(base, designs, workers: int, rounds: int):
+    """Best wall time of the serial study and of the cluster studies, alternated."""
+    client = study.local_client(workers)
+    serial, cluster = float("inf"), {"auto": float("inf"), 1: float("inf")}
+    try:
+        study.run(design, designs[: 4 * workers], base, cluster=client, progress=False)
+        for _ in range(rounds):
+            start = time.perf_counter()
+            reference = study.run(design, designs, base, cluster="serial", progress=False)
+            serial = min(serial, time.perf_counter() - start)
+            assert reference["ok"].all()
+            for batch in cluster:
+                start = time.perf_counter()
+                table = study.run(design, designs, base, cluster=client, batch_size=batch,
+                                  progress=False)
+                cluster[batch] = min(cluster[batch], time.perf_counter() - start)
+                assert np.array_equal(table["peak_torque"], reference["peak_torque"])
+    finally:
+        client.close()
+        client.cluster.close()
+    return serial, cluster
 
 
 def main() -> None:
@@ -56,39 +90,21 @@ def main() -> None:
     ap.add_argument("--designs", type=int, default=400)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=50)
+    ap.add_argument("--rounds", type=int, default=3, help="study timings: best of")
     args = ap.parse_args()
     load = os.getloadavg()[0]  # other work on the machine skews the cluster figures
 
     base = articula.load(str(SAMPLE))
     base.compile()
     designs = [{"crank": c} for c in np.linspace(0.09, 0.11, args.designs)]
-    runner = statistics.median(base._run_rows_seconds(1.0, 1e-3) for _ in range(args.repeat))
-    simulate = median_time(lambda: base.simulate(duration=1.0, step=1e-3), args.repeat)
-    sampled = median_time(lambda: base.simulate(duration=1.0, step=1e-3, sample=0.01), args.repeat)
-    prepare = median_time(lambda: edited(base, 0.1).compile(), args.repeat)
-    start = time.perf_counter()
-    serial_table = study.run(design, designs, base, cluster="serial", progress=False)
-    serial = time.perf_counter() - start
-    assert serial_table["ok"].all()
-
-    client = study.local_client(args.workers)
-    try:
-        study.run(design, designs[: 4 * args.workers], base, cluster=client, progress=False)
-        cluster = {}
-        for batch in ("auto", 1):
-            start = time.perf_counter()
-            table = study.run(design, designs, base, cluster=client, batch_size=batch,
-                              progress=False)
-            cluster[batch] = time.perf_counter() - start
-            assert table["ok"].all()
-            assert np.array_equal(table["peak_torque"], serial_table["peak_torque"])
-    finally:
-        client.close()
-        client.cluster.close()
+    t = time_runs(base, args.repeat)
+    runner, simulate, sampled, prepare = t["runner"], t["simulate"], t["sampled"], t["prepare"]
+    serial, cluster = time_studies(base, designs, args.workers, args.rounds)
 
     n, w = args.designs, args.workers
     per = serial / n
-    print(f"four-bar, 1 s at 1 ms (RK4), {n} designs, medians of {args.repeat} where repeated; "
+    print(f"four-bar, 1 s at 1 ms (RK4), {n} designs; medians of {args.repeat} runs, studies "
+          f"best of {args.rounds}; "
           f"load average before: {load:.2f}")
     print(f"  C++ runner alone          {1e3 * runner:8.3f} ms")
     print(f"  simulate() from Python    {1e3 * simulate:8.3f} ms  (binding: "
