@@ -209,6 +209,33 @@ void bind_outputs(pb::class_<PySimulation>& c) {
 }
 }  // namespace
 
+void bind_state_io(pb::class_<PySimulation>& c) {
+  c.def(
+      "state",
+      [](PySimulation& s) {
+        s.ensure_evaluated();
+        pb::dict d;
+        d["t"] = s.sim().time();
+        d["q"] = VecX(s.sim().q());
+        d["qd"] = VecX(s.sim().qd());
+        d["input_work"] = s.sim().energy().work;
+        d["dissipated"] = s.sim().energy().dissipated;
+        return d;
+      },
+      "The state to come back to with restore(): t, q, qd and the energy account.");
+  c.def(
+      "restore",
+      [](PySimulation& s, const pb::dict& state) {
+        s.sim().restore(state["t"].cast<double>(), state["q"].cast<VecX>(),
+                        state["qd"].cast<VecX>(), state["input_work"].cast<double>(),
+                        state["dissipated"].cast<double>());
+        s.stepped();
+      },
+      pb::arg("state"),
+      "Continue from a state() this simulation produced (drive laws stay as they are now): to "
+      "try several continuations of one run. Raises SetupError on a size mismatch.");
+}
+
 void bind_simulation(pb::module_& m) {
   pb::class_<PySimulation> c(m, "Simulation",
                              "A running simulation of a project (Project.simulation()). It keeps "
@@ -217,6 +244,7 @@ void bind_simulation(pb::module_& m) {
   bind_stepping(c);
   bind_state(c);
   bind_outputs(c);
+  bind_state_io(c);
 }
 
 }  // namespace articula::py
