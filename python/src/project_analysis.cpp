@@ -128,6 +128,24 @@ RunOptions checked_options(const Mechanism& mech, std::optional<double> duration
   return opt;
 }
 
+// Row-major values (one row after the other) as {column: array}, filled row by row so that the
+// values are read in order.
+pb::dict columns_of(const std::vector<std::string>& cols, const std::vector<double>& values) {
+  const std::size_t nc = cols.size(), nr = values.size() / nc;
+  std::vector<pb::array_t<double>> arrays;
+  std::vector<double*> dst;
+  for (std::size_t c = 0; c < nc; ++c) {
+    arrays.emplace_back(static_cast<pb::ssize_t>(nr));
+    dst.push_back(arrays.back().mutable_data());
+  }
+  const double* src = values.data();
+  for (std::size_t r = 0; r < nr; ++r)
+    for (std::size_t c = 0; c < nc; ++c) dst[c][r] = *src++;
+  pb::dict out;
+  for (std::size_t c = 0; c < nc; ++c) out[cols[c].c_str()] = arrays[c];
+  return out;
+}
+
 pb::dict simulate(const Project& p, std::optional<double> duration, std::optional<double> step,
                   std::optional<std::string> integrator, std::optional<double> sample,
                   std::optional<std::string> solver, bool inverse, const pb::object& points) {
@@ -139,6 +157,9 @@ pb::dict simulate(const Project& p, std::optional<double> duration, std::optiona
   for (const TracedPoint& t : traced)
     for (const char* axis : {".x", ".y", ".z"}) cols.push_back(t.name + axis);
   std::vector<double> values;
+  const double every = opt.sample > 0 ? std::max(opt.sample, opt.step) : opt.step;
+  const double expected = (opt.duration / every + 3) * static_cast<double>(cols.size());
+  values.reserve(static_cast<std::size_t>(std::min(expected, 16777216.0)));  // grows past 128 MB
   {
     pb::gil_scoped_release nogil;
     RowSink sink;
@@ -151,15 +172,7 @@ pb::dict simulate(const Project& p, std::optional<double> duration, std::optiona
     };
     run_rows(*mech, opt, sink);
   }
-  const std::size_t nc = cols.size(), nr = values.size() / nc;
-  pb::dict out;
-  for (std::size_t c = 0; c < nc; ++c) {
-    pb::array_t<double> a(static_cast<pb::ssize_t>(nr));
-    double* dst = a.mutable_data();
-    for (std::size_t r = 0; r < nr; ++r) dst[r] = values[r * nc + c];
-    out[cols[c].c_str()] = a;
-  }
-  return out;
+  return columns_of(cols, values);
 }
 
 // bench/python_throughput.py: the runner alone (rows discarded), timed in C++, to tell the
