@@ -8,9 +8,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "core/io/project.hpp"
-#include "core/sim/diagnostics.hpp"
-#include "core/sim/runner.hpp"
+#include "core/io/run_setup.hpp"
 
 using namespace articula;
 
@@ -21,11 +19,7 @@ constexpr int kCannotSimulate = 3;
 Mechanism load_and_prepare(const std::string& path) {
   LoadResult loaded = load_project(path);
   for (const std::string& w : loaded.warnings) std::cerr << "warning: " << w << '\n';
-  try {
-    return prepare(loaded.spec);
-  } catch (const std::invalid_argument& e) {  // graph problems found while compiling
-    throw ProjectError("/joints", e.what());
-  }
+  return prepare_project(loaded.spec);
 }
 
 int run_info(const std::string& file) {
@@ -44,42 +38,21 @@ struct SimulateArgs {
 
 int run_simulate(const SimulateArgs& a) {
   const Mechanism mech = load_and_prepare(a.file);
-  RunOptions opt;
-  try {
-    opt = run_options_from(mech.spec);
-  } catch (const std::invalid_argument& e) {  // a value the loader could not judge alone
-    throw ProjectError("/simulation/solver", e.what());
-  }
-  if (a.duration >= 0) opt.duration = a.duration;
-  if (a.step > 0) opt.step = a.step;
-  if (!a.integrator.empty()) {
-    try {
-      opt.integrator = integrator_from_name(a.integrator);
-    } catch (const std::invalid_argument& e) {
-      throw ProjectError("/simulation/integrator", e.what());
-    }
-  }
-  if (!a.solver.empty()) {
-    try {
-      opt.solver = solver_from_name(a.solver);
-    } catch (const std::invalid_argument& e) {
-      throw ProjectError("/simulation/solver", e.what());
-    }
-  }
-  opt.sample = a.sample;
-  opt.require_fully_driven = a.inverse;
+  RunOverrides over;
+  if (a.duration >= 0) over.duration = a.duration;
+  if (a.step > 0) over.step = a.step;
+  if (!a.integrator.empty()) over.integrator = a.integrator;
+  if (!a.solver.empty()) over.solver = a.solver;
+  over.sample = a.sample;
+  over.inverse = a.inverse;
+  RunOptions opt = resolve_run_options(mech, over);
+  // springs too stiff for the chosen fixed step: the run will diverge, say why up front
+  for (const std::string& w : run_warnings(mech, opt)) std::cerr << "warning: " << w << '\n';
   std::ofstream events;
   if (!a.events.empty()) {
     events.open(a.events);
     if (!events) throw std::runtime_error("cannot write '" + a.events + "'");
     opt.events = &events;
-  }
-  if (!(opt.step > 0) || !(opt.duration >= 0))
-    throw ProjectError("/simulation", "step must be positive and duration non-negative");
-  {  // springs too stiff for the chosen fixed step: the run will diverge, say why up front
-    Data data(mech.model());
-    for (const std::string& w : stiffness_limits(mech, data, mech.q0, opt.step, opt.integrator))
-      std::cerr << "warning: " << w << '\n';
   }
   const bool show = !a.quiet && opt.duration / opt.step >= 20000;
   auto progress = [&](double f) {

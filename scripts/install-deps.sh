@@ -15,6 +15,10 @@ packages=(
   libopenscenegraph-dev                # its 3D view
   xvfb xauth imagemagick               # GUI tests and screenshots without a display
   clang-format                         # scripts/check-format (layout checked in CI)
+  pybind11-dev python3-dev python3-numpy           # the articula Python module (python/)
+  python3-pytest                                   # its tests (tests/python, run by ctest)
+  python3-dask python3-distributed python3-pandas  # articula.study on a Dask cluster
+  python3-scipy python3-matplotlib                 # examples/: optimisation, plots
 )
 
 missing=()

@@ -118,20 +118,6 @@ QIcon MotorTool::icon() const {
   });
 }
 
-namespace {
-// A motion drive starting where the joint is now, so that switching it on does not move the
-// sketch: one turn per second, or a 50 mm sine stroke for a slider.
-DriveSpec motorFrom(const Mechanism* mech, int joint, const JointSpec& j) {
-  double q = 0.0;
-  if (mech && !mech->compiled.joint_map[joint].loop) q = mech->q0[mech->compiled.q_index(joint)];
-  const bool slide = j.joint.type == JointType::Prismatic;
-  const QString law =
-      slide ? QStringLiteral("%1 + 0.05*sin(2*pi*t)") : QStringLiteral("%1 + 2*pi*t");
-  return DriveSpec{
-      DriveSpec::Kind::Motion, law.arg(q, 0, 'g', 12).toStdString(), {}, nlohmann::json::object()};
-}
-}  // namespace
-
 void MotorTool::mousePress(const SketchMouse& m) {
   const SketchSnap& s = m.snap;
   const std::vector<int> js =
@@ -142,14 +128,8 @@ void MotorTool::mousePress(const SketchMouse& m) {
   for (int j : js)  // prefer a joint on ground: that is where motors sit
     if (spec.joints[j].joint.nv() == 1 && (pick < 0 || spec.joints[j].parent == "ground")) pick = j;
   if (pick < 0) return editor_->say(tr("Click on a pivot (a revolute or sliding joint)"));
-  JointSpec j = spec.joints[pick];
-  if (j.drive)
-    j.drive.reset();
-  else
-    j.drive = motorFrom(doc->mechanism().get(), pick, j);
   try {
-    Edit e = set_joint(doc->editable(), pick, j);
-    e.label = j.drive ? "Add motor to " + j.name : "Remove motor from " + j.name;
+    Edit e = toggle_motor(doc->editable(), doc->mechanism().get(), pick);
     if (editor_->push(std::move(e), EditKind::Drive)) doc->setSelection({-1, pick});
   } catch (const std::exception& e) {
     editor_->say(QString::fromStdString(e.what()));

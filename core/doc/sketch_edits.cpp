@@ -2,6 +2,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "core/algorithms/kinematics.hpp"
@@ -296,6 +297,27 @@ Edit set_joint(const EditableMechanism& doc, int joint, JointSpec after) {
   if (after.name != old) e.label = "Rename " + old;
   rename_in_couplings(doc, old, after.name, e);
   e.changes.insert(e.changes.begin(), replace_joint(doc, joint, std::move(after)));
+  return e;
+}
+
+Edit toggle_motor(const EditableMechanism& doc, const Mechanism* mech, int joint) {
+  JointSpec j = doc.spec().joints.at(joint);
+  if (j.joint.nv() != 1) throw std::invalid_argument("a motor needs a revolute or sliding joint");
+  if (j.drive) {
+    j.drive.reset();
+  } else {
+    double q = 0.0;
+    if (mech && !mech->compiled.joint_map.at(joint).loop)
+      q = mech->q0[mech->compiled.q_index(joint)];
+    char text[64];
+    const bool slide = j.joint.type == JointType::Prismatic;
+    std::snprintf(text, sizeof text, slide ? "%.12g + 0.05*sin(2*pi*t)" : "%.12g + 2*pi*t", q);
+    j.drive = DriveSpec{DriveSpec::Kind::Motion, text, {}, nlohmann::json::object()};
+  }
+  const std::string name = j.name;
+  const bool on = j.drive.has_value();
+  Edit e = set_joint(doc, joint, std::move(j));
+  e.label = on ? "Add motor to " + name : "Remove motor from " + name;
   return e;
 }
 

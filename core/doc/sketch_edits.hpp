@@ -41,6 +41,12 @@ Edit move_point(const EditableMechanism& doc, const Vec3& from, const Vec3& to);
 // The configuration after kinematic dragging: body poses (and q0 where given) from model q.
 Edit set_configuration(const EditableMechanism& doc, const Mechanism& mech, const VecX& q);
 
+// The Motor tool: a motion drive on 1-DoF joint `joint` starting where the joint is in `mech`
+// (its assembled q0; 0 for a loop joint or without a mechanism), so that switching it on does not
+// move the sketch: "q0 + 2*pi*t" (one turn per second), or "q0 + 0.05*sin(2*pi*t)" for a slider;
+// q0 printed with 12 significant digits. Removes the drive when the joint has one.
+Edit toggle_motor(const EditableMechanism& doc, const Mechanism* mech, int joint);
+
 // Property edits (one item, with name references kept consistent on rename).
 Edit set_body(const EditableMechanism& doc, int body, BodySpec after);
 Edit set_joint(const EditableMechanism& doc, int joint, JointSpec after);

@@ -53,7 +53,8 @@ LimitSpec read_limits(const json& j, const std::string& ptr, const Joint& joint)
   if (l.lower && l.upper && !(*l.lower < *l.upper))
     fail(at(ptr, "upper"), "upper " + show(*l.upper) + " is not above lower " + show(*l.lower) +
                                " (a locked joint is a fixed joint)");
-  if (const json* v = find(j, "restitution")) l.restitution = restitution(*v, at(ptr, "restitution"));
+  if (const json* v = find(j, "restitution"))
+    l.restitution = restitution(*v, at(ptr, "restitution"));
   l.extra = extra_fields(j, {"lower", "upper", "restitution"});
   return l;
 }
@@ -81,10 +82,11 @@ ContactSpec read_contact(const json& j, const std::string& ptr, const MechanismS
   if (c.surface_body == c.body)
     fail(at(at(ptr, "surface"), "body"),
          "the sphere and the plane are on the same body '" + c.body + "': they cannot meet");
-  if (const json* v = find(j, "restitution")) c.restitution = restitution(*v, at(ptr, "restitution"));
+  if (const json* v = find(j, "restitution"))
+    c.restitution = restitution(*v, at(ptr, "restitution"));
   if (const json* v = find(j, "friction")) c.friction = nonnegative(*v, at(ptr, "friction"));
-  c.extra = extra_fields(j, {"name", "body", "point", "radius", "surface", "restitution",
-                             "friction"});
+  c.extra =
+      extra_fields(j, {"name", "body", "point", "radius", "surface", "restitution", "friction"});
   return c;
 }
 

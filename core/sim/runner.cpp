@@ -159,42 +159,43 @@ void write_events(Simulation& sim, std::ostream* out) {
            << format_number(e.impulse) << '\n';
 }
 
-void write_row(const Simulation& sim, std::ostream& out) {
+}  // namespace
+
+void fill_row(const Simulation& sim, std::vector<double>& row) {
   const Mechanism& mech = sim.mechanism();
-  std::string line = format_number(sim.time());
-  auto put = [&](double x) {
-    line += ',';
-    line += format_number(x);
-  };
+  row.clear();
+  row.push_back(sim.time());
   for (std::size_t j = 0; j < mech.spec.joints.size(); ++j) {
     const Simulation::JointState& s = sim.joint_states()[j];
     for (const VecN* x : {&s.q, &s.qd, &s.qdd, &s.tau})
-      for (int k = 0; k < x->size(); ++k) put((*x)[k]);
+      for (int k = 0; k < x->size(); ++k) row.push_back((*x)[k]);
     const Force& w = sim.wrench()[j];
-    for (int k : {3, 4, 5, 0, 1, 2}) put(w[k]);  // force, then moment
+    for (int k : {3, 4, 5, 0, 1, 2}) row.push_back(w[k]);  // force, then moment
   }
-  put(sim.loop_error());
+  row.push_back(sim.loop_error());
   const Simulation::Energy& e = sim.energy();
-  for (double x : {e.kinetic, e.potential, e.work, e.dissipated, e.residual, e.power}) put(x);
-  for (double x : sim.coupling_forces()) put(x);
+  for (double x : {e.kinetic, e.potential, e.work, e.dissipated, e.residual, e.power})
+    row.push_back(x);
+  for (double x : sim.coupling_forces()) row.push_back(x);
+  auto put = [&](double x) { row.push_back(x); };
   put_unilaterals(sim, put);
-  line += '\n';
-  out << line;
 }
-}  // namespace
 
-void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,
-                const std::function<void(double)>& progress) {
+void run_rows(const Mechanism& mech, const RunOptions& opt, const RowSink& sink,
+              const std::function<void(double)>& progress) {
   SimulationOptions so;
   so.require_fully_driven = opt.require_fully_driven;
   so.solver = opt.solver;
   Simulation sim(mech, so);
-  const std::vector<std::string> cols = csv_header(mech);
-  for (std::size_t c = 0; c < cols.size(); ++c) out << (c ? "," : "") << cols[c];
-  out << '\n';
   if (opt.events) *opt.events << "t,name,kind,impulse\n";
-  sim.evaluate();
-  write_row(sim, out);
+  if (sink.begin) sink.begin(sim);
+  std::vector<double> row;
+  auto emit = [&] {
+    sim.evaluate();
+    fill_row(sim, row);
+    sink.row(sim, row);
+  };
+  emit();
   write_events(sim, opt.events);
   const long steps = std::max(1L, std::lround(std::ceil(opt.duration / opt.step - 1e-9)));
   double next_sample = opt.sample;
@@ -208,13 +209,33 @@ void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,
     const bool last = n == steps;
     const bool due = opt.sample <= 0.0 || sim.time() >= next_sample - 1e-9 * opt.step;
     if (due || last) {
-      sim.evaluate();
-      write_row(sim, out);
+      emit();
       while (opt.sample > 0.0 && next_sample <= sim.time() + 1e-9 * opt.step)
         next_sample += opt.sample;
     }
     if (progress && (n % 1000 == 0 || last)) progress(static_cast<double>(n) / steps);
   }
+}
+
+void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,
+                const std::function<void(double)>& progress) {
+  RowSink sink;
+  sink.begin = [&](const Simulation&) {  // the header once the simulation could be set up
+    const std::vector<std::string> cols = csv_header(mech);
+    for (std::size_t c = 0; c < cols.size(); ++c) out << (c ? "," : "") << cols[c];
+    out << '\n';
+  };
+  std::string line;
+  sink.row = [&](const Simulation&, const std::vector<double>& row) {
+    line.clear();
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (c) line += ',';
+      line += format_number(row[c]);
+    }
+    line += '\n';
+    out << line;
+  };
+  run_rows(mech, opt, sink, progress);
 }
 
 }  // namespace articula

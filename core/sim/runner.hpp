@@ -35,6 +35,18 @@ RunOptions run_options_from(const MechanismSpec& spec);
 // contacts (contract-additions-2 §2): J.limit_force per joint with limits, C.fn, C.ft, C.gap per
 // contact, J.friction_force per joint with friction, and impact_loss.
 std::vector<std::string> csv_header(const Mechanism& mech);
+// One output row at the simulation's last evaluate(), in csv_header order; `row` is resized.
+void fill_row(const Simulation& sim, std::vector<double>& row);
+// Simulates and hands every output row (csv_header order) to `sink`, the first at t = 0, then
+// every step (or every `sample`) and the last step. The row is reused: copy what you keep.
+// progress(fraction) is called now and then. The CSV writer and the Python module both run
+// this, so their numbers are the same doubles.
+struct RowSink {
+  std::function<void(const Simulation&)> begin;  // once the simulation is set up (optional)
+  std::function<void(const Simulation&, const std::vector<double>&)> row;
+};
+void run_rows(const Mechanism& mech, const RunOptions& opt, const RowSink& sink,
+              const std::function<void(double)>& progress = {});
 // Simulates and writes CSV rows (header first). progress(fraction) is called now and then.
 void run_to_csv(const Mechanism& mech, const RunOptions& opt, std::ostream& out,
                 const std::function<void(double)>& progress = {});

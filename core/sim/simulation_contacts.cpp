@@ -19,10 +19,10 @@
 namespace articula {
 
 namespace {
-constexpr double kTouch = 1e-9;      // gap (m or rad) under which a unilateral touches
-constexpr double kRest = 1e-6;       // approach speed (m/s, rad/s) under which it comes to rest
+constexpr double kTouch = 1e-9;       // gap (m or rad) under which a unilateral touches
+constexpr double kRest = 1e-6;        // approach speed (m/s, rad/s) under which it comes to rest
 constexpr double kEventTime = 1e-12;  // s: how closely events are located
-constexpr int kMaxEvents = 10000;    // per step: more is a Zeno cascade the model cannot resolve
+constexpr int kMaxEvents = 10000;     // per step: more is a Zeno cascade the model cannot resolve
 
 std::string describe_violation(const Mechanism& mech, const Unilateral& u, double phi) {
   std::ostringstream os;
@@ -85,8 +85,8 @@ struct StepStart {
 // A root of f on [0, h] with f(0) = f0 > 0 >= f(h) = fh, bracketed to kEventTime by the Illinois
 // method (regula falsi that halves the stale end's value): superlinear, and never leaves the
 // bracket. Returns the bracket [lo, hi] with f(lo) > 0 >= f(hi).
-std::pair<double, double> bracket_root(const std::function<double(double)>& f, double f0,
-                                       double h, double fh) {
+std::pair<double, double> bracket_root(const std::function<double(double)>& f, double f0, double h,
+                                       double fh) {
   double lo = 0.0, hi = h, flo = f0, fhi = fh;
   int side = 0;
   for (int it = 0; it < 200 && hi - lo > kEventTime; ++it) {
@@ -168,8 +168,7 @@ void Simulation::step_with_events(double h, Integrator integrator) {
   std::vector<double> start;
   for (int events = 0; t_end - t_ > 1e-13 * std::max(1.0, std::abs(t_end)); ++events) {
     if (events > kMaxEvents)
-      throw SetupError("at t = " + std::to_string(t_) + " more than " +
-                       std::to_string(kMaxEvents) +
+      throw SetupError("at t = " + std::to_string(t_) + " more than " + std::to_string(kMaxEvents) +
                        " impacts and lift-offs in one step: a Zeno cascade (restitution near 1 "
                        "with a resting contact?)");
     const StepStart s0{t_, account_.work(), account_.dissipated(), account_.impact_loss(), q_, qd_};
@@ -210,7 +209,8 @@ void Simulation::handle_event(const PendingEvent& e) {
       break;
     case EventKind::Slip: {
       const auto it = std::find(s.rows.begin(), s.rows.end(), e.item);
-      const double lambda = active_->multipliers()[constraints_.last_row0() + (it - s.rows.begin())];
+      const double lambda =
+          active_->multipliers()[constraints_.last_row0() + (it - s.rows.begin())];
       s.slip[e.item] = lambda > 0 ? -1.0 : 1.0;  // against the force the stick could not give
       s.set_closed(e.item, false);
       events_.push_back({t_, name, "slip", 0.0});
@@ -325,7 +325,8 @@ std::vector<int> Simulation::rest_candidates() {
   for (int k = 0; k < static_cast<int>(s.items.size()); ++k) {
     const Unilateral& u = s.items[k];
     unilateral_gap(mech_, data_, u, q_, &qd_, g, J);
-    const bool at_rest = (u.friction() ? u.bound > 0 : g.phi <= kTouch) && std::abs(g.rate) <= kRest;
+    const bool at_rest =
+        (u.friction() ? u.bound > 0 : g.phi <= kTouch) && std::abs(g.rate) <= kRest;
     if (at_rest) {
       cand.push_back(k);
       if (u.friction() && !s.closed[k] && s.slip[k] == 0.0) s.closed[k] = 1;  // start stuck
@@ -366,19 +367,25 @@ void Simulation::settle_active_set() {
         unilateral_gap(mech_, data_, s.items[k], q_, &qd_, g, J);
         accel = J.dot(qdd_) + g.bias;
       }
-      const PivotTest test{s.items[k], s.closed[k] != 0, lambda, accel, s.slip[k], 1e-9 * scale,
+      const PivotTest test{s.items[k],
+                           s.closed[k] != 0,
+                           lambda,
+                           accel,
+                           s.slip[k],
+                           1e-9 * scale,
                            1e-9 * (1.0 + qdd_.cwiseAbs().maxCoeff())};
       if (test.violated()) pivot = k;
     }
     if (pivot < 0) break;
-    if (s.items[pivot].friction()) s.slip[pivot] = s.closed[pivot] ? (lambda > 0 ? -1.0 : 1.0) : 0.0;
+    if (s.items[pivot].friction())
+      s.slip[pivot] = s.closed[pivot] ? (lambda > 0 ? -1.0 : 1.0) : 0.0;
     s.closed[pivot] = !s.closed[pivot];
   }
   s.update_rows();
   constraints_.restack();
   if (!s.rows.empty())
-    projection_->project(drives_, data_, t_, mech_.closure_tolerance(opt_.projection_tolerance),
-                         q_, qd_);
+    projection_->project(drives_, data_, t_, mech_.closure_tolerance(opt_.projection_tolerance), q_,
+                         qd_);
 }
 
 }  // namespace articula

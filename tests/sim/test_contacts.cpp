@@ -83,15 +83,16 @@ std::vector<Simulation::ContactEvent> run(Simulation& sim, double duration, doub
 double fall_time(double k, double theta) {
   const int n = 20000;
   const double b = std::sqrt(theta), h = b / n;
-  auto f = [&](double p) { return p == 0 ? 2 / std::sqrt(k) : 2 * p / std::sqrt(k * std::sin(p * p)); };
+  auto f = [&](double p) {
+    return p == 0 ? 2 / std::sqrt(k) : 2 * p / std::sqrt(k * std::sin(p * p));
+  };
   double sum = f(0) + f(b);
   for (int i = 1; i < n; ++i) sum += (i % 2 ? 4 : 2) * f(i * h);
   return sum * h / 3;
 }
 }  // namespace
 
-TEST_CASE("a rod released onto a stop: impact time, Newton's impulse, rest, energy",
-          "[contacts]") {
+TEST_CASE("a rod released onto a stop: impact time, Newton's impulse, rest, energy", "[contacts]") {
   const double m = 1.0, L = 1.0, theta = 1.0, e = 0.5;
   const Mechanism mech = prepare(rod_on_stop(m, L, theta, e));
   Simulation sim(mech);
@@ -246,8 +247,7 @@ TEST_CASE("hostile: a limit violated at t = 0, a sphere starting inside the plan
   CHECK_THROWS_WITH(Simulation(m2), Catch::Contains("contact 'floor' starts with its sphere"));
 }
 
-TEST_CASE("hostile: an elastic ball (e = 1) bounces for ever without losing energy",
-          "[contacts]") {
+TEST_CASE("hostile: an elastic ball (e = 1) bounces for ever without losing energy", "[contacts]") {
   const Mechanism mech = prepare(ball(0.1, 0.05, 1.05, 1.0));
   Simulation sim(mech);
   const auto events = run(sim, 5.0, 1e-3);

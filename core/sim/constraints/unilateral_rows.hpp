@@ -11,7 +11,6 @@
 
 namespace articula {
 
-std::unique_ptr<ConstraintKind> make_unilateral_rows(const Mechanism& mech,
-                                                     UnilateralState& state);
+std::unique_ptr<ConstraintKind> make_unilateral_rows(const Mechanism& mech, UnilateralState& state);
 
 }  // namespace articula

@@ -12,16 +12,16 @@
 namespace articula {
 
 struct ImpactProblem {
-  MatX G;        // equality rows (m x nv)
-  MatX J;        // unilateral rows (k x nv), φ̇ = J q̇
-  VecX rate;     // J q̇⁻ (k)
-  VecX e;        // restitution per row (k)
+  MatX G;     // equality rows (m x nv)
+  MatX J;     // unilateral rows (k x nv), φ̇ = J q̇
+  VecX rate;  // J q̇⁻ (k)
+  VecX e;     // restitution per row (k)
 };
 
 struct ImpactSolution {
-  VecX dv;       // Δq̇ (nv)
-  VecX p;        // impulse per unilateral row (k), >= 0
-  VecX rate;     // J q̇⁺ (k)
+  VecX dv;                    // Δq̇ (nv)
+  VecX p;                     // impulse per unilateral row (k), >= 0
+  VecX rate;                  // J q̇⁺ (k)
   double contact_work = 0.0;  // Σ p_k (rate⁺ + rate⁻)_k / 2: minus the energy lost
   int pivots = 0;
   bool solved = false;  // false: pivoting did not finish (a degenerate contact configuration)

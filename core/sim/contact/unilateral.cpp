@@ -9,7 +9,7 @@ namespace articula {
 namespace {
 // A point given in user-body coordinates, in the model body's frame.
 Vec3 model_point(const Mechanism& mech, int model_body, const Vec3& p_user) {
-  if (model_body == 0) return p_user;  // ground: world coordinates
+  if (model_body == 0) return p_user;                     // ground: world coordinates
   const Transform& X = mech.compiled.X_body[model_body];  // ^{model}X_{user}
   return X.E * (p_user - X.r);
 }
@@ -181,8 +181,7 @@ void unilateral_gap(const Mechanism& mech, const Data& data, const Unilateral& u
     limit_gap(mech, data, u, q, qd, out, J, want_J);
 }
 
-double unilateral_phi(const Mechanism& mech, const Data& data, const Unilateral& u,
-                      const VecX& q) {
+double unilateral_phi(const Mechanism& mech, const Data& data, const Unilateral& u, const VecX& q) {
   GapState g;
   Eigen::RowVectorXd none;
   unilateral_gap(mech, data, u, q, nullptr, g, none);
