@@ -19,8 +19,8 @@ json sample(const std::string& file) {
 TEST_CASE("cli: contact columns and --events", "[app][cli][contacts]") {
   Workspace ws;
   const std::string events = (ws.dir / "events.csv").string();
-  const Run sim = cli(ws, "simulate '" + kSamples + "bouncing_ball.json' --duration 1 --events '" +
-                              events + "'");
+  const Run sim = cli(
+      ws, "simulate '" + kSamples + "bouncing_ball.json' --duration 1 --events '" + events + "'");
   REQUIRE(sim.status == 0);
   const Csv csv = parse_csv(sim.out);
   const auto at = [&](const std::string& c) {

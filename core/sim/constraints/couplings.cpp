@@ -5,6 +5,7 @@
 
 #include "core/algorithms/loop_constraints.hpp"
 #include "core/algorithms/loop_geometry.hpp"
+#include "core/sim/constraints/loop_joint_force.hpp"
 
 namespace articula {
 
@@ -107,16 +108,7 @@ class Couplings final : public ConstraintKind {
       out.tree_tau[s.v] += tau;
       return;
     }
-    const LoopJoint& l = mech_.compiled.loops[s.loop];
-    LoopMotion m;
-    loop_motion(c.data, l, LoopLevel::Position, m);
-    LoopCoordinate lc;
-    loop_coordinate(l, m, LoopLevel::Position, lc);
-    const Force f = lc.P * tau;  // the wrench across the loop joint with S^T f = τ
-    out.joint_wrench[s.user_joint] += f;
-    const Force f0 = m.Xs.transpose_apply(f);
-    out.body[l.successor] += f0;
-    out.body[l.predecessor] -= f0;
+    add_loop_joint_force(c, s.loop, s.user_joint, tau, out);
   }
   const Mechanism& mech_;
   mutable std::vector<std::array<double, 2>> last_;  // continuous angles of loop-joint sides

@@ -1,6 +1,7 @@
 #include "core/sim/constraints/unilateral_rows.hpp"
 
 #include "core/algorithms/loop_geometry.hpp"
+#include "core/sim/constraints/loop_joint_force.hpp"
 
 namespace articula {
 
@@ -50,16 +51,7 @@ class UnilateralRows final : public ConstraintKind {
       out.tree_tau[u.v] += tau;
       return;
     }
-    const LoopJoint& l = mech_.compiled.loops[u.loop];
-    LoopMotion m;
-    loop_motion(c.data, l, LoopLevel::Position, m);
-    LoopCoordinate lc;
-    loop_coordinate(l, m, LoopLevel::Position, lc);
-    const Force f = lc.P * tau;
-    out.joint_wrench[u.user_joint] += f;
-    const Force f0 = m.Xs.transpose_apply(f);
-    out.body[l.successor] += f0;
-    out.body[l.predecessor] -= f0;
+    add_loop_joint_force(c, u.loop, u.user_joint, tau, out);
   }
   // λ n at the touching point of the sphere, on the body; the opposite on the surface body.
   void contact_force(const ConstraintContext& c, const Unilateral& u, double lambda,
