@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/sim/embedding/aggregation.hpp"
+
 namespace articula {
 
 std::string format_number(double x) {
@@ -10,6 +12,29 @@ std::string format_number(double x) {
   const auto res = std::to_chars(buf, buf + sizeof buf, x);  // shortest round-trip form
   return std::string(buf, res.ptr);
 }
+
+namespace {
+// The aggregated tree of constraint embedding (issue 18): its node count and the aggregated
+// nodes, each with its member bodies, the body it hangs from and its internal constraints.
+nlohmann::json embedding_info(const Mechanism& mech) {
+  using nlohmann::json;
+  const EmbeddingTree tree = aggregate(mech);
+  const Model& model = mech.model();
+  json nodes = json::array();
+  for (const EmbeddingNode& n : tree.nodes) {
+    json members = json::array(), loops = json::array(), couplings = json::array();
+    for (int b : n.bodies) members.push_back(model.body_names[b]);
+    for (int l : n.loops) loops.push_back(mech.compiled.loops[l].name);
+    for (int c : n.couplings)
+      couplings.push_back(mech.spec.couplings[mech.couplings[c].index].name);
+    nodes.push_back({{"members", members},
+                     {"parent", n.parent_body > 0 ? model.body_names[n.parent_body] : "ground"},
+                     {"loop_joints", loops},
+                     {"couplings", couplings}});
+  }
+  return {{"tree_nodes", tree.tree_nodes}, {"aggregated_nodes", nodes}};
+}
+}  // namespace
 
 nlohmann::json mechanism_info(const Mechanism& mech) {
   using nlohmann::json;
@@ -60,6 +85,7 @@ nlohmann::json mechanism_info(const Mechanism& mech) {
       {"loop_method", !mech.has_loops() ? "none"
                       : mech.sparse     ? "sparse-matrix method (RBDA 8.13)"
                                         : "spanning tree, Method 2 (RBDA 8.5)"},
+      {"embedding", embedding_info(mech)},
   };
   return info;
 }

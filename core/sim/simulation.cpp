@@ -36,7 +36,12 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
     if (d.kind == DriveSpec::Kind::Motion) ++motion_drives, loop_drives += d.v < 0;
   expected_rank_ = mech_.mobility.rank + motion_drives;
   const SolverEnv env{mech_, data_, constraints_, drives_, 1.0 / opt_.stabilization_time};
+  if (opt_.solver == SolverChoice::Embedding && !unilaterals_.empty())
+    throw SetupError(
+        "constraint embedding does not handle joint limits, contacts and friction yet (use auto, "
+        "method2 or sparse)");
   solver_ = make_solver(env, opt_.solver, opt_.planar_algebra, applied_.body_forces());
+  embedding_ = solver_->embedding();
   reporter_ = make_reporting_solver(env);
   active_ = solver_.get();
   projection_ = std::make_unique<ManifoldProjection>(mech_, constraints_, solver_->planar_model(),
@@ -51,7 +56,8 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
     projection_->project(drives_, data_, 0.0, mech_.closure_tolerance(opt_.projection_tolerance),
                          q_, qd_);
   if (!unilaterals_.empty()) settle_active_set();  // which limits and contacts hold at t = 0
-  active_ = reporter_.get();                       // the rank check as evaluate() makes it
+  if (embedding_) embed_state(0.0, q_, qd_);
+  active_ = reporter_.get();  // the rank check as evaluate() makes it
   accelerations(0.0, q_, qd_, qdd_);
   active_ = solver_.get();
   if (constrained_) check_drives_independent("at t = 0");
@@ -81,7 +87,15 @@ void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, d
   evaluate();
 }
 
-void Simulation::accelerations(double t, const VecX& q, const VecX& v, VecX& qdd) {
+void Simulation::accelerations(double t, const VecX& q_in, const VecX& v_in, VecX& qdd) {
+  const bool embedded = embedding_ && active_ == solver_.get();
+  if (embedded) {  // a stage's state is its independent coordinates (and a guess for the rest)
+    q_embedded_ = q_in;
+    qd_embedded_ = v_in;
+    embed_state(t, q_embedded_, qd_embedded_);
+  }
+  const VecX& q = embedded ? q_embedded_ : q_in;
+  const VecX& v = embedded ? qd_embedded_ : v_in;
   applied_.evaluate(drives_, t, q, v, data_);  // passive and force-drive inputs
   const SolverInput in{t, q, v, friction_ ? add_friction(v) : applied_.tree_tau(), applied_.body()};
   qdd = active_->accelerations(in);  // constraint rows and the solve
@@ -126,6 +140,11 @@ void Simulation::plain_step(double h, Integrator integrator) {
 void Simulation::finish_step() {
   try {
     if (!q_.allFinite() || !qd_.allFinite()) bad_state();
+    if (embedding_) {  // minimal coordinates: the dependent ones solved for, no projection
+      embed_state(t_, q_, qd_);
+      monitor_embedding();
+      return;
+    }
     impose_tree_motion_drives(mech_, drives_, t_, q_, qd_);  // driven coordinates follow exactly
     if (constrained_)
       projection_->project(drives_, data_, t_, mech_.closure_tolerance(opt_.projection_tolerance),

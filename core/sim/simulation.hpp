@@ -110,9 +110,18 @@ class Simulation {
   };
   std::vector<ContactEvent> take_events();
   const char* solver_name() const { return solver_->name(); }  // the solver stepping the run
+  // The constraint embedding stepping the run in minimal coordinates (--solver embedding), or
+  // null.
+  const ConstraintEmbedding* embedding() const { return embedding_; }
 
  private:
   void accelerations(double t, const VecX& q, const VecX& v, VecX& qdd);
+  // Constraint embedding (simulation_embedding.cpp): the integrators step the independent
+  // coordinates; every stage and step takes the dependent ones from the position solve.
+  void embed_state(double t, VecX& q, VecX& qd);
+  void monitor_embedding();
+  ConstraintEmbedding* embedding_ = nullptr;
+  VecX q_embedded_, qd_embedded_;
   void check_fully_driven() const;
   void check_drives_independent(const char* when) const;
   void finish_step();

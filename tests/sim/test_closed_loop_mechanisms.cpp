@@ -4,7 +4,9 @@
 // forward-mode jets (exact, no finite differences), and the dynamics by energy (Lagrange in one
 // coordinate), power balance or planar free-body Newton-Euler; none of them calls the library's
 // dynamics. Test 5 compares with the library's RNEA/ABA on purpose; test 7 takes body motion from
-// the library's forward kinematics and checks the joint wrenches against it.
+// the library's forward kinematics and checks the joint wrenches against it. Tests 1 and 3 run
+// with the default solver (Method 2 with projection) and with constraint embedding (minimal
+// coordinates, issue 18).
 //
 //  1. the four-bar of the factor-graph paper (Blanco-Claraco et al., Sect. 7 / Listing 1), free
 //     motion under gravity: loop error, energy drift and the crank trajectory against the reduced
@@ -261,7 +263,11 @@ TEST_CASE("factor-graph four-bar: free swing against the reduced-coordinate solu
   const Mechanism mech = prepare(fb.spec());
   REQUIRE(mech.compiled.loops.size() == 1);
   REQUIRE(mech.mobility.mobility == 1);
-  Simulation sim(mech);
+  // Method 2 with projection, and constraint embedding in minimal coordinates (issue 18).
+  SimulationOptions options;
+  options.solver = GENERATE(SolverChoice::Auto, SolverChoice::Embedding);
+  INFO("solver " << solver_name(options.solver));
+  Simulation sim(mech, options);
   const Model& model = mech.model();
   Data data(model);
   auto total_energy = [&](double* ke) {
@@ -552,7 +558,10 @@ TEST_CASE("RBDA Fig. 8.3 / Example 8.2: actuator forces at joints 3 and 4", "[si
   CHECK(mech.mobility.mobility == 2);          // "its mobility is 2"
   CHECK(mech.mobility.redundant == 3);         // planar loop: 5 rows, rank 2
   const Expression d_law = Expression::parse(arm.d_law()), q4_law = Expression::parse(arm.q4_law());
-  Simulation sim(mech);
+  SimulationOptions options;  // Method 2, and constraint embedding (issue 18)
+  options.solver = GENERATE(SolverChoice::Auto, SolverChoice::Embedding);
+  INFO("solver " << solver_name(options.solver));
+  Simulation sim(mech, options);
   const double h = 1e-3, l1 = arm.l1, l2 = arm.l2;
   double max_rel = 0, max_q_err = 0, peak3 = 0, peak4 = 0;
   for (int n = 0; n <= 2000; ++n) {  // 2 s

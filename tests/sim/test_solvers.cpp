@@ -78,10 +78,17 @@ TEST_CASE("A forced solver that does not apply is refused with the reason", "[si
   SimulationOptions o;
   o.solver = SolverChoice::Sparse;
   REQUIRE_THROWS_WITH(Simulation(pendulum, o), Catch::Contains("no loops"));
-  for (SolverChoice c : {SolverChoice::Embedding, SolverChoice::Operator}) {
+  for (SolverChoice c : {SolverChoice::Operator}) {
     o.solver = c;
     REQUIRE_THROWS_WITH(Simulation(pendulum, o), Catch::Contains("not available"));
   }
+  // Constraint embedding: not with limits and contacts, nor where the loops leave a spherical
+  // joint's spin free (the RSSR's coupler turns about its axis).
+  o.solver = SolverChoice::Embedding;
+  const Mechanism ball = prepare(load_project(test::sample_path("bouncing_ball.json")).spec);
+  REQUIRE_THROWS_WITH(Simulation(ball, o), Catch::Contains("limits, contacts"));
+  const Mechanism rssr = prepare(load_project(test::sample_path("rssr.json")).spec);
+  REQUIRE_THROWS_WITH(Simulation(rssr, o), Catch::Contains("spherical"));
   o.solver = SolverChoice::Method2;  // a tree: Method 2 with no rows is the LTDL solve
   Simulation sim(pendulum, o);
   Simulation tree(pendulum);

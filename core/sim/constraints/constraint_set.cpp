@@ -75,6 +75,21 @@ std::string ConstraintSet::row_owner(int r) const {
   return "?";
 }
 
+int ConstraintSet::projected_row(int r) const {
+  for (const Entry& e : kinds_)
+    if (r >= e.row0 && r < e.row0 + e.kind->rows())
+      return e.projected0 >= 0 ? e.projected0 + r - e.row0 : -1;
+  return -1;
+}
+
+std::vector<int> ConstraintSet::prescribing_rows() const {
+  std::vector<int> out;
+  for (const Entry& e : kinds_)
+    if (e.kind->prescribes_tree_coordinates(nullptr))
+      for (int r = 0; r < e.kind->rows(); ++r) out.push_back(e.row0 + r);
+  return out;
+}
+
 void ConstraintSet::acceleration(const ConstraintContext& c) {
   G_.setZero(rows_, mech_.model().nv);
   g_.resize(rows_);

@@ -29,6 +29,11 @@ class ConstraintSet {
   const std::vector<int>& prescribed_coordinates() const { return prescribed_; }
   bool planar_capable() const;
   std::string row_owner(int r) const;  // the joint, drive or coupling that row r belongs to
+  // Row of the projection's J holding acceleration row r (the same row at the position level),
+  // or -1 when r's kind is not projected (motion drives on tree joints, imposed exactly).
+  int projected_row(int r) const;
+  // The rows that prescribe tree coordinates, in the order of prescribed_coordinates().
+  std::vector<int> prescribing_rows() const;
 
   // G (rows x nv) and g of G q̈ = g at the context's state.
   void acceleration(const ConstraintContext& c);

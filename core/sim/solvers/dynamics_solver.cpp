@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "core/sim/loop_method.hpp"
+#include "core/sim/solvers/embedding_solver.hpp"
 #include "core/sim/solvers/method2_solver.hpp"
 #include "core/sim/solvers/sparse_solver.hpp"
 #include "core/sim/solvers/tree_solver.hpp"
@@ -73,9 +74,7 @@ std::unique_ptr<DynamicsSolver> make_solver(const SolverEnv& env, SolverChoice c
     case SolverChoice::Sparse:
       return sparse(env, true);
     case SolverChoice::Embedding:
-      throw SetupError(
-          "the constraint-embedding solver (Jain) is not available yet: use auto, "
-          "method2 or sparse");
+      return std::make_unique<EmbeddingSolver>(env);
     case SolverChoice::Operator:
       throw SetupError(
           "the spatial-operator-algebra solver is not available yet: use auto, "

@@ -13,6 +13,7 @@
 namespace articula {
 
 struct SimulationOptions;
+class ConstraintEmbedding;
 
 enum class SolverChoice { Auto, Method2, Sparse, Embedding, Operator };
 // "auto", "method2", "sparse", "embedding", "operator"; throws std::invalid_argument otherwise.
@@ -55,6 +56,9 @@ class DynamicsSolver {
   // The planar kinematics this solver runs on (the projection linearises on the same), or null.
   virtual const PlanarModel* planar_model() const { return nullptr; }
   virtual PlanarData* planar_data() const { return nullptr; }
+  // The constraint embedding when this solver works in minimal coordinates (the simulation
+  // then steps the independent coordinates and solves for the rest), or null.
+  virtual ConstraintEmbedding* embedding() { return nullptr; }
 
  protected:
   explicit DynamicsSolver(const SolverEnv& env) : env_(env) {}

@@ -1,0 +1,82 @@
+#pragma once
+// The embedding of each aggregated node (Jain, Part II §4.3 and §8, Eqs. 25, 36, 58-61): the
+// node's constraint rows Y θ̈ = g (loop closures, drives and couplings inside it, from the
+// constraint set) are partitioned into dependent and independent coordinates with Y₁ = Y[:, dep]
+// square and invertible, so that θ̇ = X_S θ̇_R with X_S = [I; -Y₁⁻¹ Y₂] (Eq. 60), and the
+// accelerations are θ̈ = X_S θ̈_R + Ẋ_S θ̇_R, where Ẋ_S θ̇_R is the particular solution
+// Y₁⁻¹ g of the rows' velocity-product terms (Eq. 61 without forming Ẏ). Coordinates of
+// motion-driven tree joints are always dependent (their law gives them), and so are those of
+// joints whose coordinates are not their velocities' integrals (quaternions): the independent
+// coordinates are then true coordinates, integrated as such (minimal_coordinates.hpp).
+// The choice is made by pivoted QR (the best-conditioned columns) and made again when Y₁ has
+// become ill-conditioned relative to when it was chosen (§9, singularity monitoring); when the
+// rows themselves lose rank no choice works, and the diagnosis names the node's joints.
+#include <Eigen/LU>
+#include <string>
+#include <vector>
+
+#include "core/sim/constraints/constraint_set.hpp"
+#include "core/sim/embedding/aggregation.hpp"
+
+namespace articula {
+
+class ConstraintEmbedding {
+ public:
+  // Rows are assigned to nodes by the columns they touch in G (computed by the caller at a
+  // generic state, constraints.acceleration). Throws SetupError when a row spans two nodes or
+  // when the rows cannot be partitioned (redundant rows other than structurally zero ones).
+  ConstraintEmbedding(const Mechanism& mech, ConstraintSet& constraints, const MatX& G);
+
+  // Partition of every node at rows G: sel rows, dep / ind coordinates. when: for diagnoses.
+  void choose(const MatX& G, const std::string& when);
+  // Y₁ factors and X_S at rows G (same rows as at the last choose). Returns the worst ratio of
+  // a node's Y₁ reciprocal condition estimate to its value when chosen.
+  double factor(const MatX& G);
+  // Re-chooses the nodes whose Y₁ has degraded by kRechoose since chosen; returns how many.
+  int monitor(const MatX& G, const std::string& when);
+
+  int minimal() const { return static_cast<int>(independent_.size()); }
+  const std::vector<int>& independent() const { return independent_; }  // coordinates (nv)
+  const MatX& X() const { return X_; }  // nv x minimal(): q̇ = X θ̇_R (+ drives' motion)
+  // y with G y = g and y zero on the independent coordinates (Ẋ θ̇_R and drives' terms).
+  void particular(const VecX& g, VecX& y) const;
+  // μ with G^T μ = r on every node's dependent coordinates (rows not selected get 0): the
+  // multipliers when r = H q̈ + C - τ.
+  void multipliers(const VecX& r, VecX& mu) const;
+
+  // Position level: the dependent coordinates of q from its independent ones and the drives'
+  // laws at c.t, by Newton's method on each node's selected rows from q's present values (the
+  // previous values when integrating); then q̇ on the dependent coordinates from the rows'
+  // velocity targets. Runs forward kinematics into c.data. Returns the residual max |e| of
+  // the selected rows; throws SetupError when it does not reach tol.
+  double solve_dependent(ConstraintContext& c, double tol, VecX& q, VecX& qd);
+
+  int rechosen() const { return rechosen_; }  // choices re-made since construction
+  std::string describe() const;               // per node: its independent coordinates' joints
+
+ private:
+  struct Node {
+    std::vector<int> cols, rows;  // coordinates and constraint rows inside the node
+    std::vector<int> dep, ind;    // the choice: dependent and independent coordinates
+    std::vector<int> sel;         // rows kept (|sel| = |dep|), prescribing rows first
+    std::vector<int> free_dep;    // dependent coordinates not prescribed (Newton unknowns)
+    std::vector<int> sel_proj;    // projected rows of the selected non-prescribing rows
+    int rank = -1;                // rank of the rows at the first choice
+    double rcond0 = 0.0, rcond = 0.0;
+    Eigen::PartialPivLU<MatX> lu;  // of Y₁
+  };
+  void choose_node(Node& n, const MatX& G, const std::string& when);
+  [[noreturn]] void singular(const Node& n, const std::string& when, const char* why) const;
+  std::string joints_of(const std::vector<int>& coords) const;
+
+  const Mechanism& mech_;
+  ConstraintSet& set_;
+  std::vector<Node> nodes_;
+  std::vector<bool> prescribed_, prescribing_row_, forced_;
+  std::vector<int> independent_;
+  MatX X_, J_;
+  VecX e_, y_, dv_;
+  int rechosen_ = 0;
+};
+
+}  // namespace articula
