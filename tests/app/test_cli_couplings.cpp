@@ -76,9 +76,17 @@ TEST_CASE("cli: --solver runs each applicable solver, refuses the others", "[app
   const Run unknown = cli(ws, "simulate '" + fourbar + "' --solver fastest");
   CHECK(unknown.status == 2);
   CHECK(unknown.err.find("/simulation/solver") != std::string::npos);
+  // Constraint embedding (minimal coordinates, no projection): the same CSV to 1e-8.
+  const Run em = cli(ws, "simulate '" + fourbar + "' --duration 0.3 --solver embedding");
+  REQUIRE(em.status == 0);
+  const Csv e = parse_csv(em.out);
+  REQUIRE(e.header == a.header);
+  for (std::size_t r = 0; r < a.rows.size(); ++r)
+    for (std::size_t c = 0; c < a.header.size(); ++c)
+      CHECK(std::abs(e.rows[r][c] - a.rows[r][c]) <= 1e-8 * std::max(1.0, std::abs(a.rows[r][c])));
   json in_file = sample("fourbar.json");
-  in_file["simulation"]["solver"] = "embedding";
-  const Run later = cli(ws, "simulate '" + ws.write("embedding.json", in_file) + "'");
+  in_file["simulation"]["solver"] = "operator";
+  const Run later = cli(ws, "simulate '" + ws.write("operator.json", in_file) + "'");
   CHECK(later.status == 3);
   CHECK(later.err.find("not available") != std::string::npos);
 }
