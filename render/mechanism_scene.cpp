@@ -219,12 +219,29 @@ void MechanismScene::set_trace_joint(int joint) {
 }
 
 void MechanismScene::set_trace_at(int user_body, const osg::Vec3d& world) {
+  osg::Vec3d local;
+  if (body_point(user_body, world, local)) set_trace_on_body(user_body, local);
+}
+
+bool MechanismScene::body_point(int user_body, const osg::Vec3d& world, osg::Vec3d& local) const {
+  const auto& map = mech_.compiled.model_body;
+  if (user_body < 0 || user_body >= static_cast<int>(map.size()) || map[user_body] <= 0)
+    return false;
+  local = world * osg::Matrixd::inverse(bodies_[map[user_body]]->getMatrix());
+  return true;
+}
+
+void MechanismScene::set_trace_on_body(int user_body, const osg::Vec3d& local) {
   const auto& map = mech_.compiled.model_body;
   if (user_body < 0 || user_body >= static_cast<int>(map.size()) || map[user_body] <= 0) return;
   trace_->clear();
   trace_body_ = map[user_body];
-  trace_point_ = world * osg::Matrixd::inverse(bodies_[trace_body_]->getMatrix());
+  trace_point_ = local;
   show(trace_->node(), trace_on_);
+}
+
+osg::Vec3d MechanismScene::trace_point(std::size_t i) const {
+  return trace_->point(i);
 }
 
 void MechanismScene::clear_trace() {

@@ -55,6 +55,11 @@ class MechanismScene {
   void set_trace_joint(int joint);
   // Traces the point of user body `user_body` that is at `world` in the current pose (a click).
   void set_trace_at(int user_body, const osg::Vec3d& world);
+  // The point on a user body at `world` in the pose on display, in model body coordinates: the
+  // point clicked stays the same point of the body when the trace starts later (after a run).
+  bool body_point(int user_body, const osg::Vec3d& world, osg::Vec3d& local) const;
+  void set_trace_on_body(int user_body, const osg::Vec3d& local);
+  osg::Vec3d trace_point(std::size_t i) const;  // world, oldest first
   bool tracing() const { return trace_body_ >= 0; }
   // Extends the trace through recorded states (every step, so the curve does not depend on the
   // frame rate; displayed frames, which may be scrubbed ones, do not add to it).

@@ -46,6 +46,8 @@ class PointTrace {
   void add(const osg::Vec3d& p, double min_step = 0.0);
   void commit();
   std::size_t size() const { return count_; }
+  // The i-th committed point, oldest first (i < size() after commit()).
+  osg::Vec3d point(std::size_t i) const { return (*vertices_)[i]; }
 
  private:
   std::vector<osg::Vec3d> ring_;

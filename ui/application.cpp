@@ -168,10 +168,10 @@ int runApplication(QApplication& app) {
   w.show();
   // After a crash, the autosaved work is offered first; recovered, it replaces the file to open.
   if (!headless && w.autosave()->offerRecovery(&w)) return app.exec();
-  QString file = o.file;
-  if (file.isEmpty() && !samplesDirectory().isEmpty())
-    file = QDir(samplesDirectory()).filePath("fourbar.json");
-  if (!file.isEmpty() && !w.openFile(file) && headless) return fail(w.lastError()), 2;
+  if (o.file.isEmpty() && !samplesDirectory().isEmpty())  // the four-bar, as a copy
+    w.openSample(QDir(samplesDirectory()).filePath("fourbar.json"));
+  else if (!o.file.isEmpty() && !w.openFile(o.file) && headless)
+    return fail(w.lastError()), 2;
   if (!o.screenshot.isEmpty()) return screenshot(w, o);
   if (o.measure > 0) return measure(w, o);
   return app.exec();

@@ -8,6 +8,7 @@
 
 #include "core/sim/mechanism.hpp"
 #include "ui/document.hpp"
+#include "ui/text_format.hpp"
 
 namespace articula {
 
@@ -59,6 +60,7 @@ QTreeWidgetItem* DiagnosticsDock::row(QTreeWidgetItem* parent, const QString& na
 void DiagnosticsDock::rebuild() {
   tree_->clear();
   const Mechanism* m = document_->mechanism().get();
+  if (!m) whyNotSimulated();
   if (m) {
     const MobilityReport& r = m->mobility;
     QTreeWidgetItem* mob = section(tr("Mobility"));
@@ -92,6 +94,24 @@ void DiagnosticsDock::rebuild() {
   }
   messages_ = section(tr("Messages"));
   tree_->expandAll();
+}
+
+// Without a whole mechanism: why, persistently (the status bar forgets), and what runs instead.
+void DiagnosticsDock::whyNotSimulated() {
+  const SketchStatus& st = document_->status();
+  if (st.bodies == 0) return;
+  QTreeWidgetItem* s = section(tr("Mechanism"));
+  if (!st.problem.empty())
+    row(s, tr("Cannot be simulated"), QString::fromStdString(st.problem), Severity::Error);
+  if (!st.disconnected.empty()) {
+    QTreeWidgetItem* r =
+        row(s, tr("Not connected to ground"), cappedList(st.disconnected), Severity::Warning);
+    r->setToolTip(1, cappedList(st.disconnected, int(st.disconnected.size())));
+  }
+  if (const auto sim = document_->simulated())
+    row(s, tr("Simulated"),
+        tr("the part connected to ground: %n bodies", nullptr,
+           static_cast<int>(sim->spec.bodies.size())));
 }
 
 void DiagnosticsDock::addMessage(Severity severity, const QString& text) {

@@ -25,6 +25,7 @@ class DiagnosticsDock : public QDockWidget {
 
  private:
   void rebuild();
+  void whyNotSimulated();
   QTreeWidgetItem* section(const QString& title);
   QTreeWidgetItem* row(QTreeWidgetItem* parent, const QString& name, const QString& value,
                        Severity severity = Severity::Info);

@@ -39,6 +39,7 @@ bool Document::save(const QString& path) {
     return false;
   }
   const QString abs = QFileInfo(path).absoluteFilePath();
+  copied_from_.clear();
   if (abs != path_) {
     path_ = abs;
     emit pathChanged(path_);
@@ -94,8 +95,9 @@ void Document::revertEdit(const Edit& edit) {
 void Document::refresh(const EditEffect& effect) {
   Analysis a = analyse(doc_.spec());
   // A rename keeps a working mechanism working: only its names differ (every index is the same).
-  const bool names_only = effect.scope == EditEffect::Scope::Names && mechanism_ && a.mechanism;
+  const bool names_only = effect.scope == EditEffect::Scope::Names && simulated_ && a.grounded;
   mechanism_ = std::move(a.mechanism);
+  simulated_ = std::move(a.grounded);
   status_ = std::move(a.status);
   const MechanismSpec& spec = doc_.spec();
   const bool keep = selection_.body < static_cast<int>(spec.bodies.size()) &&
@@ -125,11 +127,51 @@ bool Document::adoptUntitled(MechanismSpec spec) {
 
 QString Document::displayName() const {
   if (!path_.isEmpty()) return QFileInfo(path_).fileName();
+  if (!copied_from_.isEmpty()) return tr("%1 (copy of the sample)").arg(copied_from_);
   return tr("Untitled");
+}
+
+void Document::detachFromFile() {
+  if (path_.isEmpty()) return;
+  copied_from_ = QFileInfo(path_).fileName();
+  path_.clear();
+  emit pathChanged(path_);
+}
+
+QString Document::savedName() const {
+  if (!path_.isEmpty()) return QFileInfo(path_).fileName();
+  if (!copied_from_.isEmpty()) return copied_from_;
+  return tr("Untitled") + ".json";
 }
 
 bool Document::isModified() const {
   return !undo_->isClean();
+}
+
+Selection Document::toSimulated(const Selection& s) const {
+  const MechanismSpec& spec = doc_.spec();
+  Selection out;
+  if (!simulated_) return out;
+  const MechanismSpec& sim = simulated_->spec;
+  if (s.body >= 0 && s.body < static_cast<int>(spec.bodies.size()))
+    out.body = sim.body_index(spec.bodies[s.body].name);
+  if (s.joint >= 0 && s.joint < static_cast<int>(spec.joints.size()))
+    out.joint = sim.joint_index(spec.joints[s.joint].name);
+  if (s.coupling >= 0 && s.coupling < static_cast<int>(spec.couplings.size()))
+    for (std::size_t c = 0; c < sim.couplings.size(); ++c)
+      if (sim.couplings[c].name == spec.couplings[s.coupling].name) out.coupling = int(c);
+  return out;
+}
+
+Selection Document::fromSimulated(int body, int joint) const {
+  Selection out;
+  if (!simulated_) return out;
+  const MechanismSpec& sim = simulated_->spec;
+  if (body >= 0 && body < static_cast<int>(sim.bodies.size()))
+    out.body = doc_.spec().body_index(sim.bodies[body].name);
+  if (joint >= 0 && joint < static_cast<int>(sim.joints.size()))
+    out.joint = doc_.spec().joint_index(sim.joints[joint].name);
+  return out;
 }
 
 void Document::setSelection(const Selection& s) {
@@ -150,12 +192,14 @@ void Document::replace(MechanismSpec spec, const QString& path,
   doc_ = EditableMechanism(std::move(spec));
   status_ = std::move(a.status);
   mechanism_ = std::move(a.mechanism);
+  simulated_ = std::move(a.grounded);
   warnings_ = std::move(notes);
   error_.clear();
   selection_ = {};
   undo_->clear();
-  const bool new_path = path != path_;
+  const bool new_path = path != path_ || !copied_from_.isEmpty();
   path_ = path;
+  copied_from_.clear();
   emit documentChanged();
   emit statusChanged();
   emit selectionChanged(selection_);

@@ -52,6 +52,10 @@ class Document : public QObject {
 
   const QString& path() const { return path_; }
   QString displayName() const;
+  // A shipped sample opens as a copy: the document forgets its file, so Save asks for a new name
+  // (suggested by savedName()) instead of overwriting the sample.
+  void detachFromFile();
+  QString savedName() const;  // the file name Save As suggests ("fourbar.json", "Untitled.json")
   const MechanismSpec& spec() const { return doc_.spec(); }
   // The editable specification with stable ids; edits are built against it (ids are allocated
   // there) and applied with push().
@@ -65,6 +69,12 @@ class Document : public QObject {
   void revertEdit(const Edit& edit);
   // Null when the spec cannot be simulated (e.g. an empty project).
   std::shared_ptr<const Mechanism> mechanism() const { return mechanism_; }
+  // What runs and is drawn in 3D: mechanism(), or while links still float, the part connected
+  // to ground (its own body and joint indices: map by name with toSimulated() and fromSimulated()).
+  std::shared_ptr<const Mechanism> simulated() const { return simulated_; }
+  // A selection of the document in the simulated mechanism's indices, and back (by name).
+  Selection toSimulated(const Selection& s) const;
+  Selection fromSimulated(int body, int joint) const;
   const QStringList& warnings() const { return warnings_; }
   const QString& error() const { return error_; }
 
@@ -94,7 +104,9 @@ class Document : public QObject {
   EditableMechanism doc_;
   SketchStatus status_;
   std::shared_ptr<const Mechanism> mechanism_;
+  std::shared_ptr<const Mechanism> simulated_;
   QString path_;
+  QString copied_from_;  // the sample's file name while the document is its unsaved copy
   QStringList warnings_;
   QString error_;
   Selection selection_;

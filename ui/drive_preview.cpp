@@ -1,5 +1,6 @@
 #include "ui/drive_preview.hpp"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
 #include <cmath>
@@ -11,7 +12,8 @@ namespace articula {
 
 DrivePreview::DrivePreview(QWidget* parent) : QWidget(parent) {
   setMinimumHeight(110);
-  setToolTip(tr("Preview of the drive over 2 s: q (blue), q̇ (green), q̈ (red), each scaled to fit"));
+  setToolTip(tr(
+      "Preview of the drive over 2 s: q (blue), dq/dt (green), d²q/dt² (red), each scaled to fit"));
 }
 
 void DrivePreview::setDrive(const DriveSpec& drive, double duration) {
@@ -51,7 +53,11 @@ void DrivePreview::paintEvent(QPaintEvent*) {
   }
   if (t_.empty()) return;
   const QColor colors[3] = {QColor(30, 90, 200), QColor(30, 150, 60), QColor(200, 50, 40)};
-  const char* names[3] = {"q", "q̇", "q̈"};
+  // Spelled out: a combining dot over q is lost in many fonts, and all three read "q".
+  const QString names[3] = {QStringLiteral("q"), QStringLiteral("dq/dt"),
+                            QStringLiteral("d²q/dt²")};
+  const QFontMetricsF fm(font());
+  double label_x = r.left() + 6, label_y = r.top() + 14;
   for (int k = 0; k < 3; ++k) {
     const auto [lo, hi] = std::minmax_element(series_[k].begin(), series_[k].end());
     const double span = std::max(*hi - *lo, 1e-12);
@@ -63,10 +69,12 @@ void DrivePreview::paintEvent(QPaintEvent*) {
     }
     p.setPen(QPen(colors[k], 1.6));
     p.drawPath(path);
-    p.drawText(QPointF(r.left() + 6 + 110 * k, r.top() + 14), QStringLiteral("%1 %2…%3")
-                                                                  .arg(QString::fromUtf8(names[k]))
-                                                                  .arg(*lo, 0, 'g', 3)
-                                                                  .arg(*hi, 0, 'g', 3));
+    const QString label =
+        QStringLiteral("%1 %2…%3").arg(names[k]).arg(*lo, 0, 'g', 3).arg(*hi, 0, 'g', 3);
+    if (label_x > r.left() + 6 && label_x + fm.horizontalAdvance(label) > r.right() - 4)
+      label_x = r.left() + 6, label_y += fm.height();  // a narrow dock: the next line
+    p.drawText(QPointF(label_x, label_y), label);
+    label_x += fm.horizontalAdvance(label) + 14;  // side by side, never over each other
   }
 }
 

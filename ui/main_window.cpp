@@ -1,5 +1,6 @@
 #include "ui/main_window.hpp"
 
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -9,7 +10,6 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QSettings>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
 #include <QUndoStack>
@@ -17,6 +17,7 @@
 #include "core/sim/mechanism.hpp"
 #include "core/sim/snapshot_history.hpp"
 #include "ui/autosave.hpp"
+#include "ui/central_views.hpp"
 #include "ui/diagnostics_dock.hpp"
 #include "ui/document.hpp"
 #include "ui/history_csv.hpp"
@@ -50,9 +51,12 @@ MainWindow::MainWindow(QWidget* parent)
   connect(document_, &Document::namesChanged, this, &MainWindow::onNamesChanged);
   connect(document_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
   connect(document_, &Document::pathChanged, this, &MainWindow::updateTitle);
-  connect(document_, &Document::selectionChanged, viewport_, &ViewportPanel::setSelection);
+  // The 3D view shows the simulated mechanism (the grounded part while links float): its
+  // indices are mapped by name.
+  connect(document_, &Document::selectionChanged, this,
+          [this](const Selection& s) { viewport_->setSelection(document_->toSimulated(s)); });
   connect(viewport_, &ViewportPanel::picked, this, [this](int body, int joint) {
-    document_->setSelection({body, joint});
+    document_->setSelection(document_->fromSimulated(body, joint));
   });
   connect(controller_, &SimulationController::frameChanged, viewport_,
           &ViewportPanel::showSnapshot);
@@ -68,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent)
   createMenus();
   createStatusBar();
   createSketch();
+  setViewsMode(CentralViews::Mode::SideBySide);  // restoreLayout() applies the user's choice
   connect(controller_, &SimulationController::stateChanged, this, &MainWindow::onSimulationState);
   connect(controller_, &SimulationController::rateChanged, this, &MainWindow::onRate);
   connect(controller_, &SimulationController::message, this,
@@ -111,12 +116,14 @@ void MainWindow::createDocks() {
 
 void MainWindow::createSketch() {
   sketch_ = new SketchEditor(document_, this);
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(sketch_);
-  split->addWidget(viewport_);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
-  setCentralWidget(split);
+  central_ = new CentralViews(sketch_, viewport_, this);
+  setCentralWidget(central_);
+  // Planar mechanisms open with the sketch in front, spatial ones with the 3D view.
+  connect(document_, &Document::projectReplaced, this, [this] {
+    const auto mech = document_->simulated();
+    central_->bringToFront(!mech || mech->planar ? CentralViews::View::Sketch
+                                                 : CentralViews::View::ThreeD);
+  });
   sketch_tools_ = new SketchToolBar(sketch_, this);
   addToolBarBreak();
   addToolBar(Qt::TopToolBarArea, sketch_tools_);
@@ -127,6 +134,12 @@ void MainWindow::createSketch() {
   properties_->raise();
   resizeDocks({properties_}, {320}, Qt::Horizontal);
   connect(controller_, &SimulationController::frameChanged, sketch_, &SketchEditor::showSnapshot);
+  // The sketch drops the old mechanism's poses on documentChanged, after the controller has made
+  // the new t = 0 record (slots run in connection order): show it, so that the sketch and the
+  // 3D view show the same configuration (a drive whose q(0) differs from the drawn angle).
+  connect(document_, &Document::documentChanged, this, [this] {
+    if (controller_->hasCurrent()) sketch_->showSnapshot(controller_->current());
+  });
   connect(sketch_, &SketchEditor::editingStarted, controller_, &SimulationController::reset);
   connect(sketch_, &SketchEditor::hintChanged, this,
           [this](const QString& hint) { statusBar()->showMessage(hint); });
@@ -185,13 +198,13 @@ void MainWindow::createFileMenu() {
     const QDir dir(samplesDirectory());
     for (const QFileInfo& f : dir.entryInfoList({"*.json"}, QDir::Files, QDir::Name))
       samples->addAction(f.completeBaseName(), this, [this, p = f.absoluteFilePath()] {
-        if (maybeSave()) openFile(p);
+        if (maybeSave()) openSample(p);
       });
     if (samples->isEmpty()) samples->addAction(tr("(no samples found)"))->setEnabled(false);
   });
   file->addSeparator();
   file->addAction(themedIcon("save"), tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
-  file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+  file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
   file->addSeparator();
   file->addAction(themedIcon("export-csv"), tr("Export &CSV…"), this,
                   &MainWindow::exportCsvInteractive);
@@ -230,7 +243,7 @@ void MainWindow::createViewMenu() {
     });
   }
   QAction* trace = view->addAction(tr("&Trace Selected Point"), this, [this] {
-    if (!viewport_->traceSelection(document_->selection()))
+    if (!viewport_->traceSelection(document_->toSimulated(document_->selection())))
       return statusBar()->showMessage(tr("Select a joint, or click a point on a body, to trace it"),
                                       5000);
     std::vector<Snapshot> run;  // the curve of the run recorded so far, at once
@@ -241,6 +254,20 @@ void MainWindow::createViewMenu() {
   trace->setEnabled(viewport_->has3D());
   view->addAction(tr("C&lear Trace"), viewport_, &ViewportPanel::clearTrace)
       ->setEnabled(viewport_->has3D());
+  view->addSeparator();
+  auto* arrangement = new QActionGroup(this);
+  for (auto [label, mode] : {std::pair{tr("Views Side by &Side"), CentralViews::Mode::SideBySide},
+                             std::pair{tr("Views as Ta&bs"), CentralViews::Mode::Tabs}}) {
+    QAction* a = view->addAction(label);
+    a->setCheckable(true);
+    a->setData(static_cast<int>(mode));
+    arrangement->addAction(a);
+    connect(a, &QAction::triggered, this, [this, mode = mode] {
+      central_->setMode(mode);
+      if (interactive_) QSettings().setValue("window/views", static_cast<int>(mode));
+    });
+  }
+  view_modes_ = arrangement;
   view->addSeparator();
   for (QDockWidget* d :
        {static_cast<QDockWidget*>(tree_), static_cast<QDockWidget*>(properties_),
@@ -264,6 +291,13 @@ void MainWindow::createStatusBar() {
     fps_frames_ = frames;
   });
   fps->start(1000);
+}
+
+void MainWindow::setViewsMode(CentralViews::Mode mode) {
+  if (mode != CentralViews::Mode::Tabs) mode = CentralViews::Mode::SideBySide;
+  central_->setMode(mode);
+  for (QAction* a : view_modes_->actions())
+    a->setChecked(a->data().toInt() == static_cast<int>(mode));
 }
 
 QString MainWindow::statusText() const {
@@ -308,6 +342,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 void MainWindow::restoreLayout() {
   if (!interactive_) return;
   QSettings settings;
+  setViewsMode(static_cast<CentralViews::Mode>(settings.value("window/views", 0).toInt()));
   restoreGeometry(settings.value("window/geometry").toByteArray());
   restoreState(settings.value("window/state").toByteArray());
 }
@@ -339,14 +374,29 @@ bool MainWindow::save() {
 }
 
 bool MainWindow::saveAs() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Save project"), document_->path(),
+  const QString start = document_->path().isEmpty()
+                            ? QDir(QDir::homePath()).filePath(document_->savedName())
+                            : document_->path();
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save project"), start,
                                                     tr("Articula projects (*.json)"));
-  if (path.isEmpty()) return false;
+  return !path.isEmpty() && saveAs(path);
+}
+
+bool MainWindow::saveAs(const QString& chosen) {
+  QString path = chosen;
+  if (QFileInfo(path).suffix().compare("json", Qt::CaseInsensitive) != 0) path += ".json";
   if (!document_->save(path)) {
-    showError(tr("Save failed"), document_->error());
+    last_error_ = document_->error();
+    showError(tr("Save failed"), last_error_);
     return false;
   }
-  recent_->add(path);
+  recent_->add(document_->path());
+  return true;
+}
+
+bool MainWindow::openSample(const QString& path) {
+  if (!openFile(path)) return false;
+  document_->detachFromFile();
   return true;
 }
 
@@ -360,7 +410,7 @@ void MainWindow::openInteractive() {
 }
 
 bool MainWindow::exportCsv(const QString& path) {
-  const Mechanism* m = document_->mechanism().get();
+  const Mechanism* m = document_->simulated().get();
   QString error = tr("no mechanism is loaded");
   if (m && writeHistoryCsv(controller_->history(), *m, path, &error)) return true;
   last_error_ = tr("Could not export %1: %2").arg(path, error);
@@ -394,7 +444,7 @@ void MainWindow::showError(const QString& title, const QString& text) {
 }
 
 void MainWindow::onDocumentChanged() {
-  const std::shared_ptr<const Mechanism> mech = document_->mechanism();
+  const std::shared_ptr<const Mechanism> mech = document_->simulated();
   viewport_->setMechanism(mech.get());
   plots_->setMechanism(mech.get());
   controller_->setMechanism(mech);
@@ -407,7 +457,7 @@ void MainWindow::onDocumentChanged() {
 // A rename: the running simulation, the 3D scene and the recorded history stay; the plots and
 // the summary take the new names (the renamed mechanism has the same indices).
 void MainWindow::onNamesChanged() {
-  plots_->renameMechanism(document_->mechanism().get());
+  plots_->renameMechanism(document_->simulated().get());
   updateSummary();
 }
 
@@ -462,7 +512,9 @@ void MainWindow::changeDrive(int joint) {
           .arg(QString::fromStdString(js.name),
                js.drive->kind == DriveSpec::Kind::Motion ? tr("position q") : tr("force τ")),
       QLineEdit::Normal, QString::fromStdString(js.drive->expression), &ok);
-  if (ok && !text.trimmed().isEmpty()) controller_->setDriveExpression(joint, text.trimmed());
+  const int running = document_->toSimulated({-1, joint}).joint;  // the simulated mechanism's
+  if (ok && running >= 0 && !text.trimmed().isEmpty())
+    controller_->setDriveExpression(running, text.trimmed());
 }
 
 void MainWindow::updateTitle() {

@@ -6,7 +6,10 @@
 #include <QMessageBox>
 #include <functional>
 
+#include "ui/central_views.hpp"
+
 class QAction;
+class QActionGroup;
 class QLabel;
 
 namespace articula {
@@ -35,9 +38,13 @@ class MainWindow : public QMainWindow {
   // Opens a project. On failure the previous document stays, the error (with the JSON pointer)
   // goes to the diagnostics and, when interactive, to a message box; returns false.
   bool openFile(const QString& path);
+  // Opens a shipped sample as an unsaved copy: Save asks for a new name.
+  bool openSample(const QString& path);
   void newDocument();
   bool save();
   bool saveAs();
+  // Saves under `path`, adding ".json" when the name lacks it (the Open dialog lists *.json).
+  bool saveAs(const QString& path);
   bool exportCsv(const QString& path);
   bool exportImage(const QString& path);
 
@@ -61,6 +68,8 @@ class MainWindow : public QMainWindow {
   Autosave* autosave() const { return autosave_; }
   QString statusText() const;  // the real-time indicator
   void restoreLayout();        // the window geometry and dock layout of the last session
+  CentralViews* centralViews() const { return central_; }
+  void setViewsMode(CentralViews::Mode mode);  // side by side or tabs (View menu)
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -94,6 +103,8 @@ class MainWindow : public QMainWindow {
   DiagnosticsDock* diagnostics_ = nullptr;
   PlotDock* plots_ = nullptr;
   SketchEditor* sketch_ = nullptr;
+  CentralViews* central_ = nullptr;
+  QActionGroup* view_modes_ = nullptr;
   SketchToolBar* sketch_tools_ = nullptr;
   SketchStatusDock* sketch_status_ = nullptr;
   RecentFiles* recent_;

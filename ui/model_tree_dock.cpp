@@ -35,7 +35,9 @@ ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
     : QDockWidget(tr("Model"), parent), document_(document), tree_(new QTreeWidget(this)) {
   setObjectName("ModelTreeDock");
   tree_->setColumnCount(2);
-  tree_->setHeaderLabels({tr("Name"), tr("Type")});
+  // The second column holds each item's detail: a joint's type, a body's mass, a drive's law, a
+  // group's count.
+  tree_->setHeaderLabels({tr("Name"), tr("Details")});
   tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   tree_->header()->setStretchLastSection(true);
   tree_->setTextElideMode(Qt::ElideRight);

@@ -5,6 +5,7 @@
 #include <QChartView>
 #include <QEvent>
 #include <QFile>
+#include <QFontMetricsF>
 #include <QGraphicsLineItem>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -13,6 +14,7 @@
 #include <QMouseEvent>
 #include <QTextStream>
 #include <QToolButton>
+#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -21,6 +23,7 @@
 #include "core/sim/runner.hpp"
 #include "core/sim/snapshot_history.hpp"
 #include "ui/icons.hpp"
+#include "ui/text_format.hpp"
 
 namespace articula {
 
@@ -86,12 +89,13 @@ QString tickLabel(double v, double step) {
   return QString::number(v, 'f', decimals);
 }
 
-// Range [lo, hi] with a labelled grid line at every multiple of step inside it.
-void setTicks(QCategoryAxis* axis, double lo, double hi, double step) {
+// Range [lo, hi] with a labelled grid line at every multiple of step inside it; labels show
+// value / factor (an SI prefix in the axis title), so they stay a few characters wide.
+void setTicks(QCategoryAxis* axis, double lo, double hi, double step, double factor = 1.0) {
   for (const QString& label : axis->categoriesLabels()) axis->remove(label);
   axis->setStartValue(lo);
   for (long k = std::lround(std::ceil(lo / step - 1e-9)); k * step <= hi + 1e-9 * step; ++k)
-    axis->append(tickLabel(k * step, step), k * step);
+    axis->append(tickLabel(k * step / factor, step / factor), k * step);
   axis->setRange(lo, hi);
 }
 
@@ -129,6 +133,9 @@ PlotWidget::PlotWidget(QWidget* parent)
     a->setLabelsFont(small);
     a->setTitleFont(small);
     a->setGridLineColor(QColor(225, 225, 225));
+    // QtCharts replaces a label by "..." when the axis length per label is below a text line;
+    // fitAxes() instead chooses fewer ticks on a short axis, so every label is whole.
+    a->setTruncateLabels(false);
   }
   x_axis_->setTitleText("t (s)");
   chart_->addAxis(x_axis_, Qt::AlignBottom);
@@ -143,7 +150,10 @@ PlotWidget::PlotWidget(QWidget* parent)
   cursor_line_ = new QGraphicsLineItem(chart_);
   cursor_line_->setPen(QPen(QColor(230, 120, 0), 1.5, Qt::DashLine));
   cursor_line_->hide();
-  connect(chart_, &QChart::plotAreaChanged, this, [this] { updateCursorLine(); });
+  connect(chart_, &QChart::plotAreaChanged, this, [this] {
+    updateCursorLine();
+    if (!t_.empty()) fitAxes();  // a taller or shorter plot: another number of y ticks
+  });
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -229,14 +239,29 @@ QString PlotWidget::title() const {
   return names.join(", ");
 }
 
-QString PlotWidget::axisTitle() const {
+QString PlotWidget::yAxisTitle() const {
+  return y_axis_->titleText();
+}
+
+// The channels' common unit; empty when they have none or differ.
+QString PlotWidget::unitOfAxis() const {
   if (!mech_ || channels_.empty()) return {};
-  const QString kind = channelKind(channels_[0], *mech_);
   const QString unit = channelUnit(channels_[0], *mech_);
   for (const Channel& c : channels_)
-    if (channelUnit(c, *mech_) != unit || channelKind(c, *mech_) != kind)
-      return tr("value (mixed units)");
-  return unit.isEmpty() ? kind : QStringLiteral("%1 (%2)").arg(kind, unit);
+    if (channelUnit(c, *mech_) != unit) return {};
+  return unit;
+}
+
+// Only the unit with its prefix ("kN·m"): short enough never to be cut along a short axis. What
+// is plotted is named by the caption and the legend.
+QString PlotWidget::axisTitle() const {
+  if (!mech_ || channels_.empty()) return {};
+  const QString unit = unitOfAxis();
+  if (!unit.isEmpty()) return y_scale_.prefix + unit;
+  const QString first = channelUnit(channels_[0], *mech_);
+  for (const Channel& c : channels_)
+    if (channelUnit(c, *mech_) != first) return tr("mixed units");
+  return {};
 }
 
 void PlotWidget::rebuildSeries() {
@@ -262,6 +287,7 @@ void PlotWidget::rebuildSeries() {
 }
 
 void PlotWidget::clearData() {
+  zoomed_ = false;
   t_.clear();
   for (auto& v : values_) v.clear();
   recomputeRange();
@@ -341,23 +367,78 @@ void PlotWidget::fitAxes() {
   // y: round limits a tick step beyond the data; changed only when the data leaves them.
   double lo = lo_, hi = hi_;
   if (!(lo <= hi)) lo = -1, hi = 1;
-  if (y0_ == y1_ || lo < y0_ || hi > y1_) {
+  // As many y ticks as fit with a blank line between labels (2 to 5).
+  const double line = QFontMetricsF(y_axis_->labelsFont()).height();
+  const int ticks = std::clamp(static_cast<int>(chart_->plotArea().height() / (2.2 * line)), 2, 5);
+  if (y0_ == y1_ || lo < y0_ || hi > y1_ || ticks != y_ticks_) {
+    y_ticks_ = ticks;
     const double mag = std::max(std::abs(lo), std::abs(hi));
     double span = hi - lo;
     if (span <= 1e-9 * std::max(1.0, mag)) span = mag > 0 ? 0.2 * mag : 2.0;
-    const double step = niceStep(span / 4);
+    const double step = niceStep(span / ticks);
     y0_ = std::floor(lo / step) * step;
     y1_ = std::ceil(hi / step) * step;
     if (y1_ - y0_ < 2 * step) y0_ -= step, y1_ += step;  // constant data: centred
-    setTicks(y_axis_, y0_, y1_, step);
+    // Ticks of at most 3 digits before the point: 1250 N·m is labelled 1.25 with kN·m.
+    y_scale_ = siScale(std::max(std::abs(y0_), std::abs(y1_)));
+    if (unitOfAxis().isEmpty() && y_scale_.factor != 1.0) y_scale_ = {};  // no unit to prefix
+    setTicks(y_axis_, y0_, y1_, step, y_scale_.factor);
+    y_axis_->setTitleText(axisTitle());
   }
-  // t: from the first sample to a round time at or after the last.
-  const double t0 = t_.empty() ? 0.0 : t_.front();
-  const double t1 = t0 + niceCeil(t_.empty() ? 1.0 : std::max(t_.back() - t0, 1e-3));
-  if (t1 != t_end_ || x_axis_->min() != t0) {
+  // t: from the first sample to a round time at or after the last; or the zoomed window.
+  double t0 = t_.empty() ? 0.0 : t_.front();
+  double t1 = t0 + niceCeil(t_.empty() ? 1.0 : std::max(t_.back() - t0, 1e-3));
+  if (zoomed_) t0 = zoom_t0_, t1 = zoom_t1_;
+  // As many time ticks as fit with room between labels such as "0.125" (2 to 5).
+  const double label = QFontMetricsF(x_axis_->labelsFont()).horizontalAdvance("0.0000") + 12;
+  const int xt = std::clamp(static_cast<int>(chart_->plotArea().width() / label), 2, 5);
+  if (t1 != t_end_ || x_axis_->min() != t0 || xt != x_ticks_) {
     t_end_ = t1;
-    setTicks(x_axis_, t0, t1, niceStep((t1 - t0) / 5));
+    x_ticks_ = xt;
+    setTicks(x_axis_, t0, t1, niceStep((t1 - t0) / xt));
   }
+}
+
+// Wheel: zoom the time axis about the pointer; drag: pan it; double-click: fit to the data.
+bool PlotWidget::zoomPan(QEvent* event) {
+  const auto timeAt = [this](const QPointF& widget_pos) {
+    const QPointF p = chart_->mapFromScene(view_->mapToScene(widget_pos.toPoint()));
+    return series_.empty() ? 0.0 : chart_->mapToValue(p, series_[0]).x();
+  };
+  switch (event->type()) {
+    case QEvent::Wheel: {
+      auto* w = static_cast<QWheelEvent*>(event);
+      if (series_.empty() || w->angleDelta().y() == 0) return false;
+      const double at = timeAt(w->position()), factor = std::pow(0.8, w->angleDelta().y() / 120.0);
+      const double t0 = x_axis_->min(), t1 = x_axis_->max();
+      zoom_t0_ = at - (at - t0) * factor, zoom_t1_ = at + (t1 - at) * factor;
+      zoomed_ = zoom_t1_ - zoom_t0_ > 1e-9;
+      break;
+    }
+    case QEvent::MouseButtonPress:
+      pan_from_ = timeAt(static_cast<QMouseEvent*>(event)->position());
+      panning_ = static_cast<QMouseEvent*>(event)->button() == Qt::LeftButton;
+      return false;
+    case QEvent::MouseButtonRelease:
+      panning_ = false;
+      return false;
+    case QEvent::MouseMove: {
+      if (!panning_ || series_.empty()) return false;
+      const double by = pan_from_ - timeAt(static_cast<QMouseEvent*>(event)->position());
+      if (by == 0) return false;
+      zoom_t0_ = x_axis_->min() + by, zoom_t1_ = x_axis_->max() + by;
+      zoomed_ = true;
+      break;
+    }
+    case QEvent::MouseButtonDblClick:
+      zoomed_ = false;
+      break;
+    default:
+      return false;
+  }
+  fitAxes();
+  updateCursorLine();
+  return true;
 }
 
 void PlotWidget::setCursorTime(double t) {
@@ -379,6 +460,7 @@ void PlotWidget::updateCursorLine() {
 
 bool PlotWidget::eventFilter(QObject* watched, QEvent* event) {
   if (watched == view_->viewport()) {
+    if (zoomPan(event) && event->type() != QEvent::MouseMove) return true;
     if (event->type() == QEvent::MouseMove)
       showReadout(view_->mapToScene(static_cast<QMouseEvent*>(event)->position().toPoint()));
     else if (event->type() == QEvent::Leave) {
@@ -409,11 +491,10 @@ void PlotWidget::showReadout(const QPointF& scene_pos) {
   hover_line_->show();
   QString text = QStringLiteral("t = %1 s").arg(t_[k], 0, 'f', 4);
   for (std::size_t i = 0; i < channels_.size(); ++i)
-    text += QStringLiteral("&nbsp;&nbsp;<span style='color:%1'>■</span> %2 = %3 %4")
+    text += QStringLiteral("&nbsp;&nbsp;<span style='color:%1'>■</span> %2 = %3")
                 .arg(kPalette[i % std::size(kPalette)].name(),
                      channelName(channels_[i], *mech_).toHtmlEscaped())
-                .arg(values_[i][k], 0, 'g', 5)
-                .arg(channelUnit(channels_[i], *mech_));
+                .arg(engineering(values_[i][k], channelUnit(channels_[i], *mech_), 4));
   readout_->setText(text);
 }
 

@@ -5,10 +5,13 @@
 // the data with nice round limits that only change when the data outgrows them (QtCharts
 // recomputes every series' geometry on each range change, the dominant cost of a live chart),
 // shows a readout of t and every value under the mouse, and exports its data (CSV) and image (PNG).
+// The wheel zooms the time axis about the pointer, a drag pans it, a double-click fits it again.
+// Tick labels stay short: values are divided by an SI prefix shown with the unit in the y title.
 #include <QWidget>
 #include <vector>
 
 #include "ui/channel.hpp"
+#include "ui/text_format.hpp"
 
 class QChart;
 class QChartView;
@@ -48,6 +51,9 @@ class PlotWidget : public QWidget {
   std::size_t sampleCount() const { return t_.size(); }
   const std::vector<double>& values(int channel) const { return values_[channel]; }
 
+  QChart* chart() const { return chart_; }  // tests read its labels
+  QString yAxisTitle() const;
+
   bool exportCsv(const QString& path) const;
   bool exportPng(const QString& path) const;
   void setActive(bool active);
@@ -70,12 +76,14 @@ class PlotWidget : public QWidget {
   void appendOne(const Snapshot& s);
   void refresh();
   void fitAxes();
+  bool zoomPan(QEvent* event);  // true when the event changed the time window
   void updateCursorLine();
   void showReadout(const QPointF& scene_pos);
   void thinOut();
   void track(double v);  // running data range
   void recomputeRange();
   QString axisTitle() const;
+  QString unitOfAxis() const;
 
   const Mechanism* mech_ = nullptr;
   std::vector<Channel> channels_;
@@ -93,9 +101,15 @@ class PlotWidget : public QWidget {
   QLabel* caption_;
   bool dirty_ = false;
   double cursor_t_;
-  double lo_, hi_;          // data range of every channel
-  double y0_ = 0, y1_ = 0;  // current y axis range (y0_ == y1_: not set)
-  double t_end_ = 0;        // current time axis end
+  double lo_, hi_;                 // data range of every channel
+  double y0_ = 0, y1_ = 0;         // current y axis range (y0_ == y1_: not set)
+  int y_ticks_ = 0, x_ticks_ = 0;  // tick intervals the y axis was laid out for (by its height)
+  SiScale y_scale_;      // tick labels are values / factor; the prefix is in the axis title
+  double t_end_ = 0;     // current time axis end
+  bool zoomed_ = false;  // the time window is the user's (wheel, drag) until a double-click
+  double zoom_t0_ = 0, zoom_t1_ = 1;
+  bool panning_ = false;
+  double pan_from_ = 0;  // the time under the pointer when the drag started
 };
 
 }  // namespace articula

@@ -64,6 +64,7 @@ PropertiesDock::PropertiesDock(Document* document, SimulationController* control
   connect(document_, &Document::documentChanged, this, &PropertiesDock::rebuild);
   connect(document_, &Document::namesChanged, this, &PropertiesDock::rebuild);
   connect(document_, &Document::selectionChanged, this, &PropertiesDock::rebuild);
+  connect(document_, &Document::pathChanged, this, &PropertiesDock::rebuild);  // Save As
   connect(controller_, &SimulationController::frameChanged, this, &PropertiesDock::updateLive);
   rebuild();
 }
@@ -111,7 +112,10 @@ void PropertiesDock::showMechanism() {
                              QString::fromStdString(spec.extra["description"].get<std::string>()));
     d->setToolTip(1, "<p>" + d->text(1).toHtmlEscaped() + "</p>");  // rich text wraps
   }
-  row(m, tr("File"), document_->path().isEmpty() ? tr("(not saved)") : document_->path());
+  // The file name; its folder in the tooltip (screenshots show no machine paths).
+  QTreeWidgetItem* file = row(
+      m, tr("File"), document_->path().isEmpty() ? tr("(not saved)") : document_->displayName());
+  if (!document_->path().isEmpty()) file->setToolTip(1, document_->path());
   row(m, tr("Gravity"), vec(spec.gravity) + " m/s²");
   row(m, tr("Bodies"), QString::number(spec.bodies.size()));
   row(m, tr("Joints"), QString::number(spec.joints.size()));

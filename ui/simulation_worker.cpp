@@ -2,6 +2,7 @@
 
 #include <QTimer>
 #include <cmath>
+#include <stdexcept>
 
 #include "core/sim/runner.hpp"
 #include "core/sim/snapshot_history.hpp"
@@ -27,6 +28,13 @@ void SimulationWorker::load(std::shared_ptr<const Mechanism> mechanism) {
   try {
     const RunOptions opt = mech_ ? run_options_from(mech_->spec) : RunOptions{};
     h_ = opt.step;
+    if (mech_ && h_ < 1e-9)  // 1e9 steps or more per simulated second: it would never get on
+      throw std::invalid_argument(
+          tr("step %1 s is below 1e-9 s: %2 steps per simulated second; choose a larger step "
+             "(Properties, Simulation)")
+              .arg(h_)
+              .arg(1.0 / h_, 0, 'g', 3)
+              .toStdString());
     integrator_ = opt.integrator;
     rtol_ = opt.rtol;
     atol_ = opt.atol;
@@ -40,6 +48,8 @@ void SimulationWorker::load(std::shared_ptr<const Mechanism> mechanism) {
 
 void SimulationWorker::rebuild() {
   history_->clear();
+  drive_changes_.clear();  // reset: the file's laws again
+  next_change_ = 0;
   step_ = 0;
   fresh_ = false;
   if (!mech_) return;
@@ -114,16 +124,40 @@ void SimulationWorker::resumeFrom(double t) {
   Snapshot at;
   const long step = history_->truncateAfter(t, at);
   if (step < 0) return;
-  try {
-    sim_->restore(at.t, at.q, at.qd, at.work, at.dissipated);
-  } catch (const std::exception& e) {
-    fail(e);
-    return;
-  }
+  if (!restoreDrives(at, step)) return;
   step_ = step;
   snap_ = at;
   fresh_ = true;
   emit notice(tr("Continuing from t = %1 s; the later history was discarded").arg(at.t), false);
+}
+
+// A change made later than `step` steps must be undone: the simulation is made afresh (the
+// file's laws), the state restored and the changes up to `step` made again.
+bool SimulationWorker::restoreDrives(const Snapshot& at, long step) {
+  try {
+    bool undo = false;
+    for (std::size_t i = 0; i < next_change_; ++i) undo |= drive_changes_[i].step > step;
+    if (undo) {
+      sim_ = std::make_unique<Simulation>(*mech_);
+      next_change_ = 0;
+      while (next_change_ < drive_changes_.size() && drive_changes_[next_change_].step <= step) {
+        const DriveChange& c = drive_changes_[next_change_++];
+        sim_->set_drive_expression(c.joint, c.expression.toStdString());
+      }
+    }
+    sim_->restore(at.t, at.q, at.qd, at.work, at.dissipated);
+    return true;
+  } catch (const std::exception& e) {
+    fail(e);
+    return false;
+  }
+}
+
+void SimulationWorker::applyDriveChanges() {
+  while (next_change_ < drive_changes_.size() && drive_changes_[next_change_].step <= step_) {
+    const DriveChange& c = drive_changes_[next_change_++];
+    sim_->set_drive_expression(c.joint, c.expression.toStdString());  // valid when first made
+  }
 }
 
 void SimulationWorker::setDrive(int joint, const QString& expression) {
@@ -131,6 +165,10 @@ void SimulationWorker::setDrive(int joint, const QString& expression) {
   const QString name = QString::fromStdString(mech_->spec.joints[joint].name);
   try {
     sim_->set_drive_expression(joint, expression.toStdString());
+    // Changes of a discarded future give way to this one.
+    drive_changes_.resize(next_change_);
+    drive_changes_.push_back({step_, joint, expression});
+    next_change_ = drive_changes_.size();
     emit notice(
         tr("Drive of %1 changed at t = %2 s: %3").arg(name).arg(sim_->time()).arg(expression),
         false);
@@ -176,6 +214,7 @@ void SimulationWorker::measureRate(double wall) {
 
 bool SimulationWorker::advance() {
   try {
+    applyDriveChanges();  // a replay makes the recorded changes at their steps
     // Every record is one output step h apart; rk45 takes error-controlled substeps within it.
     if (integrator_ == Integrator::RK45)
       sim_->advance(sim_->time() + h_, rtol_, atol_, h_);

@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <memory>
+#include <vector>
 
 #include "core/sim/simulation.hpp"
 #include "core/sim/snapshot.hpp"
@@ -31,9 +32,12 @@ class SimulationWorker : public QObject {
   void reset();
   void setSpeed(double factor);
   void runFor(double seconds);  // as fast as possible, then paused
-  // Continues from the record nearest time t: restores that state and drops the later history.
+  // Continues from the record nearest time t: restores that state and the drive laws in force
+  // then, and drops the later history. Drive changes made later in the discarded run are made
+  // again at the same step, so the replay retraces it until the user changes something.
   void resumeFrom(double t);
-  // A new law for the drive of user joint `joint`, from the next step on (until reset).
+  // A new law for the drive of user joint `joint`, from the next step on (until reset). Part of
+  // the run's history (see resumeFrom).
   void setDrive(int joint, const QString& expression);
   void shutdown();
 
@@ -52,6 +56,17 @@ class SimulationWorker : public QObject {
   void anchor();
   void measureRate(double wall);
   void fail(const std::exception& e);
+  void applyDriveChanges();                           // those due at the current step
+  bool restoreDrives(const Snapshot& at, long step);  // the laws in force after `step` steps
+
+  // A drive change made after `step` steps (before the next), in the order made.
+  struct DriveChange {
+    long step;
+    int joint;
+    QString expression;
+  };
+  std::vector<DriveChange> drive_changes_;
+  std::size_t next_change_ = 0;  // the first change not yet applied to sim_
 
   SnapshotHistory* history_;
   std::shared_ptr<const Mechanism> mech_;

@@ -91,10 +91,18 @@ void SketchEditor::resizeEvent(QResizeEvent*) {
 }
 
 void SketchEditor::fitToView() {
-  if (points_.empty()) return;
+  if (points_.empty()) {  // an empty sketch (File > New): the default view, not the last zoom
+    scale_ = std::max(200.0, std::min(width(), height()) / 0.45);
+    origin_ = QPointF(width() * 0.25, height() * 0.7);
+    placed_ = fitted_ = false;  // placed again by the next resize
+    update();
+    return;
+  }
   double x0 = 1e9, x1 = -1e9, y0 = 1e9, y1 = -1e9;
   std::vector<Vec3> extent = couplingExtent(document_->spec(), pivots());
   for (const DrawnPoint& p : points_) extent.push_back(p.world);
+  for (int b = 0; b < static_cast<int>(poses_.size()); ++b)  // single-point bodies' bars
+    for (const Vec3& v : outline(b)) extent.push_back(bodyToWorld(b, v));
   for (const Vec3& p : extent) {
     x0 = std::min(x0, p.x()), x1 = std::max(x1, p.x());
     y0 = std::min(y0, p.y()), y1 = std::max(y1, p.y());
@@ -117,7 +125,7 @@ void SketchEditor::onDocumentChanged() {
 }
 
 void SketchEditor::showSnapshot(const Snapshot& s) {
-  const auto mech = document_->mechanism();
+  const auto mech = document_->simulated();
   if (!mech || s.X0.size() != static_cast<std::size_t>(mech->model().nb + 1)) return;
   if (preview_) return;  // a drag shows its own poses
   snapshot_ = s;
@@ -131,9 +139,30 @@ Vec3 SketchEditor::bodyToWorld(int body, const Vec3& local) const {
   return X.r + X.E.transpose() * local;
 }
 
+std::vector<Vec3> SketchEditor::outline(int body) const {
+  const MechanismSpec& spec = document_->spec();
+  std::vector<Vec3> pts = body_points(spec, body);
+  if (pts.size() != 1) return pts;
+  const BodySpec& b = spec.bodies[body];
+  for (const JointSpec& j : spec.joints)
+    if ((j.child == b.name || j.parent == b.name) && j.joint.type == JointType::Prismatic)
+      return pts;  // a slider block
+  Vec3 along = b.com - pts[0];
+  along.z() = 0;
+  if (b.mass <= 0 || !std::isfinite(b.mass) || along.norm() < 1e-9) return pts;
+  const double half = std::sqrt(std::max(0.0, 3 * b.inertia[2] / b.mass));
+  Vec3 end = b.com + half * along.normalized();
+  end.z() = pts[0].z();
+  if (!end.allFinite()) return pts;
+  pts.push_back(end);
+  return pts;
+}
+
 void SketchEditor::refreshGeometry() {
   const MechanismSpec& spec = document_->spec();
-  const auto mech = document_->mechanism();
+  // The simulated mechanism: the whole, or the grounded part while links float (the floating
+  // links stay where they were drawn). Its bodies are found by name.
+  const auto mech = document_->simulated();
   poses_.assign(spec.bodies.size(), Transform());
   for (std::size_t b = 0; b < spec.bodies.size(); ++b)
     if (spec.bodies[b].pose) poses_[b] = spec.bodies[b].pose->transform();
@@ -147,8 +176,10 @@ void SketchEditor::refreshGeometry() {
     X0 = snapshot_->X0;
   }
   if (mech && !X0.empty())
-    for (std::size_t b = 0; b < spec.bodies.size() && b < mech->compiled.model_body.size(); ++b) {
-      const int m = mech->compiled.model_body[b];
+    for (std::size_t b = 0; b < spec.bodies.size(); ++b) {
+      const int sim = mech->spec.body_index(spec.bodies[b].name);
+      if (sim < 0) continue;
+      const int m = mech->compiled.model_body[sim];
       poses_[b] = mech->compiled.X_body[m].inverse() * X0[m];
     }
   points_.clear();
@@ -173,7 +204,7 @@ SketchSnap SketchEditor::snapAt(const QPointF& s) const {
   best = kLinePx;
   const MechanismSpec& spec = document_->spec();
   for (int b = 0; b < static_cast<int>(spec.bodies.size()); ++b) {
-    const std::vector<Vec3> pts = body_points(spec, b);
+    const std::vector<Vec3> pts = outline(b);
     for (std::size_t i = 0; i + 1 < pts.size() + (pts.size() > 2); ++i) {
       const Vec3 a = bodyToWorld(b, pts[i]), c = bodyToWorld(b, pts[(i + 1) % pts.size()]);
       double u = 0;

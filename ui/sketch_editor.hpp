@@ -49,6 +49,11 @@ class SketchEditor : public QWidget {
   const std::optional<Snapshot>& snapshot() const { return snapshot_; }
   const SketchSnap& hover() const { return hover_; }
   Vec3 bodyToWorld(int body, const Vec3& local) const;
+  // What a body is drawn as, in its own frame: its drawn points (two: a bar, more: a plate).
+  // A body with a single point that is no slider block (a pendulum's rod, pivoted at one end) is
+  // a bar from that point through its centre of mass to the end of the uniform rod of the same
+  // inertia (half length sqrt(3 Izz / m)), as the 3D view draws its inertia-equivalent solid.
+  std::vector<Vec3> outline(int body) const;
   const Transform& pose(int body) const { return poses_[body]; }  // ^{body}X_0 as shown
   SketchSnap snapAt(const QPointF& screen) const;
   SketchSnap pointAt(const Vec3& world) const;  // a typed point, on a drawn point if one is there

@@ -63,7 +63,7 @@ int SketchEditor::labelCost(const QRectF& r) const {
   }
   const QRectF wide = r.adjusted(-8, -8, 8, 8);  // links are drawn 9 px wide
   for (int b = 0; b < static_cast<int>(spec.bodies.size()); ++b) {
-    const std::vector<Vec3> pts = body_points(spec, b);
+    const std::vector<Vec3> pts = outline(b);
     for (std::size_t i = 0; i + 1 < pts.size() + (pts.size() > 2); ++i)
       cost += crosses(wide, toScreen(bodyToWorld(b, pts[i])),
                       toScreen(bodyToWorld(b, pts[(i + 1) % pts.size()])));
@@ -189,7 +189,7 @@ void SketchEditor::drawBodies(QPainter& p) const {
     const bool selected = sel.body == b;
     const QColor c = selected ? kSelected : kLink;
     std::vector<QPointF> pts;
-    for (const Vec3& v : body_points(spec, b)) pts.push_back(toScreen(bodyToWorld(b, v)));
+    for (const Vec3& v : outline(b)) pts.push_back(toScreen(bodyToWorld(b, v)));
     if (pts.size() == 1) {
       drawBlock(p, b, pts[0], c);
       continue;

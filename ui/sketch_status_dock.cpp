@@ -1,18 +1,26 @@
 #include "ui/sketch_status_dock.hpp"
 
 #include <QLabel>
+#include <QMessageBox>
 #include <QScrollArea>
 #include <QTextDocument>
 
 #include "ui/document.hpp"
+#include "ui/text_format.hpp"
 
 namespace articula {
 
 namespace {
-QString names(const std::vector<std::string>& v) {
+// At most 8 names (a 220-body mechanism has 180 unconstrained joints); "… and N more" is a
+// link to the whole list.
+QString names(const std::vector<std::string>& v, const QString& what) {
   QStringList out;
   for (const std::string& s : v) out << QString::fromStdString(s).toHtmlEscaped();
-  return out.join(", ");
+  const QString capped = cappedList(out);
+  if (capped.size() == out.join(", ").size()) return capped;
+  const qsizetype more = capped.lastIndexOf(QStringLiteral("… "));
+  return capped.left(more) + QStringLiteral("<a href='%1'>%2</a>")
+                                 .arg(what.toHtmlEscaped(), capped.mid(more).toHtmlEscaped());
 }
 
 QString row(const QString& name, const QString& value, const QString& color = {}) {
@@ -37,6 +45,7 @@ SketchStatusDock::SketchStatusDock(Document* document, QWidget* parent)
   scroll->setWidgetResizable(true);
   setWidget(scroll);
   connect(document_, &Document::statusChanged, this, &SketchStatusDock::refresh);
+  connect(label_, &QLabel::linkActivated, this, &SketchStatusDock::showList);
   refresh();
 }
 
@@ -44,6 +53,28 @@ QString SketchStatusDock::text() const {
   QTextDocument doc;
   doc.setHtml(label_->text());
   return doc.toPlainText();
+}
+
+std::vector<std::string> SketchStatusDock::fullList(const QString& what) const {
+  const SketchStatus& s = document_->status();
+  if (what == tr("Unconstrained joints")) return s.unconstrained;
+  if (what == tr("Locked joints")) return s.locked;
+  if (what == tr("Not connected to ground")) return s.disconnected;
+  return {};
+}
+
+void SketchStatusDock::showList(const QString& what) {
+  QStringList all;
+  for (const std::string& n : fullList(what)) all << QString::fromStdString(n);
+  auto* box = new QMessageBox(QMessageBox::Information, what,
+                              tr("%1 (%2):").arg(what).arg(all.size()), QMessageBox::Close, this);
+  box->setDetailedText(all.join("\n"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+}
+
+QString SketchStatusDock::toolTipText() const {
+  return label_->toolTip();
 }
 
 void SketchStatusDock::refresh() {
@@ -64,21 +95,35 @@ void SketchStatusDock::refresh() {
     html += row(tr("Free with drives held"),
                 s.free_dof == 0 ? tr("none: fully driven") : tr("%1 DOF").arg(s.free_dof),
                 s.drives > 0 && s.free_dof > 0 ? "#b35900" : QString());
-    if (!s.unconstrained.empty()) html += row(tr("Unconstrained joints"), names(s.unconstrained));
-    if (!s.locked.empty()) html += row(tr("Locked joints"), names(s.locked), "#b00000");
+    if (!s.unconstrained.empty())
+      html += row(tr("Unconstrained joints"), names(s.unconstrained, tr("Unconstrained joints")));
+    if (!s.locked.empty())
+      html += row(tr("Locked joints"), names(s.locked, tr("Locked joints")), "#b00000");
     QStringList over;
     for (const auto& [n, rows] : s.redundant_joints)
       over << tr("%1 (%2 rows)").arg(QString::fromStdString(n)).arg(rows);
-    if (!over.isEmpty()) html += row(tr("Over-constrained joints"), over.join(", "), "#b35900");
+    if (!over.isEmpty())
+      html += row(tr("Over-constrained joints"), cappedList(over).toHtmlEscaped(), "#b35900");
   }
   if (!s.disconnected.empty())
-    html += row(tr("Not connected to ground"), names(s.disconnected), "#b00000");
+    html += row(tr("Not connected to ground"), names(s.disconnected, tr("Not connected to ground")),
+                "#b00000");
   if (!s.problem.empty())
     html +=
         row(tr("Cannot assemble"), QString::fromStdString(s.problem).toHtmlEscaped(), "#b00000");
   html += "</table>";
   html += "<p>" + QString::fromStdString(s.summary()).toHtmlEscaped() + "</p>";
   label_->setText(html);
+  QStringList full;  // every name of the capped lists, in the tooltip
+  for (const QString& what :
+       {tr("Unconstrained joints"), tr("Locked joints"), tr("Not connected to ground")}) {
+    const std::vector<std::string> v = fullList(what);
+    if (v.size() <= 9) continue;
+    QStringList n;
+    for (const std::string& x : v) n << QString::fromStdString(x);
+    full << what + ": " + n.join(", ");
+  }
+  label_->setToolTip(full.join("\n\n"));
 }
 
 }  // namespace articula

@@ -5,6 +5,7 @@
 #include <QOpenGLFunctions>
 #include <QSurfaceFormat>
 #include <QVBoxLayout>
+#include <limits>
 
 #include "core/sim/mechanism.hpp"
 #include "ui/sketch_view.hpp"
@@ -70,7 +71,15 @@ ViewportPanel::ViewportPanel(QWidget* parent) : QWidget(parent) {
   format.setSamples(multisampling());
   viewport_->setFormat(format);
   layout->addWidget(viewport_);
-  connect(viewport_, &ViewportWidget::picked, this, &ViewportPanel::picked);
+  connect(viewport_, &ViewportWidget::picked, this, [this](int body, int joint) {
+    // The clicked point as a point of the body, in the pose on display at the click: tracing it
+    // later (after a run) follows the same material point.
+    osg::Vec3d world, local;
+    pick_body_ = -1;
+    if (scene_ && viewport_->lastPickPoint(body, world) && scene_->body_point(body, world, local))
+      pick_body_ = body, pick_local_ = Vec3(local.x(), local.y(), local.z());
+    emit picked(body, joint);
+  });
 #else
   sketch_ = new SketchView(this);
   layout->addWidget(sketch_);
@@ -94,6 +103,7 @@ void ViewportPanel::setMechanism(const Mechanism* m) {
   viewport_->setScene(nullptr);
   scene_.reset();
   has_shown_ = false;
+  pick_body_ = -1;
   if (!m) return;
   scene_ = std::make_unique<MechanismScene>(*m);
   scene_->set_forces_visible(overlays_.forces);
@@ -156,11 +166,11 @@ void ViewportPanel::setOverlays(const Overlays& o) {
 bool ViewportPanel::traceSelection(const Selection& s) {
 #ifdef ARTICULA_HAVE_RENDER
   if (!scene_) return false;
-  osg::Vec3d world;
   if (s.joint >= 0)
     scene_->set_trace_joint(s.joint);
-  else if (s.body >= 0 && viewport_->lastPickPoint(s.body, world))
-    scene_->set_trace_at(s.body, world);
+  else if (s.body >= 0 && s.body == pick_body_)
+    scene_->set_trace_on_body(s.body,
+                              osg::Vec3d(pick_local_.x(), pick_local_.y(), pick_local_.z()));
   else
     return false;
   viewport_->update();
@@ -193,6 +203,18 @@ bool ViewportPanel::isTracing() const {
 #else
   return false;
 #endif
+}
+
+Vec3 ViewportPanel::tracePoint(std::size_t i) const {
+#ifdef ARTICULA_HAVE_RENDER
+  if (scene_ && i < scene_->trace_size()) {
+    const osg::Vec3d p = scene_->trace_point(i);
+    return Vec3(p.x(), p.y(), p.z());
+  }
+#else
+  (void)i;
+#endif
+  return Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
 }
 
 std::size_t ViewportPanel::traceSize() const {

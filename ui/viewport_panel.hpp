@@ -50,7 +50,10 @@ class ViewportPanel : public QWidget {
   void clearTrace();
   void extendTrace(const std::vector<Snapshot>& records);
   bool isTracing() const;
-  std::size_t traceSize() const;  // points on the trace
+  std::size_t traceSize() const;         // points on the trace
+  Vec3 tracePoint(std::size_t i) const;  // world, oldest first (NaN when there is none)
+  // The widget the 3D view draws in (null without the renderer): tests click on it.
+  ViewportWidget* viewportWidget() const { return viewport_; }
   const Overlays& overlays() const { return overlays_; }
   bool isOrthographic2D() const { return ortho_; }
   long framesDrawn() const;
@@ -67,6 +70,8 @@ class ViewportPanel : public QWidget {
   Overlays overlays_;
   Snapshot shown_;  // the snapshot on display
   bool has_shown_ = false;
+  int pick_body_ = -1;  // the user body last clicked on in the 3D view, and the point clicked
+  Vec3 pick_local_ = Vec3::Zero();  // in its model body coordinates
   static int samples_;
 };
 

@@ -3,10 +3,12 @@
 #include <Eigen/Eigenvalues>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <stdexcept>
 
 #include "core/algorithms/kinematics.hpp"
 #include "core/doc/coupling_edits.hpp"
+#include "core/model/model.hpp"
 #include "core/sim/expression.hpp"
 #include "core/sim/mechanism.hpp"
 #include "core/sim/motion_law.hpp"
@@ -399,6 +401,11 @@ std::string check_body(const MechanismSpec& spec, int index, const BodySpec& b) 
   const int other = spec.body_index(b.name);
   if (std::string why = check_name(b.name, other >= 0 && other != index); !why.empty()) return why;
   if (!std::isfinite(b.mass) || b.mass <= 0) return "mass must be a positive number (kg)";
+  if (!std::isfinite(b.mass * 1e6)) {  // weight and momentum must stay finite
+    std::ostringstream why;
+    why << "mass " << b.mass << " kg is too large to compute with (its weight overflows)";
+    return why.str();
+  }
   if (!finite(b.com)) return "centre of mass must be finite";
   const Mat3 I = b.inertia_matrix();
   if (!I.allFinite()) return "inertia must be finite";
@@ -408,6 +415,18 @@ std::string check_body(const MechanismSpec& spec, int index, const BodySpec& b) 
   if (p.minCoeff() < -tol) return "inertia must be positive semi-definite";
   if (p(0) + p(1) < p(2) - tol)
     return "principal moments violate the triangle inequality (I1 + I2 >= I3)";
+  // The dynamics keep the inertia about the body origin, Ic - m c× c× (RBDA Eq. 2.62): a mass so
+  // large that m |c|² swamps Ic in double precision loses the inertia (1e308 kg at 0.1 m).
+  const RigidBodyInertia spatial = RigidBodyInertia::from_mass_com(b.mass, b.com, I);
+  if (inertia_problem(b.mass, I).empty() &&
+      (!spatial.Ibar.allFinite() ||
+       !inertia_problem(b.mass, spatial.inertia_about_com()).empty())) {
+    std::ostringstream why;
+    why << "mass " << b.mass
+        << " kg is too large to compute with: m |c|^2 = " << b.mass * b.com.squaredNorm()
+        << " kg m^2 swamps the inertia (" << p(2) << " kg m^2) in double precision";
+    return why.str();
+  }
   if (b.pose && (!finite(b.pose->position) || std::abs(b.pose->orientation.norm() - 1.0) > 1e-6))
     return "pose needs a finite position and a unit quaternion";
   return "";

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/algorithms/assembly.hpp"
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_constraints.hpp"
+#include "core/model/configuration.hpp"
 
 namespace articula {
 
@@ -55,17 +57,48 @@ std::vector<std::string> moving_joints(const Mechanism& m, const std::vector<Mat
   return out;
 }
 
-void mobility_details(const Mechanism& m, SketchStatus& st) {
+// Joints that move along some motion the constraints allow at q (couplings included), and the
+// basis of those motions.
+std::vector<std::string> mobile_joints(const Mechanism& m, const VecX& q, MatX* N_free = nullptr,
+                                       std::vector<MatX>* rates_out = nullptr) {
   const Model& model = m.model();
   Data data(model);
-  forward_kinematics(model, data, m.q0);
+  forward_kinematics(model, data, q);
   MatX K;
   loop_jacobian(model, data, m.compiled.loops, K);
   K = loop_and_coupling_jacobian(m, data, K);  // a gear moves its two joints together
   const std::vector<MatX> rates = joint_rate_rows(m, data);
-  const MatX N_free = null_space(K, model.nv);
+  const MatX N = null_space(K, model.nv);
+  std::vector<std::string> mobile = moving_joints(m, rates, N);
+  if (N_free) *N_free = N;
+  if (rates_out) *rates_out = rates;
+  return mobile;
+}
+
+// A configuration a small step away from q along the allowed motions, loops closed again (or q
+// when the step does not assemble).
+VecX nearby_configuration(const Mechanism& m, const VecX& q, const MatX& N_free) {
+  const Model& model = m.model();
+  const VecX v = N_free * VecX::Ones(N_free.cols());
+  if (v.cwiseAbs().maxCoeff() < 1e-12) return q;
+  VecX q1 = integrate(model, q, v * (0.02 / v.cwiseAbs().maxCoeff()), 1.0);
+  Data data(model);
+  const AssemblyResult r =
+      assemble(model, data, m.compiled.loops, q1, std::vector<bool>(model.nv, false));
+  return r.converged ? q1 : q;
+}
+
+void mobility_details(const Mechanism& m, SketchStatus& st) {
+  const Model& model = m.model();
+  MatX N_free;
+  std::vector<MatX> rates;
+  std::vector<std::string> mobile = mobile_joints(m, m.q0, &N_free, &rates);
   // Hold every motion drive: its coordinate (tree) or its relative rotation/slide (loop) is fixed.
-  MatX A = K;
+  Data data(model);
+  forward_kinematics(model, data, m.q0);
+  MatX K;
+  loop_jacobian(model, data, m.compiled.loops, K);
+  MatX A = loop_and_coupling_jacobian(m, data, K);
   for (const DriveBinding& d : m.drives) {
     if (d.kind != DriveSpec::Kind::Motion) continue;
     MatX row = MatX::Zero(1, model.nv);
@@ -80,7 +113,18 @@ void mobility_details(const Mechanism& m, SketchStatus& st) {
   const MatX N_held = null_space(A, model.nv);
   st.free_dof = static_cast<int>(N_held.cols());
   st.unconstrained = moving_joints(m, rates, N_held);
-  const std::vector<std::string> mobile = moving_joints(m, rates, N_free);
+  // A joint at rest to first order at q0 (the rocker of a four-bar at its extreme, where a drive
+  // may start) is not locked: locked joints are those that move in neither q0 nor a nearby
+  // configuration.
+  auto missing = [&] {
+    for (const JointSpec& j : m.spec.joints)
+      if (j.joint.nv() > 0 && std::find(mobile.begin(), mobile.end(), j.name) == mobile.end())
+        return true;
+    return false;
+  };
+  if (missing() && N_free.cols() > 0)
+    for (const std::string& n : mobile_joints(m, nearby_configuration(m, m.q0, N_free)))
+      if (std::find(mobile.begin(), mobile.end(), n) == mobile.end()) mobile.push_back(n);
   for (const JointSpec& j : m.spec.joints)
     if (j.joint.nv() > 0 && std::find(mobile.begin(), mobile.end(), j.name) == mobile.end())
       st.locked.push_back(j.name);
@@ -134,7 +178,8 @@ Analysis analyse(const MechanismSpec& spec) {
     if (!st.planar || st.planar_redundant > 0) st.redundant_joints = m->redundant_joints();
     st.assembly_residual = m->assembly.residual;
     mobility_details(*m, st);
-    if (st.disconnected.empty()) out.mechanism = std::move(m);
+    if (st.disconnected.empty()) out.mechanism = m;
+    out.grounded = std::move(m);
   } catch (const std::exception& e) {
     st.problem = e.what();
   }

@@ -39,6 +39,9 @@ struct SketchStatus {
 
 struct Analysis {
   std::shared_ptr<const Mechanism> mechanism;  // null unless the whole sketch is ready
+  // The part connected to ground whenever it prepares: the whole mechanism when it is ready,
+  // else what the editor simulates while links are still floating (as the CLI does).
+  std::shared_ptr<const Mechanism> grounded;
   SketchStatus status;
 };
 

@@ -1,5 +1,8 @@
 #include "core/io/run_setup.hpp"
 
+#include <cmath>
+#include <sstream>
+
 #include "core/sim/diagnostics.hpp"
 
 namespace articula {
@@ -39,6 +42,14 @@ RunOptions resolve_run_options(const Mechanism& mech, const RunOverrides& o) {
   opt.require_fully_driven = o.inverse;
   if (!(opt.step > 0) || !(opt.duration >= 0))
     throw ProjectError("/simulation", "step must be positive and duration non-negative");
+  // A run nobody can wait for is refused with its size rather than started (issue 23).
+  const double steps = std::ceil(opt.duration / opt.step);
+  if (opt.step < 1e-9 || steps > 1e8) {
+    std::ostringstream os;
+    os << steps << " steps (duration " << opt.duration << " s, step " << opt.step
+       << " s): a step below 1e-9 s or more than 1e8 steps is refused; choose a larger step";
+    throw ProjectError("/simulation/step", os.str());
+  }
   return opt;
 }
 

@@ -61,6 +61,17 @@ TEST_CASE("hostile mechanisms through the CLI exit with status 3 and the diagnos
     CHECK(r.status == 3);
     CHECK_THAT(r.err, Contains(c.diagnosis));
   }
+  // A run of more than 1e8 steps, or a step below 1e-9 s, is refused as input (status 2) with
+  // its size, rather than running for hours without a word.
+  for (const char* options : {"--step 1e-12", "--step 1e-6 --duration 1000"}) {
+    const Result r = simulate("stiff_spring.json", options);
+    INFO(options << ": " << r.err);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Contains("/simulation/step: "));
+    CHECK_THAT(r.err, Contains("a step below 1e-9 s or more than 1e8 steps is refused"));
+  }
+  CHECK_THAT(simulate("stiff_spring.json", "--step 1e-12 --duration 1").err,
+             Contains("1e+12 steps (duration 1 s, step 1e-12 s)"));
   // The stiff spring is announced before the run diverges.
   const Result stiff = simulate("stiff_spring.json", "");
   CHECK_THAT(stiff.err, Contains("warning: the spring-damper on joint 'pivot'"));

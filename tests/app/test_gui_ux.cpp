@@ -1,0 +1,389 @@
+// The defects of issue 23 found by trying the application as a new user, each reproduced first:
+// files (Save As without .json, the File field after Save As, samples opened as copies), editing
+// (a link drawn in empty space, a mass of 1e308 kg, a drive whose q(0) differs from the drawn
+// angle, long status lists, single-joint bodies in the sketch, the Model tree's column) and the
+// view (tracing a point clicked before a run). Under Xvfb with synthesized events; built only as
+// its own target (ARTICULA_GUI_TEST).
+#ifdef ARTICULA_GUI_TEST
+#define CATCH_CONFIG_RUNNER
+#include <QApplication>
+#include <QChart>
+#include <QFileInfo>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QHeaderView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <catch2/catch.hpp>
+
+#include "core/sim/mechanism.hpp"
+#include "core/sim/snapshot_history.hpp"
+#include "tests/app/gui_wait.hpp"
+#include "ui/application.hpp"
+#include "ui/diagnostics_dock.hpp"
+#include "ui/document.hpp"
+#include "ui/edit_panel.hpp"
+#include "ui/main_window.hpp"
+#include "ui/model_tree_dock.hpp"
+#include "ui/plot_dock.hpp"
+#include "ui/plot_widget.hpp"
+#include "ui/properties_dock.hpp"
+#include "ui/simulation_controller.hpp"
+#include "ui/sketch_editor.hpp"
+#include "ui/sketch_status_dock.hpp"
+#include "ui/sketch_tool_bar.hpp"
+#include "ui/viewport_panel.hpp"
+#ifdef ARTICULA_HAVE_RENDER
+#include "ui/viewport_widget.hpp"
+#endif
+
+using namespace articula;
+using gui_test::waitFor;
+using Tool = SketchEditor::Tool;
+
+namespace {
+
+const QString kSamples = QStringLiteral(ARTICULA_SOURCE_DIR "/samples");
+QString sample(const char* name) {
+  return kSamples + "/" + name + ".json";
+}
+
+struct Win {
+  MainWindow w;
+  SketchEditor* e;
+  Win() {
+    w.setInteractive(false);
+    w.resize(1280, 800);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    e = w.sketchEditor();
+  }
+  void tool(Tool t) {
+    w.sketchToolBar()->action(t)->trigger();
+    REQUIRE(e->tool() == t);
+  }
+  QPoint at(double x, double y) const { return e->toScreen(Vec3(x, y, 0)).toPoint(); }
+  void click(double x, double y) {
+    QTest::mouseMove(e, at(x, y));
+    QTest::mouseClick(e, Qt::LeftButton, {}, at(x, y));
+    QCoreApplication::processEvents();
+  }
+  // The value shown in a dock's tree for a row named `name` (first match).
+  static QString treeValue(QWidget* dock, const QString& name) {
+    for (QTreeWidget* t : dock->findChildren<QTreeWidget*>())
+      for (QTreeWidgetItemIterator it(t); *it; ++it)
+        if ((*it)->text(0) == name) return (*it)->text(1);
+    return {};
+  }
+  void shot(const QString& name) {
+    waitFor([] { return false; }, 150);
+    CHECK(w.grab().save("/tmp/articula_ux_" + name + ".png"));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Save As adds .json and the File field follows; samples open as copies",
+          "[gui][ux-files]") {
+  Win win;
+  REQUIRE(win.w.openSample(sample("fourbar")));
+  Document* doc = win.w.document();
+  CHECK(doc->path().isEmpty());  // Save would ask for a name, never overwrite the sample
+  CHECK(doc->savedName() == "fourbar.json");
+  CHECK(doc->displayName().contains("fourbar.json"));
+  CHECK(Win::treeValue(win.w.properties(), "File") == "(not saved)");
+  QTemporaryDir dir;
+  REQUIRE(win.w.saveAs(dir.filePath("mine")));
+  CHECK(QFileInfo::exists(dir.filePath("mine.json")));
+  CHECK_FALSE(QFileInfo::exists(dir.filePath("mine")));
+  CHECK(doc->path() == QFileInfo(dir.filePath("mine.json")).absoluteFilePath());
+  QCoreApplication::processEvents();
+  // The file name only: no machine path in screenshots (the folder is in the tooltip).
+  CHECK(Win::treeValue(win.w.properties(), "File") == "mine.json");
+  REQUIRE(win.w.saveAs(dir.filePath("second.JSON")));  // a .json suffix in any case is kept
+  CHECK(QFileInfo::exists(dir.filePath("second.JSON")));
+  CHECK(Win::treeValue(win.w.properties(), "File") == "second.JSON");
+}
+
+TEST_CASE("a link drawn in empty space leaves the grounded part running", "[gui][ux-edit]") {
+  Win win;
+  REQUIRE(win.w.openFile(sample("fourbar")));
+  const int bodies = static_cast<int>(win.w.document()->spec().bodies.size());
+  win.tool(Tool::Link);
+  win.click(-0.3, 0.4);
+  win.click(-0.2, 0.45);
+  REQUIRE(win.w.document()->spec().bodies.size() == std::size_t(bodies + 1));
+  REQUIRE(win.w.document()->status().disconnected.size() == 1);
+  CHECK(win.w.document()->mechanism() == nullptr);  // not the whole sketch
+  const auto sim = win.w.document()->simulated();
+  REQUIRE(sim);  // but the grounded part, as the CLI simulates it
+  CHECK(static_cast<int>(sim->spec.bodies.size()) == bodies);
+  SimulationController* c = win.w.controller();
+  CHECK(c->state() == SimulationController::State::Paused);  // Play is enabled
+  c->runFor(0.05);
+  CHECK(c->current().t == Approx(0.05));
+  // The Diagnostics say what is simulated and what is left out.
+  CHECK(Win::treeValue(win.w.diagnostics(), "Not connected to ground") ==
+        QString::fromStdString(win.w.document()->status().disconnected[0]));
+  CHECK(Win::treeValue(win.w.diagnostics(), "Simulated").contains("connected to ground"));
+  // Selecting a grounded body in the document selects it in the simulated mechanism.
+  win.w.document()->setSelection({1, -1});
+  CHECK(win.w.document()->toSimulated({1, -1}).body == 1);
+  win.shot("floating_link");
+}
+
+TEST_CASE("a mass of 1e308 kg is refused with the reason", "[gui][ux-edit]") {
+  Win win;
+  REQUIRE(win.w.openFile(sample("fourbar")));
+  win.w.document()->setSelection({1, -1});
+  QCoreApplication::processEvents();
+  EditPanel* p = win.w.properties()->editor();
+  REQUIRE(p->setField("Mass", "1e308"));
+  CHECK_FALSE(p->apply());
+  CHECK(p->error().toStdString() ==
+        "mass 1e+308 kg is too large to compute with (its weight "
+        "overflows)");
+  REQUIRE(p->setField("Mass", "1e200"));  // finite weight, but m |c|² swamps the inertia
+  CHECK_FALSE(p->apply());
+  CHECK(p->error().startsWith("mass 1e+200 kg is too large to compute with: m |c|^2 = "));
+  CHECK(win.w.document()->mechanism() != nullptr);
+}
+
+TEST_CASE("a motor whose q(0) differs from the drawn angle: one configuration, nothing locked",
+          "[gui][ux-edit]") {
+  Win win;
+  win.w.newDocument();
+  win.tool(Tool::GroundPivot);
+  win.click(0, 0);
+  win.click(0.3, 0);
+  win.tool(Tool::Link);
+  win.click(0, 0), win.click(0, 0.1);       // crank, vertical
+  win.click(0, 0.1), win.click(0.3, 0.25);  // coupler
+  win.click(0.3, 0.25), win.click(0.3, 0);  // rocker
+  win.tool(Tool::Motor);
+  win.click(0, 0);
+  REQUIRE(win.w.document()->status().ready());
+  const int crank = win.w.document()->mechanism()->drives.at(0).user_joint;
+  win.w.document()->setSelection({-1, crank});
+  QCoreApplication::processEvents();
+  EditPanel* p = win.w.properties()->editor();
+  REQUIRE(p->setField("Drive expression", "2*pi*t"));
+  REQUIRE(p->apply());
+  QCoreApplication::processEvents();
+  const SketchStatus& st = win.w.document()->status();
+  CHECK(st.locked.empty());
+  CHECK_FALSE(win.w.sketchStatus()->text().contains("Locked"));
+  // The sketch shows the t = 0 record the 3D view shows: the crank at q(0) = 0.
+  REQUIRE(win.e->snapshot().has_value());
+  CHECK(win.e->snapshot()->t == 0.0);
+  CHECK(win.e->snapshot()->q == win.w.controller()->current().q);
+  win.shot("motor_q0");
+}
+
+TEST_CASE("long status lists are capped, the whole list in the tooltip", "[gui][ux-edit]") {
+  MechanismSpec chain;
+  chain.name = "chain of 30";
+  for (int i = 0; i < 30; ++i) {
+    BodySpec b;
+    b.name = "L" + std::to_string(i + 1);
+    b.mass = 1.0;
+    b.com = Vec3(0.05, 0, 0);
+    b.inertia = {1e-4, 1e-3, 1e-3, 0, 0, 0};
+    chain.bodies.push_back(b);
+    JointSpec j;
+    j.name = "J" + std::to_string(i + 1);
+    j.joint.type = JointType::Revolute;
+    j.parent = i == 0 ? "ground" : chain.bodies[i - 1].name;
+    j.child = b.name;
+    j.parent_frame.position = Vec3(i == 0 ? 0.0 : 0.1, 0, 0);
+    chain.joints.push_back(j);
+  }
+  Win win;
+  REQUIRE(win.w.document()->adoptUntitled(chain));
+  REQUIRE(win.w.document()->status().unconstrained.size() == 30);
+  const QString text = win.w.sketchStatus()->text();
+  CHECK(text.contains("J1, J2, J3, J4, J5, J6, J7, J8, … and 22 more"));
+  CHECK_FALSE(text.contains("J30"));
+  CHECK(win.w.sketchStatus()->toolTipText().contains("J30"));
+}
+
+TEST_CASE("single-joint bodies are bars in the sketch; the Model tree's column says Details",
+          "[gui][ux-edit]") {
+  Win win;
+  REQUIRE(win.w.openFile(sample("pendulum")));
+  // The 1 m rod with its bob: from the pivot through the centre of mass (0.956 m) to the end of
+  // the uniform rod of the same inertia, sqrt(3 Izz / m) beyond it.
+  const std::vector<Vec3> bar = win.e->outline(0);
+  REQUIRE(bar.size() == 2);
+  const BodySpec& b = win.w.document()->spec().bodies[0];
+  CHECK(bar[1].x() == Approx(b.com.x() + std::sqrt(3 * b.inertia[2] / b.mass)).epsilon(1e-12));
+  CHECK(std::abs(bar[1].y()) < 1e-12);
+  win.shot("pendulum");
+  REQUIRE(win.w.openFile(sample("double_pendulum")));
+  for (int k = 0; k < 2; ++k) CHECK(win.e->outline(k).size() == 2);
+  CHECK(win.w.modelTree()->tree()->headerItem()->text(1) == "Details");
+}
+
+TEST_CASE("a drive changed during a run is part of its history: a replay retraces it",
+          "[gui][ux-view]") {
+  Win win;
+  REQUIRE(win.w.openFile(sample("fourbar")));
+  SimulationController* c = win.w.controller();
+  const int crank = win.w.document()->mechanism()->drives.at(0).user_joint;
+  c->runFor(1.0);
+  c->setDriveExpression(crank, "0.3 + 2*pi*t + 0.5*sin(3*t)");  // at t = 1 s
+  c->runFor(1.0);
+  std::vector<Snapshot> original;
+  c->history().forEach([&](const Snapshot& s) { original.push_back(s); });
+  REQUIRE(original.size() == 2001);
+  // Back to 0.5 s and on to 2 s: the law of the file until 1 s, then the new one, as before.
+  c->showTime(0.5);
+  c->runFor(1.5);
+  std::size_t compared = 0;
+  double worst = 0;
+  c->history().forEach([&](const Snapshot& s) {
+    const auto k = static_cast<std::size_t>(std::lround(s.t / 1e-3));
+    REQUIRE(k < original.size());
+    const Snapshot& o = original[k];
+    worst = std::max({worst, (s.q - o.q).cwiseAbs().maxCoeff(), (s.qd - o.qd).cwiseAbs().maxCoeff(),
+                      std::abs(s.work - o.work)});
+    ++compared;
+  });
+  CHECK(compared == original.size());
+  CHECK(worst < 1e-12);
+  CHECK(c->current().t == Approx(2.0).margin(1e-9));
+  // Reset: the file's law again (the replay to 2 s now differs after 1 s).
+  c->reset();
+  c->runFor(2.0);
+  double after = 0;
+  c->history().forEach([&](const Snapshot& s) {
+    const auto k = static_cast<std::size_t>(std::lround(s.t / 1e-3));
+    after = std::max(after, (s.q - original[k].q).cwiseAbs().maxCoeff());
+  });
+  CHECK(after > 1e-3);
+}
+
+namespace {
+const char* const kEverySample[] = {
+    "bennett",   "bouncing_ball", "delta_robot",          "door_stop",        "double_pendulum",
+    "excavator", "fourbar",       "geared_crank_rocker",  "jansen_leg",       "peaucellier",
+    "pendulum",  "puma560",       "rack_pinion_steering", "rrr3_planar",      "rssr",
+    "rsur",      "slider_crank",  "stephenson_six_bar",   "stewart_platform", "watt_six_bar"};
+}  // namespace
+
+TEST_CASE("no plot text is elided or clipped after a run of every sample", "[gui][ux-view]") {
+  Win win;
+  for (const char* name : kEverySample) {
+    INFO(name);
+    REQUIRE(win.w.openFile(sample(name)));
+    win.w.controller()->runFor(0.3);
+    win.w.controller()->showTime(0.3);
+    waitFor([] { return false; }, 200);  // the plots redraw ~10 times a second
+    for (PlotWidget* plot : win.w.plotDock()->plots()) {
+      plot->refreshIfDirty();
+      QCoreApplication::processEvents();
+      const QRectF scene = plot->chart()->rect();
+      int labels = 0;
+      for (QGraphicsItem* item : plot->chart()->scene()->items()) {
+        QString text;
+        if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) text = t->toPlainText();
+        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = t->text();
+        if (text.isEmpty() || !item->isVisible()) continue;
+        ++labels;
+        INFO(text.toStdString());
+        CHECK_FALSE(text.contains(QChar(0x2026)));  // QtCharts elides with "…"
+        CHECK_FALSE(text.contains("..."));
+        // Inside the chart: nothing cut at its edges.
+        const QRectF r = item->mapRectToScene(item->boundingRect());
+        CHECK(scene.adjusted(-1, -1, 1, 1).contains(r));
+      }
+      CHECK(labels >= 4);                      // tick labels and titles were found
+      CHECK(plot->yAxisTitle().size() <= 12);  // a unit with its prefix, never cut
+    }
+  }
+}
+
+TEST_CASE("spatial samples open with the 3D view in front, planar ones with the sketch",
+          "[gui][ux-view]") {
+  Win win;
+  for (const char* name : kEverySample) {
+    INFO(name);
+    REQUIRE(win.w.openFile(sample(name)));
+    const auto mech = win.w.document()->simulated();
+    REQUIRE(mech);
+    CentralViews* views = win.w.centralViews();
+    CHECK(views->front() ==
+          (mech->planar ? CentralViews::View::Sketch : CentralViews::View::ThreeD));
+    if (mech->planar) continue;
+    CHECK(win.w.viewport()->width() > win.w.sketchEditor()->width());
+#ifdef ARTICULA_HAVE_RENDER
+    // Every body's frame origin and centre of mass at t = 0 project inside the 3D view.
+    QCoreApplication::processEvents();
+    ViewportWidget* view = win.w.viewport()->viewportWidget();
+    const Snapshot& s = win.w.controller()->current();
+    const QRectF inside = QRectF(view->rect());
+    for (int b = 1; b < static_cast<int>(s.X0.size()); ++b) {
+      const Transform& X = s.X0[b];
+      const Vec3 com = X.r + X.E.transpose() * mech->model().inertia[b].com();
+      for (const Vec3& p : {Vec3(X.r), com}) {
+        INFO("body " << b);
+        CHECK(inside.contains(view->projectToWidget(osg::Vec3d(p.x(), p.y(), p.z()))));
+      }
+    }
+#endif
+  }
+  win.w.setViewsMode(CentralViews::Mode::Tabs);
+  REQUIRE(win.w.openFile(sample("fourbar")));
+  CHECK(win.w.centralViews()->isShown(CentralViews::View::Sketch));
+  CHECK_FALSE(win.w.centralViews()->isShown(CentralViews::View::ThreeD));
+  REQUIRE(win.w.openFile(sample("stewart_platform")));
+  CHECK(win.w.centralViews()->isShown(CentralViews::View::ThreeD));
+  CHECK_FALSE(win.w.centralViews()->isShown(CentralViews::View::Sketch));
+  win.shot("tabs_stewart");
+}
+
+#ifdef ARTICULA_HAVE_RENDER
+TEST_CASE("a point clicked in the 3D view before a run is the point traced after it",
+          "[gui][ux-view]") {
+  Win win;
+  REQUIRE(win.w.openFile(sample("fourbar")));
+  ViewportWidget* view = win.w.viewport()->viewportWidget();
+  REQUIRE(view);
+  win.w.viewport()->fitToView();
+  QCoreApplication::processEvents();
+  // The middle of the coupler (body 1) at t = 0, clicked in the 3D view.
+  const std::vector<Vec3> pts = win.e->outline(1);
+  REQUIRE(pts.size() >= 2);
+  const Vec3 mid = win.e->bodyToWorld(1, 0.5 * (pts[0] + pts[1]));
+  const QPoint px = view->projectToWidget(osg::Vec3d(mid.x(), mid.y(), mid.z())).toPoint();
+  QTest::mouseClick(view, Qt::LeftButton, {}, px);
+  QCoreApplication::processEvents();
+  REQUIRE(win.w.document()->selection().body == 1);
+  SimulationController* c = win.w.controller();
+  c->runFor(0.6);
+  c->showTime(0.6);
+  QCoreApplication::processEvents();
+  QAction* trace = nullptr;
+  for (QAction* a : win.w.findChildren<QAction*>())
+    if (a->text() == "&Trace Selected Point") trace = a;
+  REQUIRE(trace);
+  trace->trigger();
+  REQUIRE(win.w.viewport()->isTracing());
+  REQUIRE(win.w.viewport()->traceSize() > 10);
+  // The trace starts where the point was at t = 0: where it was clicked (the view is planar and
+  // orthographic, so the click fixes x and y: within 3 mm, a few pixels of the view; the coupler
+  // moves by centimetres in 0.6 s).
+  const Vec3 start = win.w.viewport()->tracePoint(0);
+  CHECK((start.head<2>() - mid.head<2>()).norm() < 0.003);
+  win.shot("trace_after_run");
+}
+#endif
+
+int main(int argc, char** argv) {
+  prepareApplication();
+  QApplication app(argc, argv);
+  return Catch::Session().run(argc, argv);
+}
+#endif
