@@ -152,7 +152,8 @@ PlotWidget::PlotWidget(QWidget* parent)
   cursor_line_->hide();
   connect(chart_, &QChart::plotAreaChanged, this, [this] {
     updateCursorLine();
-    if (!t_.empty()) fitAxes();  // a taller or shorter plot: another number of y ticks
+    // A taller or wider plot: another number of ticks (only then, or the relayout would loop).
+    if (!t_.empty() && tickCounts() != std::pair{y_ticks_, x_ticks_}) fitAxes();
   });
 
   auto* layout = new QVBoxLayout(this);
@@ -363,13 +364,22 @@ void PlotWidget::recomputeRange() {
   y0_ = y1_ = 0;  // refit
 }
 
+// Tick intervals that fit: y, a blank line between labels; t, room for labels such as "0.125"
+// (2 to 5 each). From the plot's height (which the labels do not change) and the view's width
+// (the plot area's width changes with the y labels' width: that would feed back).
+std::pair<int, int> PlotWidget::tickCounts() const {
+  const double line = QFontMetricsF(y_axis_->labelsFont()).height();
+  const int y = std::clamp(static_cast<int>(chart_->plotArea().height() / (2.2 * line)), 2, 5);
+  const double label = QFontMetricsF(x_axis_->labelsFont()).horizontalAdvance("0.0000") + 12;
+  const int x = std::clamp(static_cast<int>((view_->width() - 90) / label), 2, 5);
+  return {y, x};
+}
+
 void PlotWidget::fitAxes() {
   // y: round limits a tick step beyond the data; changed only when the data leaves them.
   double lo = lo_, hi = hi_;
   if (!(lo <= hi)) lo = -1, hi = 1;
-  // As many y ticks as fit with a blank line between labels (2 to 5).
-  const double line = QFontMetricsF(y_axis_->labelsFont()).height();
-  const int ticks = std::clamp(static_cast<int>(chart_->plotArea().height() / (2.2 * line)), 2, 5);
+  const auto [ticks, xt] = tickCounts();
   if (y0_ == y1_ || lo < y0_ || hi > y1_ || ticks != y_ticks_) {
     y_ticks_ = ticks;
     const double mag = std::max(std::abs(lo), std::abs(hi));
@@ -389,9 +399,6 @@ void PlotWidget::fitAxes() {
   double t0 = t_.empty() ? 0.0 : t_.front();
   double t1 = t0 + niceCeil(t_.empty() ? 1.0 : std::max(t_.back() - t0, 1e-3));
   if (zoomed_) t0 = zoom_t0_, t1 = zoom_t1_;
-  // As many time ticks as fit with room between labels such as "0.125" (2 to 5).
-  const double label = QFontMetricsF(x_axis_->labelsFont()).horizontalAdvance("0.0000") + 12;
-  const int xt = std::clamp(static_cast<int>(chart_->plotArea().width() / label), 2, 5);
   if (t1 != t_end_ || x_axis_->min() != t0 || xt != x_ticks_) {
     t_end_ = t1;
     x_ticks_ = xt;

@@ -8,6 +8,7 @@
 // The wheel zooms the time axis about the pointer, a drag pans it, a double-click fits it again.
 // Tick labels stay short: values are divided by an SI prefix shown with the unit in the y title.
 #include <QWidget>
+#include <utility>
 #include <vector>
 
 #include "ui/channel.hpp"
@@ -76,7 +77,9 @@ class PlotWidget : public QWidget {
   void appendOne(const Snapshot& s);
   void refresh();
   void fitAxes();
-  bool zoomPan(QEvent* event);  // true when the event changed the time window
+  bool zoomPan(QEvent* event);
+  std::pair<int, int> tickCounts()
+      const;  // y and time tick intervals that fit  // true when the event changed the time window
   void updateCursorLine();
   void showReadout(const QPointF& scene_pos);
   void thinOut();
