@@ -61,7 +61,11 @@ QString stopName(const Channel& c, const Mechanism& m, bool key) {
   const QString name = QString::fromStdString(u.name);
   const bool gap = c.quantity == Q::Gap;
   if (u.friction()) return name + (key ? ".friction_force" : ".friction force");
-  if (u.kind == Unilateral::Kind::Contact)
+  if (u.slide()) {  // a contact's friction along one tangent
+    const QString which = u.partner < 0 ? QString() : u.primary() ? "(t1)" : "(t2)";
+    return name + (key ? ".ft" + which : ".friction force " + which).trimmed();
+  }
+  if (u.kind == Unilateral::Kind::Contact || u.slot())
     return name + (gap ? QStringLiteral(".gap") : QStringLiteral(".fn"));
   const QString side = u.kind == Unilateral::Kind::LowerLimit ? "lower" : "upper";
   if (key) return name + (gap ? ".gap_" : ".limit_force_") + side;
@@ -72,7 +76,7 @@ QString stopName(const Channel& c, const Mechanism& m, bool key) {
 // Metres or radians for a limit on a joint of that kind, metres for contacts.
 bool stopIsLinear(const Channel& c, const Mechanism& m) {
   const Unilateral u = unilateralOf(c, m);
-  return u.kind == Unilateral::Kind::Contact ||
+  return u.kind == Unilateral::Kind::Contact || u.slide() || u.slot() ||
          isLinear(m.spec.joints[u.user_joint].joint, 0, true);
 }
 
@@ -293,7 +297,7 @@ std::vector<Channel> mechanismChannels(const Mechanism& m) {
   const int stops = static_cast<int>(u.size());
   for (int i = 0; i < stops; ++i) out.push_back({Q::StopForce, -1, i});
   for (int i = 0; i < stops; ++i)
-    if (!u[i].friction()) out.push_back({Q::Gap, -1, i});
+    if (u[i].has_gap()) out.push_back({Q::Gap, -1, i});
   if (stops > 0) out.push_back({Q::ImpactLoss});
   return out;
 }

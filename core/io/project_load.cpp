@@ -374,9 +374,6 @@ void read_parts(const json& obj, const std::string& ptr, LoadResult& r, SeenName
     const std::string p = at(at(ptr, "contacts"), i);
     spec.contacts.push_back(read_contact((*contacts)[i], p, spec));
     check_unique(seen.contacts, spec.contacts.back().name, p, "contact");
-    if (spec.contacts.back().friction > 0)
-      r.warnings.push_back(at(p, "friction") +
-                           ": contact friction is not simulated yet (frictionless contact)");
   }
 }
 

@@ -1,6 +1,9 @@
 #include "core/io/unilateral_json.hpp"
 
+#include <cmath>
+
 #include "core/io/json_read.hpp"
+#include "core/sim/contact/cam_profile.hpp"
 
 namespace articula {
 
@@ -30,10 +33,32 @@ void read_surface(const json& j, const std::string& ptr, const MechanismSpec& sp
                   ContactSpec& c) {
   expect_object(j, ptr);
   c.surface_type = string_value(required(j, ptr, "type"), at(ptr, "type"));
-  if (c.surface_type != "plane")
-    fail(at(ptr, "type"), "unknown surface type '" + c.surface_type + "'; expected \"plane\"");
+  if (c.surface_type != "plane" && c.surface_type != "cam" && c.surface_type != "slot")
+    fail(at(ptr, "type"),
+         "unknown surface type '" + c.surface_type + "'; expected \"plane\", \"cam\" or \"slot\"");
   if (find(j, "body")) c.surface_body = body_name(j, ptr, "body", spec);
   if (const json* v = find(j, "point")) c.surface_point = vec3(*v, at(ptr, "point"));
+  if (c.surface_type == "slot") {  // from the mouth at `point`, in along `direction`
+    const Vec3 d = vec3(required(j, ptr, "direction"), at(ptr, "direction"));
+    if (!(d.norm() > 1e-12) || std::abs(d.normalized().z()) > 1e-12)
+      fail(at(ptr, "direction"),
+           "the slot's direction must be a nonzero vector in the body's x-y plane");
+    c.slot_direction = d.normalized();
+    c.slot_length = number(required(j, ptr, "length"), at(ptr, "length"));
+    if (!(c.slot_length > 0)) fail(at(ptr, "length"), "the slot's length must be > 0");
+    c.surface_extra = extra_fields(j, {"type", "body", "point", "direction", "length"});
+    return;
+  }
+  if (c.surface_type == "cam") {  // a profile in the body's x-y plane about `point`
+    c.profile = required(j, ptr, "profile");
+    try {
+      CamProfile::from_json(c.profile, at(ptr, "profile"));
+    } catch (const CamProfileError& e) {
+      fail(e.where, e.problem);
+    }
+    c.surface_extra = extra_fields(j, {"type", "body", "point", "profile"});
+    return;
+  }
   const Vec3 n = vec3(required(j, ptr, "normal"), at(ptr, "normal"));
   if (!(n.norm() > 1e-12)) fail(at(ptr, "normal"), "the plane's normal is zero");
   c.surface_normal = n.normalized();
@@ -126,7 +151,14 @@ ojson contact_json(const ContactSpec& c) {
   s["type"] = c.surface_type;
   s["body"] = c.surface_body;
   s["point"] = vec(c.surface_point);
-  s["normal"] = vec(c.surface_normal);
+  if (c.surface_type == "cam") {
+    s["profile"] = ojson::parse(c.profile.dump());
+  } else if (c.surface_type == "slot") {
+    s["direction"] = vec(c.slot_direction);
+    s["length"] = c.slot_length;
+  } else {
+    s["normal"] = vec(c.surface_normal);
+  }
   append(s, c.surface_extra);
   out["surface"] = s;
   out["restitution"] = c.restitution;

@@ -329,7 +329,7 @@ std::string quote_char(std::string_view text, std::size_t pos) {
 
 class Parser {
  public:
-  explicit Parser(std::string_view text) : text_(text) {}
+  Parser(std::string_view text, std::string_view variable) : text_(text), variable_(variable) {}
 
   std::vector<Node> parse(int* root) {
     advance();
@@ -514,12 +514,13 @@ class Parser {
   int name(const Token& tok) {
     const bool call = tok_.kind == Tok::kPunct && tok_.text == "(";
     if (!call) {
-      if (tok.text == "t") return add(Op::kTime, -1, -1, tok.pos);
+      if (tok.text == variable_) return add(Op::kTime, -1, -1, tok.pos);
       if (tok.text == "pi") return constant(std::numbers::pi);
       if (tok.text == "e") return constant(std::numbers::e);
       if (find_function(tok.text) != nullptr)
         fail("expected '(' after function '" + std::string(tok.text) + "'", tok_.pos);
-      fail("unknown name '" + std::string(tok.text) + "'", tok.pos, " (the only variable is t)");
+      fail("unknown name '" + std::string(tok.text) + "'", tok.pos,
+           " (the only variable is " + std::string(variable_) + ")");
     }
     const Function* f = find_function(tok.text);
     if (f == nullptr) fail("unknown function '" + std::string(tok.text) + "'", tok.pos);
@@ -543,7 +544,8 @@ class Parser {
   }
 
   std::string_view text_;
-  std::size_t end_ = 0;  // offset just past the current token
+  std::string_view variable_;  // "t" for drive laws, "theta" for cam profiles
+  std::size_t end_ = 0;        // offset just past the current token
   Token tok_;
   int depth_ = 0;
   std::vector<Node> nodes_;
@@ -554,9 +556,9 @@ class Parser {
 
 Expression::Expression() = default;
 
-Expression Expression::parse(const std::string& text) {
+Expression Expression::parse(const std::string& text, const std::string& variable) {
   Expression e;
-  Parser parser(text);
+  Parser parser(text, variable);
   auto nodes = std::make_shared<std::vector<Node>>(parser.parse(&e.root_));
   e.nodes_ = std::move(nodes);
   e.text_ = text;

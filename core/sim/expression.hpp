@@ -27,7 +27,8 @@ class Expression {
  public:
   Expression();  // the constant 0
   // Throws ExpressionError with a message such as "unknown function 'sinn' at position 3".
-  static Expression parse(const std::string& text);
+  // The variable is t, or another name (a cam profile's theta); `pi` and `e` stay constants.
+  static Expression parse(const std::string& text, const std::string& variable = "t");
 
   double value(double t) const;
   TimeJet eval(double t) const;

@@ -153,27 +153,31 @@ bool has_unilaterals(const MechanismSpec& spec) {
 }
 
 // J.limit_force (the generalized force of the stops: + at the lower, - at the upper), then
-// C.fn, C.ft, C.gap, then J.friction_force (generalized force of the joint's friction), then
-// impact_loss.
+// C.fn, C.ft (friction: signed along ẑ × n in a plane, its magnitude in 3D), C.gap, then
+// J.friction_force (generalized force of the joint's friction), then impact_loss.
 template <class Put>
 void put_unilaterals(const Simulation& sim, Put& put) {
   const UnilateralState& u = sim.unilaterals();
   if (u.empty()) return;
   const MechanismSpec& spec = sim.mechanism().spec;
   std::vector<double> limit(spec.joints.size(), 0.0), fn(spec.contacts.size(), 0.0),
-      gap(spec.contacts.size(), 0.0), friction;
+      ft(spec.contacts.size(), 0.0), gap(spec.contacts.size(), 0.0), friction;
   for (std::size_t k = 0; k < u.items.size(); ++k) {
     const Unilateral& x = u.items[k];
-    if (x.kind == Unilateral::Kind::Contact)
+    if (x.kind == Unilateral::Kind::Contact || x.slot())  // a slot's: signed, across it
       fn[x.contact] = u.force[k], gap[x.contact] = sim.gaps()[k];
+    else if (x.primary() && x.partner < 0)  // planar: signed along ẑ × n
+      ft[x.contact] = u.force[k];
+    else if (x.primary())  // spatial: the magnitude
+      ft[x.contact] = std::hypot(u.force[k], u.force[x.partner]);
     else if (x.friction())
       friction.push_back(u.force[k]);  // joint order, as the header
-    else
+    else if (!x.slide())  // a spatial contact's second tangent is in its first's magnitude
       limit[x.user_joint] += x.kind == Unilateral::Kind::LowerLimit ? u.force[k] : -u.force[k];
   }
   for (std::size_t j = 0; j < spec.joints.size(); ++j)
     if (spec.joints[j].limits) put(limit[j]);
-  for (std::size_t c = 0; c < spec.contacts.size(); ++c) put(fn[c]), put(0.0), put(gap[c]);
+  for (std::size_t c = 0; c < spec.contacts.size(); ++c) put(fn[c]), put(ft[c]), put(gap[c]);
   for (double f : friction) put(f);
   put(sim.energy().impact_loss);
 }

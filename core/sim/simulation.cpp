@@ -97,8 +97,10 @@ void Simulation::accelerations(double t, const VecX& q_in, const VecX& v_in, Vec
   const VecX& q = embedded ? q_embedded_ : q_in;
   const VecX& v = embedded ? qd_embedded_ : v_in;
   applied_.evaluate(drives_, t, q, v, data_);  // passive and force-drive inputs
-  const SolverInput in{t, q, v, friction_ ? add_friction(v) : applied_.tree_tau(), applied_.body()};
-  qdd = active_->accelerations(in);  // constraint rows and the solve
+  friction_dissipation_ = 0.0;
+  const SolverInput in{t, q, v, friction_ ? add_friction(q, v) : applied_.tree_tau(),
+                       applied_.body()};
+  qdd = sliding_ ? accelerations_with_slip(in) : active_->accelerations(in);  // rows and the solve
   if (!qdd.allFinite()) bad_acceleration(t, q, v, qdd);
   if (account_.recording())
     account_.record(applied_.power(drives_, v) +
@@ -123,7 +125,11 @@ void Simulation::plain_step(double h, Integrator integrator) {
   try {
     if (integrator == Integrator::RK4) {
       rk4_step(model_, f_, t_, h, q_, qd_, ws_);
-      account_.commit_rk4(h);  // the same quadrature as the states
+      account_.commit_rk4(h);                     // the same quadrature as the states
+    } else if (integrator == Integrator::RK45) {  // one Dormand-Prince step of h, as sized
+      dopri5_attempt(model_, f_, t_, h, q_, qd_, rtol_, atol_, q_try_, qd_try_, *aws_);
+      account_.commit_dopri5(h);
+      q_ = q_try_, qd_ = qd_try_;
     } else {
       euler_step(model_, f_, t_, h, q_, qd_, ws_);
       account_.commit_euler(h);
@@ -157,42 +163,50 @@ void Simulation::finish_step() {
 }
 
 void Simulation::advance(double t_end, double rtol, double atol, double max_step) {
-  if (!unilaterals_.empty())
-    throw SetupError(
-        "the adaptive integrator (rk45) does not handle joint limits and contacts yet: use rk4 "
-        "or euler, whose steps locate impacts and lift-offs");
   if (!aws_) aws_ = std::make_unique<AdaptiveWorkspace>(model_);
   if (h_adaptive_ <= 0.0) h_adaptive_ = std::min(max_step, 1e-3);
+  rtol_ = rtol, atol_ = atol;
   while (t_ < t_end - 1e-12 * std::max(1.0, std::abs(t_end))) {
-    const double h = std::min({h_adaptive_, max_step, t_end - t_});
-    account_.begin_step();
-    double err = 0.0;
-    try {
-      err = dopri5_attempt(model_, f_, t_, h, q_, qd_, rtol, atol, q_try_, qd_try_, *aws_);
-    } catch (...) {
-      account_.end_step();  // q_, qd_ untouched: the attempt works on copies
-      throw;
-    }
-    account_.end_step();
-    // Standard controller: safety 0.9, growth limited to [0.2, 5].
-    const double factor = err > 0 ? std::clamp(0.9 * std::pow(err, -0.2), 0.2, 5.0) : 5.0;
-    if (!(err <= 1.0)) {
-      ++rejected_;
-      h_adaptive_ = h * std::min(factor, 0.9);
-      if (h_adaptive_ < 1e-12 * std::max(1.0, t_))
-        throw SetupError("at t = " + std::to_string(t_) +
-                         " the adaptive integrator needs a step below 1e-12 s: the motion is "
-                         "singular or the tolerances too tight");
+    const double h = adaptive_step_size(t_end, max_step);
+    if (!unilaterals_.empty()) {  // the event stepper takes the step error control sized
+      step_with_events(h, Integrator::RK45);
       continue;
     }
-    ++accepted_;
     save_state(h, Integrator::RK45);
-    account_.commit_dopri5(h);
+    account_.commit_dopri5(h);  // the accepted attempt's stages, recorded in q_try_'s pass
     q_ = q_try_;
     qd_ = qd_try_;
     t_ += h;
     finish_step();
-    h_adaptive_ = h * factor;
+  }
+}
+
+// The next step's size under error control (attempts on copies; the state is not advanced):
+// Dormand-Prince's embedded error, the standard controller (safety 0.9, growth in [0.2, 5]).
+double Simulation::adaptive_step_size(double t_end, double max_step) {
+  for (;;) {
+    const double h = std::min({h_adaptive_, max_step, t_end - t_});
+    account_.begin_step();
+    double err = 0.0;
+    try {
+      err = dopri5_attempt(model_, f_, t_, h, q_, qd_, rtol_, atol_, q_try_, qd_try_, *aws_);
+    } catch (...) {
+      account_.end_step();
+      throw;
+    }
+    account_.end_step();
+    const double factor = err > 0 ? std::clamp(0.9 * std::pow(err, -0.2), 0.2, 5.0) : 5.0;
+    if (err <= 1.0) {
+      ++accepted_;
+      h_adaptive_ = h * factor;
+      return h;
+    }
+    ++rejected_;
+    h_adaptive_ = h * std::min(factor, 0.9);
+    if (h_adaptive_ < 1e-12 * std::max(1.0, t_))
+      throw SetupError("at t = " + std::to_string(t_) +
+                       " the adaptive integrator needs a step below 1e-12 s: the motion is "
+                       "singular or the tolerances too tight");
   }
 }
 

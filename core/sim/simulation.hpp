@@ -71,7 +71,8 @@ class Simulation {
   // (RK45 here takes one error-controlled step of at most h; use advance() to reach a time.)
   void step(double h, Integrator integrator);
   // Error-controlled Dormand-Prince 5(4) steps until time t_end (relative/absolute tolerances on
-  // q and q̇, steps no longer than max_step), projecting after each accepted step.
+  // q and q̇, steps no longer than max_step), projecting after each accepted step. With limits
+  // and contacts, events inside an accepted step are located as in step().
   void advance(double t_end, double rtol, double atol, double max_step);
   int accepted_steps() const { return accepted_; }
   int rejected_steps() const { return rejected_; }
@@ -105,7 +106,7 @@ class Simulation {
   struct ContactEvent {
     double t = 0.0;
     std::string name;  // joint (limits) or contact
-    std::string kind;  // "impact" or "lift_off"
+    std::string kind;  // "impact", "lift_off", "stick", "slip", "engage" or "release"
     double impulse = 0.0;
   };
   std::vector<ContactEvent> take_events();
@@ -138,9 +139,28 @@ class Simulation {
   UnilateralState unilaterals_;  // before constraints_: its row kind refers to it
   std::vector<double> gaps_;
   std::vector<ContactEvent> events_;
-  bool friction_ = false;  // some joint has friction: add_friction() in accelerations()
-  VecX tau_friction_;      // applied generalized forces plus joint friction
-  double friction_dissipation_ = 0.0;
+  bool friction_ = false;        // some joint has friction: add_friction() in accelerations()
+  bool loop_friction_ = false;   // ... some of them loop joints
+  bool sliding_ = false;         // some contact has friction: accelerations_with_slip()
+  VecX tau_friction_;            // applied generalized forces plus joint friction
+  VecX tau_slip_;                // ... plus the slipping contacts' friction (generalized, nv)
+  Eigen::RowVectorXd loop_row_;  // a loop joint's relative velocity row (nv), for its friction
+  double friction_dissipation_ = 0.0;  // power taken by friction at the last accelerations()
+  // A slipping contact at the last accelerations(): its primary slide, the generalized direction
+  // of its friction per unit normal force -(ŝ·J_t)ᵀ (nv), μ, ŝ over its tangents, and ŝ·w.
+  struct Slip {
+    int item = -1;
+    VecX d;
+    double mu = 0.0;
+    Eigen::Vector2d dir = Eigen::Vector2d::Zero();
+    double speed = 0.0;
+  };
+  std::vector<Slip> slips_;
+  // A slide pair's sliding velocity w, κ (per tangent; the second 0 in a plane) and rows J_t.
+  struct SlideMotion {
+    Eigen::Vector2d w = Eigen::Vector2d::Zero(), bias = Eigen::Vector2d::Zero();
+    MatX J;
+  };
   ConstraintSet constraints_;
   std::unique_ptr<DynamicsSolver> solver_;    // steps the run
   std::unique_ptr<DynamicsSolver> reporter_;  // spatial, minimum-norm: reported forces
@@ -155,7 +175,9 @@ class Simulation {
   double loop_error_ = 0.0;
   Energy energy_;
   double t_ = 0.0;
-  double h_adaptive_ = 0.0;  // step size the error control proposes next
+  double h_adaptive_ = 0.0;            // step size the error control proposes next
+  double rtol_ = 1e-8, atol_ = 1e-10;  // the adaptive integrator's tolerances (advance())
+  double adaptive_step_size(double t_end, double max_step);
   int accepted_ = 0, rejected_ = 0;
   std::unique_ptr<AdaptiveWorkspace> aws_;
   VecX q_try_, qd_try_;
@@ -168,15 +190,35 @@ class Simulation {
   void save_state(double h, Integrator integrator);
   // Limits and contacts (simulation_contacts.cpp): an event-driven step (impacts and lift-offs
   // located by root finding, RBDA 11.7 impulses, the active set from the contact LCP).
-  enum class EventKind { Impact, LiftOff, Stick, Slip };
+  enum class EventKind { Impact, LiftOff, Stick, Slip, Engage, Release };
   struct PendingEvent {
     int item = -1;
     EventKind kind = EventKind::Impact;
     double end_value = 0.0;
   };
   void handle_event(const PendingEvent& e);
-  const VecX& add_friction(const VecX& v);
+  const VecX& add_friction(const VecX& q, const VecX& v);
+  double joint_rate(const Unilateral& u, const VecX& q, const VecX& v);
+  // Contact friction (simulation_friction.cpp).
+  const VecX& accelerations_with_slip(const SolverInput& in);
+  double row_multiplier(int item) const;
+  SlideMotion slide_motion(int primary, const VecX& q, const VecX& v);
+  Eigen::Vector2d slip_direction(int primary, const SlideMotion& m) const;
+  bool slipping(int k) const;
+  [[noreturn]] void painleve(double t) const;
+  void refresh_slip_directions();
+  Eigen::Vector2d stuck_force(int primary) const;
+  void toggle_slide(int primary);
+  bool slide_violated(int primary, double ltol, double atol);
+  bool candidate_violated(int k, double ltol, double& lambda);
+  void rest_slide(int primary, std::vector<int>& cand);
+  double slide_event_value(int primary);
   void init_unilaterals();
+  void check_cam(const Unilateral& u) const;
+  bool row_adds_rank(int item);
+  bool start_in_slot(const Unilateral& u) const;
+  void check_slot_depth(const Unilateral& u, double depth) const;
+  double slot_event_value(int k);
   void plain_step(double h, Integrator integrator);
   void step_with_events(double h, Integrator integrator);
   void event_values(std::vector<double>& out);

@@ -5,6 +5,7 @@
 // impact applies Newton's law by impulses on the loop-constrained system (contact/impact), and
 // after every event the contact complementarity problem at the acceleration level decides which
 // unilaterals stay closed (Murty's pivoting, one Method 2 solve per pivot).
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -49,18 +50,61 @@ void Simulation::init_unilaterals() {
   s.force.assign(n, 0.0);
   s.slip.assign(n, 0.0);
   gaps_.assign(n, 0.0);
-  for (int k = 0; k < n; ++k) friction_ = friction_ || s.items[k].friction();
+  loop_row_.setZero(model_.nv);
+  for (int k = 0; k < n; ++k) {
+    friction_ = friction_ || s.items[k].friction();
+    loop_friction_ = loop_friction_ || (s.items[k].friction() && s.items[k].loop >= 0);
+    sliding_ = sliding_ || s.items[k].slide();
+  }
   constraints_.add(make_unilateral_rows(mech_, s));
   forward_kinematics(model_, data_, mech_.q0);
   for (int k = 0; k < n; ++k) {
-    if (s.items[k].friction() && s.items[k].loop >= 0)
-      throw SetupError("friction on joint '" + s.items[k].name +
-                       "' is not simulated yet: it is a loop joint; make it a tree joint (cut the "
-                       "loop at another joint) or remove the friction");
-    if (s.items[k].friction()) continue;
+    if (!s.items[k].has_gap()) continue;
+    if (s.items[k].cam) check_cam(s.items[k]);
+    if (s.items[k].slot()) {
+      s.closed[k] = start_in_slot(s.items[k]);
+      continue;
+    }
     const double phi = unilateral_phi(mech_, data_, s.items[k], mech_.q0);
     if (phi < -kTouch) throw SetupError(describe_violation(mech_, s.items[k], phi));
   }
+}
+
+// What a cam contact cannot model: friction along the profile, and a roller that fits the
+// profile's hollows in two places at once.
+void Simulation::check_cam(const Unilateral& u) const {
+  if (mech_.spec.contacts[u.contact].friction > 0)
+    throw SetupError("contact '" + u.name +
+                     "': friction against a cam is not simulated yet; set its friction to 0");
+  if (u.radius >= u.cam->min_concave_radius())
+    throw SetupError("contact '" + u.name + "': the roller's radius " + std::to_string(u.radius) +
+                     " m is not below the cam's smallest concave radius of curvature " +
+                     std::to_string(u.cam->min_concave_radius()) +
+                     " m, so it would touch the profile in two places; use a smaller roller");
+}
+
+// Whether a slot's pin starts engaged (in past the mouth, on the centre line).
+bool Simulation::start_in_slot(const Unilateral& u) const {
+  if (mech_.spec.contacts[u.contact].friction > 0)
+    throw SetupError("contact '" + u.name +
+                     "': friction in a slot is not simulated yet; set its friction to 0");
+  const SlotPosition p = slot_position(data_, u);
+  if (p.depth <= 0.0 || p.depth > u.bound) return false;
+  if (std::abs(p.offset) > u.radius + kTouch) return false;  // beside the slot, not in it
+  if (std::abs(p.offset) > kTouch)
+    throw SetupError("contact '" + u.name + "': the pin starts in its slot " +
+                     std::to_string(p.offset) +
+                     " m off the centre line (the slot is as wide as the pin): move it onto the "
+                     "line or out of the slot");
+  check_slot_depth(u, p.depth);
+  return true;
+}
+
+void Simulation::check_slot_depth(const Unilateral& u, double depth) const {
+  if (depth > u.bound - u.radius + kTouch)
+    throw SetupError("at t = " + std::to_string(t_) + " the pin of '" + u.name +
+                     "' reaches the bottom of its slot (" + std::to_string(u.bound) +
+                     " m long), which is not simulated: make the slot longer");
 }
 
 std::vector<Simulation::ContactEvent> Simulation::take_events() {
@@ -72,8 +116,13 @@ std::vector<Simulation::ContactEvent> Simulation::take_events() {
 void Simulation::record_gaps() {
   if (unilaterals_.empty()) return;
   forward_kinematics(model_, data_, q_);
-  for (std::size_t k = 0; k < gaps_.size(); ++k)
-    gaps_[k] = unilateral_phi(mech_, data_, unilaterals_.items[k], q_);
+  for (std::size_t k = 0; k < gaps_.size(); ++k) {
+    const Unilateral& u = unilaterals_.items[k];
+    if (u.slot())  // engaged: 0; else how far the pin is from the mouth
+      gaps_[k] = unilaterals_.closed[k] ? 0.0 : slot_position(data_, u).mouth_distance;
+    else
+      gaps_[k] = unilateral_phi(mech_, data_, u, q_);
+  }
 }
 
 namespace {
@@ -109,18 +158,24 @@ std::pair<double, double> bracket_root(const std::function<double(double)>& f, d
 }  // namespace
 
 // The values the events are watched on, positive between events: φ of the open unilaterals, λ
-// of the closed ones; for joint friction slip·q̇ while slipping, F - |λ| while stuck.
+// of the closed ones; for joint friction slip·q̇ while slipping, F - |λ| while stuck; for a
+// contact's slides (on the first of a pair) ŝ·w while slipping, μ λ_n - |λ_t| while stuck.
 void Simulation::event_values(std::vector<double>& out) {
   const UnilateralState& s = unilaterals_;
   out.assign(s.items.size(), 1.0);
   forward_kinematics(model_, data_, q_);
+  if (loop_friction_) forward_kinematics_bias(model_, data_, q_, qd_);  // loop joints' rates
   for (std::size_t k = 0; k < s.items.size(); ++k) {
     const Unilateral& u = s.items[k];
-    if (s.closed[k]) continue;
+    if (u.slot()) {
+      out[k] = slot_event_value(k);
+      continue;
+    }
+    if (s.closed[k] || u.slide()) continue;
     if (!u.friction())
       out[k] = unilateral_phi(mech_, data_, u, q_);
     else if (u.bound > 0)
-      out[k] = s.slip[k] * qd_[u.v];
+      out[k] = s.slip[k] * joint_rate(u, q_, qd_);
   }
   if (s.rows.empty()) return;
   accelerations(t_, q_, qd_, qdd_);
@@ -128,8 +183,37 @@ void Simulation::event_values(std::vector<double>& out) {
   const int row0 = constraints_.last_row0();
   for (std::size_t r = 0; r < s.rows.size(); ++r) {
     const Unilateral& u = s.items[s.rows[r]];
-    out[s.rows[r]] = u.friction() ? u.bound - std::abs(mu[row0 + r]) : mu[row0 + r];
+    if (!u.slide() && !u.slot())
+      out[s.rows[r]] = u.friction() ? u.bound - std::abs(mu[row0 + r]) : mu[row0 + r];
   }
+  for (int k = 0; k < static_cast<int>(s.items.size()); ++k)
+    if (s.items[k].primary() && s.holds(s.items[k].normal_item)) out[k] = slide_event_value(k);
+}
+
+// A slot's: how deep the pin is while engaged (leaving at 0), minus that while it is outside in
+// front of the mouth (engaging at 0); elsewhere nothing to watch.
+double Simulation::slot_event_value(int k) {
+  const Unilateral& u = unilaterals_.items[k];
+  const SlotPosition p = slot_position(data_, u);
+  if (unilaterals_.closed[k]) {
+    check_slot_depth(u, p.depth);
+    return p.depth;
+  }
+  const bool at_mouth = std::abs(p.offset) <= u.radius + kTouch && p.depth < 0.5 * u.bound;
+  return at_mouth ? -p.depth : 1.0;
+}
+
+// A slide pair's event value (see event_values); needs the solve at the current state done.
+double Simulation::slide_event_value(int primary) {
+  const UnilateralState& s = unilaterals_;
+  const Unilateral& u = s.items[primary];
+  if (s.holds(primary))
+    return u.bound * row_multiplier(u.normal_item) - stuck_force(primary).norm();
+  if (!slipping(primary)) return 1.0;
+  forward_kinematics_bias(model_, data_, q_, qd_);
+  const SlideMotion m = slide_motion(primary, q_, qd_);
+  const Eigen::Vector2d ref(s.slip[primary], u.partner < 0 ? 0.0 : s.slip[u.partner]);
+  return ref.dot(m.w);
 }
 
 // The first event in the step, by linear interpolation of the watched values: an open
@@ -146,12 +230,15 @@ bool Simulation::next_event(const std::vector<double>& start, PendingEvent& e) {
     const bool closed = unilaterals_.closed[k];
     double tol = closed ? 1e-9 * (1.0 + lmax) : kTouch;
     if (u.friction()) tol = closed ? 1e-9 * (1.0 + u.bound) : 1e-12;
+    if (u.slide()) tol = closed ? 1e-9 * (1.0 + lmax) : 1e-12;
+    if (u.slot()) tol = 1e-12;
     if (!(end[k] < -tol)) continue;
     const double frac = start[k] > 0 ? start[k] / (start[k] - end[k]) : 0.0;
     if (frac >= first) continue;
     first = frac, e.item = static_cast<int>(k);
-    e.kind = u.friction() ? (closed ? EventKind::Slip : EventKind::Stick)
-                          : (closed ? EventKind::LiftOff : EventKind::Impact);
+    e.kind = u.friction() || u.slide() ? (closed ? EventKind::Slip : EventKind::Stick)
+                                       : (closed ? EventKind::LiftOff : EventKind::Impact);
+    if (u.slot()) e.kind = closed ? EventKind::Release : EventKind::Engage;
   }
   e.end_value = e.item >= 0 ? end[e.item] : 0.0;
   return e.item >= 0;
@@ -171,6 +258,7 @@ void Simulation::step_with_events(double h, Integrator integrator) {
       throw SetupError("at t = " + std::to_string(t_) + " more than " + std::to_string(kMaxEvents) +
                        " impacts and lift-offs in one step: a Zeno cascade (restitution near 1 "
                        "with a resting contact?)");
+    refresh_slip_directions();
     const StepStart s0{t_, account_.work(), account_.dissipated(), account_.impact_loss(), q_, qd_};
     event_values(start);
     const double left = t_end - t_;
@@ -195,14 +283,33 @@ void Simulation::step_with_events(double h, Integrator integrator) {
 void Simulation::handle_event(const PendingEvent& e) {
   UnilateralState& s = unilaterals_;
   const std::string& name = s.items[e.item].name;
+  if (s.items[e.item].slide()) {
+    toggle_slide(e.item);
+    events_.push_back({t_, name, e.kind == EventKind::Stick ? "stick" : "slip", 0.0});
+    s.update_rows();
+    constraints_.restack();
+    settle_active_set();
+    if (e.kind == EventKind::Stick && !s.holds(e.item) && s.holds(s.items[e.item].normal_item))
+      events_.push_back({t_, name, "slip", 0.0});  // stopped, then slid back: μ could not hold
+    return;
+  }
   switch (e.kind) {
     case EventKind::Impact:
       return impact(e.item);
+    case EventKind::Engage:
+    case EventKind::Release:
+      s.set_closed(e.item, e.kind == EventKind::Engage);
+      events_.push_back({t_, name, e.kind == EventKind::Engage ? "engage" : "release", 0.0});
+      break;
     case EventKind::LiftOff:
       s.set_closed(e.item, false);
       events_.push_back({t_, name, "lift_off", 0.0});
       break;
     case EventKind::Stick:
+      if (!row_adds_rank(e.item)) {  // the loops move the joint through q̇ = 0: it cannot hold
+        s.slip[e.item] = -s.slip[e.item];
+        return;
+      }
       s.slip[e.item] = 0.0;
       s.set_closed(e.item, true);
       events_.push_back({t_, name, "stick", 0.0});
@@ -227,12 +334,32 @@ std::vector<int> touching(const Mechanism& mech, const Data& data, const Unilate
                           const VecX& q) {
   std::vector<int> out;
   for (int k = 0; k < static_cast<int>(s.items.size()); ++k)
-    if (!s.items[k].friction() &&  // joint friction is finite: no impulse
+    if (s.items[k].complementary() &&  // friction is finite, a slot two-sided: no impulse
         (s.closed[k] || unilateral_phi(mech, data, s.items[k], q) <= kTouch))
       out.push_back(k);
   return out;
 }
 }  // namespace
+
+// Whether a friction joint's stuck row would add to the rank of the rows now held: if not, the
+// loops and drives fix its rate (a four-bar's joint turning back while the linkage moves on), so
+// sticking would need an impulse; Coulomb's law then just reverses the friction.
+bool Simulation::row_adds_rank(int item) {
+  forward_kinematics_bias(model_, data_, q_, qd_);
+  ConstraintContext c{mech_, drives_, data_};
+  c.t = t_, c.q = &q_, c.qd = &qd_;
+  constraints_.acceleration(c);
+  const MatX& G = constraints_.G();
+  MatX A(G.rows() + 1, model_.nv);
+  A.topRows(G.rows()) = G;
+  GapState g;
+  unilateral_gap(mech_, data_, unilaterals_.items[item], q_, &qd_, g, A.row(G.rows()));
+  const double tol = 1e-9 * std::max(1.0, A.cwiseAbs().maxCoeff());
+  Eigen::FullPivLU<MatX> with(A), without(G);
+  with.setThreshold(tol / std::max(1.0, A.cwiseAbs().maxCoeff()));
+  without.setThreshold(tol / std::max(1.0, A.cwiseAbs().maxCoeff()));
+  return G.rows() == 0 ? A.row(0).norm() > tol : with.rank() > without.rank();
+}
 
 // Newton's impact law on every touching unilateral at once (RBDA 11.7), loops, drives and
 // couplings held: G Δq̇ = 0.
@@ -242,8 +369,9 @@ void Simulation::impact(int item) {
   std::vector<int> cand = touching(mech_, data_, s, q_);
   if (std::find(cand.begin(), cand.end(), item) == cand.end()) cand.push_back(item);
   const std::vector<char> was_closed = s.closed;
-  std::fill(s.closed.begin(), s.closed.end(), 0);
-  s.update_rows();  // none: G holds the equality rows only
+  for (std::size_t k = 0; k < s.closed.size(); ++k)  // engaged slots stay: two-sided rows
+    if (!s.items[k].slot()) s.closed[k] = 0;
+  s.update_rows();  // G holds the equality rows only
   constraints_.restack();
   ConstraintContext c{mech_, drives_, data_};
   c.t = t_, c.q = &q_, c.qd = &qd_;
@@ -282,23 +410,6 @@ void Simulation::impact(int item) {
   settle_active_set();
 }
 
-// Joint friction: the Coulomb force -F·slip on the slipping joints and the viscous -c q̇ on all
-// (tree joints), added to the applied generalized forces; the power they take is dissipated.
-const VecX& Simulation::add_friction(const VecX& v) {
-  UnilateralState& s = unilaterals_;
-  tau_friction_ = applied_.tree_tau();
-  friction_dissipation_ = 0.0;
-  for (std::size_t k = 0; k < s.items.size(); ++k) {
-    const Unilateral& u = s.items[k];
-    if (!u.friction()) continue;
-    double f = -u.viscous * v[u.v];
-    if (!s.closed[k]) f -= u.bound * s.slip[k], s.force[k] = f;
-    tau_friction_[u.v] += f;
-    friction_dissipation_ -= f * v[u.v];
-  }
-  return tau_friction_;
-}
-
 namespace {
 // Which way a pivot goes for candidate k (settle_active_set): true to toggle it.
 struct PivotTest {
@@ -324,6 +435,11 @@ std::vector<int> Simulation::rest_candidates() {
   Eigen::RowVectorXd J(model_.nv);
   for (int k = 0; k < static_cast<int>(s.items.size()); ++k) {
     const Unilateral& u = s.items[k];
+    if (u.slide()) {
+      if (u.primary()) rest_slide(k, cand);
+      continue;
+    }
+    if (u.slot()) continue;  // engaged or not by the events at its mouth
     unilateral_gap(mech_, data_, u, q_, &qd_, g, J);
     const bool at_rest =
         (u.friction() ? u.bound > 0 : g.phi <= kTouch) && std::abs(g.rate) <= kRest;
@@ -338,6 +454,60 @@ std::vector<int> Simulation::rest_candidates() {
   return cand;
 }
 
+// Whether candidate k breaks its complementarity condition at the last solve (lambda: its
+// multiplier when closed, for the pivot's direction).
+bool Simulation::candidate_violated(int k, double ltol, double& lambda) {
+  const UnilateralState& s = unilaterals_;
+  const Unilateral& u = s.items[k];
+  const double atol = 1e-9 * (1.0 + qdd_.cwiseAbs().maxCoeff());
+  if (u.slide()) return s.holds(u.normal_item) && slide_violated(k, ltol, atol);
+  double accel = 0.0;
+  if (s.closed[k]) {
+    lambda = row_multiplier(k);
+  } else {
+    GapState g;
+    Eigen::RowVectorXd J(model_.nv);
+    forward_kinematics_bias(model_, data_, q_, qd_);
+    unilateral_gap(mech_, data_, u, q_, &qd_, g, J);
+    accel = J.dot(qdd_) + g.bias;
+  }
+  return PivotTest{u, s.closed[k] != 0, lambda, accel, s.slip[k], ltol, atol}.violated();
+}
+
+// A slide pair at rest on a closed contact: stuck, it breaks when |λ_t| > μ λ_n; slipping from
+// rest along ŝ, it sticks when ŝ·ẅ < 0 (it would start to move the other way).
+bool Simulation::slide_violated(int primary, double ltol, double atol) {
+  const UnilateralState& s = unilaterals_;
+  const Unilateral& u = s.items[primary];
+  if (s.holds(primary))
+    return stuck_force(primary).norm() > u.bound * row_multiplier(u.normal_item) + ltol;
+  forward_kinematics_bias(model_, data_, q_, qd_);
+  const SlideMotion m = slide_motion(primary, q_, qd_);
+  const int n = static_cast<int>(m.J.rows());
+  const Eigen::Vector2d ref(s.slip[primary], n > 1 ? s.slip[u.partner] : 0.0);
+  Eigen::Vector2d a = m.bias;  // ẅ = J_t q̈ + κ_t
+  for (int r = 0; r < n; ++r) a[r] += m.J.row(r).dot(qdd_);
+  return ref.isZero() || ref.dot(a) < -atol;
+}
+
+// A slide pair in rest_candidates: inert (open, no slip) off a resting contact; slipping the way
+// it slides when it moves; else a candidate, starting stuck unless it slips from rest.
+void Simulation::rest_slide(int primary, std::vector<int>& cand) {
+  UnilateralState& s = unilaterals_;
+  const Unilateral& u = s.items[primary];
+  auto set = [&](bool closed, const Eigen::Vector2d& slip) {
+    s.closed[primary] = closed, s.slip[primary] = slip[0];
+    if (u.partner >= 0) s.closed[u.partner] = closed, s.slip[u.partner] = slip[1];
+  };
+  if (std::find(cand.begin(), cand.end(), u.normal_item) == cand.end())
+    return set(false, Eigen::Vector2d::Zero());
+  const SlideMotion m = slide_motion(primary, q_, qd_);
+  if (m.w.norm() > kRest) return set(false, m.w.normalized());
+  cand.push_back(primary);
+  const bool slips = s.slip[primary] != 0.0 || (u.partner >= 0 && s.slip[u.partner] != 0.0);
+  if (!s.closed[primary] && !slips) set(true, Eigen::Vector2d::Zero());
+}
+
 // Which candidates carry force now (RBDA 11.3, Eqs. 11.37-11.43): λ >= 0 on the closed
 // limits and contacts, φ̈ >= 0 on the open ones, λ φ̈ = 0; |λ| <= F on stuck friction joints
 // and slip·q̈ >= 0 on slipping ones at rest. Murty's least-index pivoting over the constrained
@@ -345,38 +515,22 @@ std::vector<int> Simulation::rest_candidates() {
 void Simulation::settle_active_set() {
   UnilateralState& s = unilaterals_;
   const std::vector<int> cand = rest_candidates();
-  GapState g;
-  Eigen::RowVectorXd J(model_.nv);
   for (int it = 0; it < 4 * static_cast<int>(cand.size()) + 16; ++it) {
     s.update_rows();
     constraints_.restack();
     accelerations(t_, q_, qd_, qdd_);
     const VecX& mu = active_->multipliers();
-    const int row0 = constraints_.last_row0();
     const double scale =
         1.0 + (s.rows.empty() ? 0.0 : mu.tail(s.rows.size()).cwiseAbs().maxCoeff());
     int pivot = -1;
     double lambda = 0.0;
-    for (std::size_t i = 0; i < cand.size() && pivot < 0; ++i) {
-      const int k = cand[i];
-      double accel = 0.0;
-      if (s.closed[k]) {
-        const auto r = std::find(s.rows.begin(), s.rows.end(), k) - s.rows.begin();
-        lambda = mu[row0 + r];
-      } else {
-        unilateral_gap(mech_, data_, s.items[k], q_, &qd_, g, J);
-        accel = J.dot(qdd_) + g.bias;
-      }
-      const PivotTest test{s.items[k],
-                           s.closed[k] != 0,
-                           lambda,
-                           accel,
-                           s.slip[k],
-                           1e-9 * scale,
-                           1e-9 * (1.0 + qdd_.cwiseAbs().maxCoeff())};
-      if (test.violated()) pivot = k;
-    }
+    for (std::size_t i = 0; i < cand.size() && pivot < 0; ++i)
+      if (candidate_violated(cand[i], 1e-9 * scale, lambda)) pivot = cand[i];
     if (pivot < 0) break;
+    if (s.items[pivot].slide()) {
+      toggle_slide(pivot);
+      continue;
+    }
     if (s.items[pivot].friction())
       s.slip[pivot] = s.closed[pivot] ? (lambda > 0 ? -1.0 : 1.0) : 0.0;
     s.closed[pivot] = !s.closed[pivot];

@@ -115,7 +115,7 @@ struct CouplingSpec {
 const char* coupling_type_name(CouplingSpec::Type type);
 std::optional<CouplingSpec::Type> coupling_type_from_name(const std::string& name);
 
-// A sphere (radius >= 0; 0 is a point) fixed on `body` against a plane fixed on
+// A sphere (radius >= 0; 0 is a point) fixed on `body` against a plane or a disc cam fixed on
 // `surface_body` (contract-additions-2 §2, "contacts" array). Unilateral: the gap
 // n . (p - s) - radius stays >= 0; impacts follow Newton's law with `restitution`.
 struct ContactSpec {
@@ -127,6 +127,14 @@ struct ContactSpec {
   std::string surface_body = "ground";
   Vec3 surface_point = Vec3::Zero();    // on the plane, surface-body coordinates
   Vec3 surface_normal = Vec3(0, 1, 0);  // outward, surface-body coordinates
+  // Cams (surface_type "cam"): the profile, an expression in theta or an array of radii
+  // (core/sim/contact/cam_profile.hpp); surface_point is then the cam centre.
+  nlohmann::json profile;
+  // Slots (surface_type "slot", the Geneva drive): surface_point is the slot's mouth, the pin
+  // (the sphere, its diameter the slot's width) runs in along `slot_direction` up to
+  // `slot_length` (surface-body coordinates, metres).
+  Vec3 slot_direction = Vec3(1, 0, 0);
+  double slot_length = 0.0;
   double restitution = 0.0;
   double friction = 0.0;  // Coulomb coefficient μ
   nlohmann::json surface_extra = nlohmann::json::object();

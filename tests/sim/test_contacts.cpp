@@ -144,6 +144,30 @@ TEST_CASE("a bouncing ball: impact times, apex heights e^2k h, rest in finite ev
   CHECK(std::abs(sim.energy().residual) < 1e-9 * m * kG * h);
 }
 
+TEST_CASE("rk45 locates the same bounces and comes to rest", "[contacts]") {
+  const double m = 0.1, r = 0.05, h = 0.95, e = 0.5;
+  const Mechanism mech = prepare(ball(m, r, h + r, e));
+  Simulation sim(mech);
+  std::vector<Simulation::ContactEvent> events;
+  for (int i = 1; i <= 300; ++i) {  // output every 10 ms, error-controlled steps between
+    sim.advance(0.01 * i, 1e-10, 1e-12, 0.01);
+    for (auto& ev : sim.take_events()) events.push_back(ev);
+  }
+  REQUIRE(events.size() > 6);
+  double t = std::sqrt(2 * h / kG), v = std::sqrt(2 * kG * h);
+  for (int k = 0; k < 5; ++k) {
+    INFO("bounce " << k);
+    CHECK(std::abs(events[k].t - t) < 1e-9);  // free flight is quadratic: Dormand-Prince is exact
+    v *= e;
+    t += 2 * v / kG;
+  }
+  CHECK(events.size() < 100);
+  sim.evaluate();
+  CHECK(std::abs(sim.gaps()[0]) < 1e-12);
+  CHECK(std::abs(sim.energy().residual) < 1e-9 * m * kG * h);
+  CHECK(sim.accepted_steps() < 2000);  // long steps in flight and at rest
+}
+
 TEST_CASE("the chain impulse and its energy loss on a random tree", "[contacts]") {
   std::mt19937 rng(16);
   for (int trial = 0; trial < 5; ++trial) {

@@ -30,12 +30,17 @@ class UnilateralRows final : public ConstraintKind {
   bool body_level_rows(const ConstraintContext&, BodyLevelRows&) const override { return false; }
 
   void recover(const ConstraintContext& c, const double* mu, ConstraintForces& out) const override {
-    for (std::size_t k = 0; k < s_.items.size(); ++k)  // slipping friction: set by the solve
-      if (!s_.items[k].friction() || s_.closed[k]) s_.force[k] = 0.0;
+    for (std::size_t k = 0; k < s_.items.size(); ++k) {  // slipping friction: set by the solve
+      const Unilateral& u = s_.items[k];
+      if (u.slide() && !s_.holds(k) && s_.holds(u.normal_item))
+        contact_force(c, u, s_.force[k], out);  // slipping: -μ λ_n ŝ along this tangent
+      else if (!u.friction() || s_.closed[k])
+        s_.force[k] = 0.0;
+    }
     for (int r = 0; r < rows(); ++r) {
       const Unilateral& u = s_.items[s_.rows[r]];
       s_.force[s_.rows[r]] = mu[r];
-      if (u.kind == Unilateral::Kind::Contact)
+      if (u.kind == Unilateral::Kind::Contact || u.slide() || u.slot())
         contact_force(c, u, mu[r], out);
       else
         limit_force(c, u, u.kind == Unilateral::Kind::UpperLimit ? -mu[r] : mu[r], out);
@@ -53,14 +58,13 @@ class UnilateralRows final : public ConstraintKind {
     }
     add_loop_joint_force(c, u.loop, u.user_joint, tau, out);
   }
-  // λ n at the touching point of the sphere, on the body; the opposite on the surface body.
+  // λ n (a slide: λ t) at the touching point of the sphere, on the body; the opposite on the
+  // surface body.
   void contact_force(const ConstraintContext& c, const Unilateral& u, double lambda,
                      ConstraintForces& out) const {
     Vec3 centre, n;
     contact_frame(c.data, u, centre, n);
-    const Vec3 x = centre - u.radius * n, f = lambda * n;
-    Force w;
-    w << x.cross(f), f;  // base coordinates, about the origin
+    const Force w = contact_wrench(c.data, u, lambda * (u.slide() ? slide_tangent(c.data, u) : n));
     out.body[u.body] += w;
     out.body[u.surface] -= w;
   }

@@ -1,6 +1,7 @@
 #include "core/sim/contact/unilateral.hpp"
 
 #include "core/algorithms/jacobian.hpp"
+#include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_constraints.hpp"
 #include "core/algorithms/loop_geometry.hpp"
 
@@ -68,15 +69,17 @@ PointMotion point_motion(const Data& data, int body, const Vec3& p, bool rates) 
   return m;
 }
 
+// φ = n·(c - s) - r with n, s the surface's normal and point nearest the centre c. Its rate is
+// n·w, w the velocity of c over the surface's material point there; its q̈-free second
+// derivative adds to the plane's terms the curvature's: κ (t·w)² / (1 + κ d), d = n·(c - s).
 void contact_gap(const Mechanism& mech, const Data& data, const Unilateral& u, GapState& out,
                  RowRef J, bool want_J, bool rates) {
-  Vec3 c, n;
-  contact_frame(data, u, c, n);
-  const Vec3 s = point_motion(data, u.surface, u.plane_point, false).x;
-  out.phi = n.dot(c - s) - u.radius;
+  const ContactHit h = contact_hit(data, u);
+  out.phi = h.distance - (u.slot() ? 0.0 : u.radius);  // a slot holds the pin on its centre line
   // The surface body's material point at the sphere centre, in its frame.
   const Transform& Xs = data.X0[u.surface];
-  const Vec3 c_s = u.surface == 0 ? c : Vec3(Xs.E * (c - Xs.r));
+  const Vec3 c_s = u.surface == 0 ? h.centre : Vec3(Xs.E * (h.centre - Xs.r));
+  const Vec3& n = h.normal;
   if (want_J) {
     const Model& model = mech.model();
     MatX Jp;
@@ -90,9 +93,58 @@ void contact_gap(const Mechanism& mech, const Data& data, const Unilateral& u, G
   const Vec3 w = p.v - m.v;  // sliding plus approach velocity of the centre over the surface
   out.rate = n.dot(w);
   out.bias = n.dot(p.a - m.a) + 2 * m.w.cross(n).dot(w);  // n rotates with the surface
+  if (h.curvature != 0.0) {
+    const double tw = h.tangent.dot(w);
+    out.bias += h.curvature * tw * tw / (1 + h.curvature * h.distance);
+  }
+}
+
+// The touching point x = c - r n of a contact or slide, in world coordinates and in the frames of
+// its two bodies (the material points there).
+struct Touch {
+  Vec3 x, x_body, x_surface, n;
+};
+Touch touch_point(const Data& data, const Unilateral& u) {
+  Touch t;
+  Vec3 c;
+  contact_frame(data, u, c, t.n);
+  t.x = c - u.radius * t.n;
+  t.x_body = u.body == 0 ? t.x : Vec3(data.X0[u.body].E * (t.x - data.X0[u.body].r));
+  t.x_surface = u.surface == 0 ? t.x : Vec3(data.X0[u.surface].E * (t.x - data.X0[u.surface].r));
+  return t;
+}
+
+// A slide: the tangential velocity of the body's material point at the touching point over the
+// surface's, along the tangent t (fixed in the surface): w = t·(v_B(x) - v_S(x)). No position
+// level (rolling is not integrable): φ = 0. Its rate's derivative, with x = c - r n moving and t
+// turning with the surface (ṫ = ω_S × t, ẋ = v_c - r ω_S × n), has the q̈-free part
+//   κ = (ω_S × t)·u + t·[a_B(x) + r ω_B × ((ω_B - ω_S) × n) - a_S(x) - ω_S × (ẋ - v_S(x))]
+// where u = v_B(x) - v_S(x) and a_B(x), a_S(x) are material accelerations at q̈ = 0.
+void slide_gap(const Mechanism& mech, const Data& data, const Unilateral& u, GapState& out,
+               RowRef J, bool want_J, bool rates) {
+  const Touch p = touch_point(data, u);
+  const Vec3 t = slide_tangent(data, u);
+  if (want_J) {
+    MatX Jp;
+    J.setZero();
+    if (u.body != 0)
+      point_jacobian(mech.model(), data, u.body, p.x_body, Jp), J += t.transpose() * Jp;
+    if (u.surface != 0)
+      point_jacobian(mech.model(), data, u.surface, p.x_surface, Jp), J -= t.transpose() * Jp;
+  }
+  if (!rates) return;
+  const PointMotion b = point_motion(data, u.body, p.x_body, true);
+  const PointMotion s = point_motion(data, u.surface, p.x_surface, true);
+  const PointMotion c = point_motion(data, u.body, u.point, true);
+  const Vec3 w = b.v - s.v;
+  const Vec3 xdot = c.v - u.radius * s.w.cross(p.n);
+  out.rate = t.dot(w);
+  out.bias = s.w.cross(t).dot(w) + t.dot(b.a + u.radius * b.w.cross((b.w - s.w).cross(p.n)) - s.a -
+                                         s.w.cross(xdot - s.v));
 }
 
 void bind_contact(const Mechanism& mech, int k, std::vector<Unilateral>& out);
+void bind_slides(const Mechanism& mech, const Data& data0, std::vector<Unilateral>& out);
 void bind_friction(const Mechanism& mech, int j, std::vector<Unilateral>& out);
 
 void limit_gap(const Mechanism& mech, const Data& data, const Unilateral& u, const VecX& q,
@@ -110,7 +162,7 @@ void limit_gap(const Mechanism& mech, const Data& data, const Unilateral& u, con
   loop_motion(data, l, rates ? LoopLevel::Bias : LoopLevel::Position, m);
   LoopCoordinate lc;
   loop_coordinate(l, m, rates ? LoopLevel::Bias : LoopLevel::Position, lc);
-  out.phi = sign * (lc.q - u.bound);
+  out.phi = u.friction() ? 0.0 : sign * (lc.q - u.bound);  // friction: a rate row only
   if (want_J) {
     relative_velocity_row(mech.model(), data, l, lc.P, J);
     J *= sign;
@@ -123,7 +175,12 @@ std::vector<Unilateral> bind_unilaterals(const Mechanism& mech) {
   std::vector<Unilateral> out;
   for (int j = 0; j < static_cast<int>(mech.spec.joints.size()); ++j)
     if (mech.spec.joints[j].limits) bind_limit(mech, j, out);
-  for (int k = 0; k < static_cast<int>(mech.spec.contacts.size()); ++k) bind_contact(mech, k, out);
+  Data data0(mech.model());  // the tangents are chosen at the assembled pose
+  forward_kinematics(mech.model(), data0, mech.q0);
+  for (int k = 0; k < static_cast<int>(mech.spec.contacts.size()); ++k) {
+    bind_contact(mech, k, out);
+    if (mech.spec.contacts[k].friction > 0) bind_slides(mech, data0, out);
+  }
   for (int j = 0; j < static_cast<int>(mech.spec.joints.size()); ++j)
     if (const auto& f = mech.spec.joints[j].friction; f && (f->coulomb > 0 || f->viscous > 0))
       bind_friction(mech, j, out);
@@ -144,9 +201,48 @@ void bind_contact(const Mechanism& mech, int k, std::vector<Unilateral>& out) {
     u.point = model_point(mech, u.body, c.point);
     u.plane_point = model_point(mech, u.surface, c.surface_point);
     u.normal = model_direction(mech, u.surface, c.surface_normal).normalized();
+    if (c.surface_type == "slot") {  // the lateral direction: the body's z × the way in
+      u.kind = Unilateral::Kind::Slot;
+      u.tangent = model_direction(mech, u.surface, c.slot_direction).normalized();
+      u.normal =
+          model_direction(mech, u.surface, Vec3::UnitZ().cross(c.slot_direction)).normalized();
+      u.bound = c.slot_length;
+    }
+    if (c.surface_type == "cam") {  // the file was checked on load: this cannot throw there
+      u.cam = std::make_shared<const CamProfile>(CamProfile::from_json(c.profile, "profile"));
+      u.cam_x = model_direction(mech, u.surface, Vec3::UnitX());
+      u.cam_y = model_direction(mech, u.surface, Vec3::UnitY());
+      u.normal = model_direction(mech, u.surface, Vec3::UnitZ());  // the cam's axis
+    }
     u.radius = c.radius;
     out.push_back(u);
   }
+}
+
+// One tangent in a plane (ẑ × n: the motion stays in the x-y plane), two orthonormal ones in 3D,
+// fixed in the surface body.
+void bind_slides(const Mechanism& mech, const Data& data0, std::vector<Unilateral>& out) {
+  const int normal = static_cast<int>(out.size()) - 1;
+  Unilateral u = out.back();
+  u.kind = Unilateral::Kind::Slide;
+  u.normal_item = normal;
+  u.bound = mech.spec.contacts[u.contact].friction;
+  u.restitution = 0.0;
+  const Mat3 E = u.surface == 0 ? Mat3::Identity() : data0.X0[u.surface].E;  // world->surface
+  const Vec3 n = E.transpose() * u.normal;
+  const bool in_plane = mech.planar && std::abs(n.z()) < 1e-12;
+  Vec3 t1 = in_plane ? Vec3(Vec3::UnitZ().cross(n)) : n.unitOrthogonal();
+  t1.normalize();
+  u.tangent = E * t1;
+  if (in_plane) {
+    out.push_back(u);
+    return;
+  }
+  u.partner = normal + 2;
+  out.push_back(u);
+  u.partner = normal + 1;
+  u.tangent = E * n.cross(t1);
+  out.push_back(u);
 }
 
 void bind_friction(const Mechanism& mech, int j, std::vector<Unilateral>& out) {
@@ -159,23 +255,73 @@ void bind_friction(const Mechanism& mech, int j, std::vector<Unilateral>& out) {
   u.viscous = js.friction->viscous;
   const JointMapping& jm = mech.compiled.joint_map[j];
   if (jm.loop)
-    u.loop = jm.index;  // not simulated yet: the Simulation refuses it
+    u.loop = jm.index;  // its rate and row from the loop joint's relative motion
   else
     u.q = mech.compiled.q_index(j), u.v = mech.compiled.v_index(j);
   out.push_back(u);
 }
 }  // namespace
 
+ContactHit contact_hit(const Data& data, const Unilateral& u) {
+  ContactHit h;
+  h.centre = point_motion(data, u.body, u.point, false).x;
+  const Transform& Xs = data.X0[u.surface];
+  auto world_dir = [&](const Vec3& d) { return u.surface == 0 ? d : Vec3(Xs.E.transpose() * d); };
+  auto world_point = [&](const Vec3& p) {
+    return u.surface == 0 ? p : Vec3(Xs.r + Xs.E.transpose() * p);
+  };
+  if (!u.cam) {
+    h.normal = world_dir(u.normal);
+    h.point = world_point(u.plane_point);
+    h.distance = h.normal.dot(h.centre - h.point);
+    return h;
+  }
+  const Vec3 c_s = u.surface == 0 ? h.centre : Vec3(Xs.E * (h.centre - Xs.r));
+  const Vec3 d = c_s - u.plane_point;
+  const Eigen::Vector2d c2(d.dot(u.cam_x), d.dot(u.cam_y));
+  const double theta = u.cam->nearest(c2);
+  const CamProfile::Point P = u.cam->at(theta);
+  const Eigen::Vector2d t2 = P.dp.normalized(),
+                        n2(t2.y(), -t2.x());  // outward: θ runs anticlockwise
+  h.normal = world_dir(n2.x() * u.cam_x + n2.y() * u.cam_y);
+  h.tangent = world_dir(t2.x() * u.cam_x + t2.y() * u.cam_y);
+  h.point = world_point(u.plane_point + P.p.x() * u.cam_x + P.p.y() * u.cam_y);
+  h.curvature = u.cam->curvature(theta);
+  h.distance = h.normal.dot(h.centre - h.point);
+  return h;
+}
+
 void contact_frame(const Data& data, const Unilateral& u, Vec3& centre, Vec3& normal) {
-  centre = point_motion(data, u.body, u.point, false).x;
-  normal = u.surface == 0 ? u.normal : Vec3(data.X0[u.surface].E.transpose() * u.normal);
+  const ContactHit h = contact_hit(data, u);
+  centre = h.centre, normal = h.normal;
+}
+
+SlotPosition slot_position(const Data& data, const Unilateral& u) {
+  const ContactHit h = contact_hit(data, u);  // the centre line as a plane through the mouth
+  const Vec3 d = slide_tangent(data, u), rel = h.centre - h.point;
+  return {d.dot(rel), h.distance, rel.norm()};
+}
+
+Vec3 slide_tangent(const Data& data, const Unilateral& u) {
+  return u.surface == 0 ? u.tangent : Vec3(data.X0[u.surface].E.transpose() * u.tangent);
+}
+
+Force contact_wrench(const Data& data, const Unilateral& u, const Vec3& f) {
+  Vec3 centre, n;
+  contact_frame(data, u, centre, n);
+  const Vec3 x = centre - u.radius * n;
+  Force w;
+  w << x.cross(f), f;
+  return w;
 }
 
 void unilateral_gap(const Mechanism& mech, const Data& data, const Unilateral& u, const VecX& q,
                     const VecX* qd, GapState& out, RowRef J) {
   out = GapState{};
   const bool want_J = J.size() > 0;
-  if (u.kind == Unilateral::Kind::Contact)
+  if (u.slide())
+    slide_gap(mech, data, u, out, J, want_J, qd != nullptr);
+  else if (u.kind == Unilateral::Kind::Contact || u.slot())
     contact_gap(mech, data, u, out, J, want_J, qd != nullptr);
   else
     limit_gap(mech, data, u, q, qd, out, J, want_J);
@@ -195,7 +341,7 @@ namespace articula {
 void UnilateralState::update_rows() {
   rows.clear();
   for (int i = 0; i < static_cast<int>(items.size()); ++i)
-    if (closed[i]) rows.push_back(i);
+    if (holds(i)) rows.push_back(i);
 }
 
 }  // namespace articula

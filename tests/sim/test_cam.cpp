@@ -1,0 +1,183 @@
+// Disc cams (contract-additions-2 §2, surface type "cam") against closed forms: the profile's
+// nearest point, normal and curvature on a circle; the periodic spline through its knots; an
+// eccentric-circle cam turning at constant speed under a spring-loaded roller follower, whose
+// lift and contact force follow y(φ) = e sin φ + √((R+r)² - e² cos² φ) below the critical speed,
+// and which lifts off at the instant the spring no longer holds it above; the file form.
+#include <cmath>
+#include <numbers>
+#include <sstream>
+
+#include "core/io/project.hpp"
+#include "core/sim/contact/cam_profile.hpp"
+#include "core/sim/simulation.hpp"
+#include "tests/support/matchers.hpp"
+
+using namespace articula;
+
+namespace {
+constexpr double kG = 9.81;
+constexpr double kPi = std::numbers::pi;
+
+// The cam: a disc of radius R whose centre is e off the axis, as ρ(θ) about the axis.
+struct Cam {
+  double R = 0.04, e = 0.01, r = 0.01;  // disc, eccentricity, roller
+  double m = 0.2, k = 200.0,
+         rest = 0.0;  // follower mass, spring rate and free length (pushes down)
+  std::string profile() const {
+    return std::to_string(e) + "*cos(theta) + sqrt(" + std::to_string(R * R) + " - " +
+           std::to_string(e * e) + "*sin(theta)^2)";
+  }
+  // The follower's height (its roller centre on the y axis) at cam angle φ, and d/dφ, d²/dφ².
+  double y(double p) const { return e * std::sin(p) + s(p); }
+  double s(double p) const {
+    return std::sqrt((R + r) * (R + r) - e * e * std::cos(p) * std::cos(p));
+  }
+  double dy(double p) const { return e * std::cos(p) + e * e * std::cos(p) * std::sin(p) / s(p); }
+  double ddy(double p) const {
+    const double c = std::cos(p), sn = std::sin(p), S = s(p);
+    return -e * sn + e * e * (c * c - sn * sn) / S - std::pow(e, 4) * c * c * sn * sn / (S * S * S);
+  }
+  // The contact force that keeps the follower on the cam turning at ω (N, along the normal).
+  double force(double p, double w) const {
+    const double need = m * w * w * ddy(p) + m * kG + k * (y(p) - rest);
+    return need * (R + r) / (y(p) - e * std::sin(p));
+  }
+};
+
+std::string cam_file(const Cam& c, double w, double phi0) {
+  std::ostringstream os;
+  os.precision(17);
+  os << R"({"format": "articula", "version": 1, "name": "cam", "gravity": [0, -9.81, 0],
+    "bodies": [{"name": "cam", "mass": 1, "com": [0, 0, 0], "inertia": [0.001, 0.001, 0.001, 0, 0, 0]},
+               {"name": "follower", "mass": )"
+     << c.m << R"(, "com": [0, 0, 0], "inertia": [0.0001, 0.0001, 0.0001, 0, 0, 0]}],
+    "joints": [
+      {"name": "shaft", "type": "revolute", "parent": "ground", "child": "cam",
+       "drive": {"type": "motion", "q": ")"
+     << phi0 << " + " << w << R"(*t"}},
+      {"name": "guide", "type": "prismatic", "parent": "ground", "child": "follower",
+       "parent_frame": {"position": [0, 0, 0], "quaternion": [0.7071067811865476, -0.7071067811865475, 0, 0]},
+       "q0": [)"
+     << c.y(phi0) << "], \"qd0\": [" << w * c.dy(phi0) << R"(],
+       "spring": {"stiffness": )"
+     << c.k << ", \"rest\": " << c.rest << R"(}}],
+    "contacts": [{"name": "roller", "body": "follower", "point": [0, 0, 0], "radius": )"
+     << c.r << R"(, "restitution": 0.0,
+       "surface": {"type": "cam", "body": "cam", "point": [0, 0, 0], "profile": ")"
+     << c.profile() << R"("}}]})";
+  return os.str();
+}
+}  // namespace
+
+TEST_CASE("cam profile: nearest point, normal and curvature of a circle; spline through knots",
+          "[cam][contacts]") {
+  const CamProfile circle = CamProfile::from_json("0.05 + 0*theta", "/p");
+  for (const double a : {0.3, 2.0, -2.5}) {
+    const Eigen::Vector2d c = 0.08 * Eigen::Vector2d(std::cos(a), std::sin(a));
+    const double th = circle.nearest(c);
+    CHECK(std::abs(std::remainder(th - a, 2 * kPi)) < 1e-12);
+    CHECK(std::abs(circle.curvature(th) - 1 / 0.05) < 1e-9);  // κ = 1/R
+    const CamProfile::Point P = circle.at(th);
+    CHECK((P.p - 0.05 * c.normalized()).norm() < 1e-15);
+  }
+  // The eccentric circle: the nearest point to any outside point lies on the line to the disc's
+  // centre (e, 0), and the curvature is 1/R all round.
+  const Cam cam;
+  const CamProfile ecc = CamProfile::from_json(cam.profile(), "/p");
+  const Eigen::Vector2d centre(cam.e, 0);
+  for (const double a : {0.0, 1.0, 2.5, 4.0}) {
+    const Eigen::Vector2d c = centre + 0.07 * Eigen::Vector2d(std::cos(a), std::sin(a));
+    const CamProfile::Point P = ecc.at(ecc.nearest(c));
+    CHECK((P.p - (centre + cam.R * (c - centre).normalized())).norm() < 1e-12);
+    CHECK(std::abs(ecc.curvature(ecc.nearest(c)) - 1 / cam.R) < 1e-8);
+  }
+  CHECK(std::isinf(ecc.min_concave_radius()));
+  // A spline through 64 radii of the eccentric circle: exact at the knots, within the O(h⁴)
+  // interpolation error between them.
+  nlohmann::json radii = nlohmann::json::array();
+  for (int i = 0; i < 64; ++i) radii.push_back(ecc.radius(2 * kPi * i / 64).r);
+  const CamProfile spline = CamProfile::from_json(radii, "/p");
+  double knot = 0, mid = 0;
+  for (int i = 0; i < 64; ++i) {
+    knot = std::max(knot, std::abs(spline.radius(2 * kPi * i / 64).r - radii[i].get<double>()));
+    const double t = 2 * kPi * (i + 0.5) / 64;
+    mid = std::max(mid, std::abs(spline.radius(t).r - ecc.radius(t).r));
+  }
+  CHECK(knot < 1e-15);
+  CHECK(mid < 1e-7);
+}
+
+TEST_CASE(
+    "a roller follower on an eccentric cam: lift and contact force in closed form below the "
+    "critical speed",
+    "[cam][contacts]") {
+  const Cam cam;
+  const double w = 20.0;  // rad/s, below ω_c ≈ 67 rad/s for these values
+  const LoadResult r = parse_project(cam_file(cam, w, 0.0));
+  const Mechanism mech = prepare(r.spec);
+  Simulation sim(mech);
+  double worst_y = 0, worst_f = 0;
+  for (int i = 1; i <= 700; ++i) {  // 0.7 s: more than two turns
+    sim.step(1e-3, Integrator::RK4);
+    CHECK(sim.take_events().empty());
+    if (i % 50) continue;
+    sim.evaluate();
+    const double phi = w * sim.time();
+    worst_y = std::max(worst_y, std::abs(sim.q()[1] - cam.y(phi)));
+    worst_f = std::max(worst_f, std::abs(sim.unilaterals().force[0] - cam.force(phi, w)));
+  }
+  CHECK(worst_y < 1e-12);  // held on the profile by the contact row and the projection
+  CHECK(worst_f < 1e-6 * cam.force(0.0, w));
+}
+
+TEST_CASE("a roller follower lifts off where m ω² y'' + m g + k (y - y0) reaches 0",
+          "[cam][contacts]") {
+  const Cam cam;
+  const double w = 90.0, phi0 = kPi;  // above ω_c; the cam starts with its low side up
+  const LoadResult r = parse_project(cam_file(cam, w, phi0));
+  const Mechanism mech = prepare(r.spec);
+  Simulation sim(mech);
+  std::vector<Simulation::ContactEvent> events;
+  while (events.empty() && sim.time() < 0.2) {
+    sim.step(1e-4, Integrator::RK4);
+    events = sim.take_events();
+  }
+  REQUIRE(!events.empty());
+  CHECK(events[0].kind == "lift_off");
+  // The closed form's first zero of the needed force after φ0, by bisection.
+  auto need = [&](double t) { return cam.force(phi0 + w * t, w); };
+  double lo = 0, hi = 1e-4;
+  while (need(hi) > 0) lo = hi, hi += 1e-4;
+  for (int i = 0; i < 200 && hi - lo > 1e-15; ++i)
+    (need(0.5 * (lo + hi)) > 0 ? lo : hi) = 0.5 * (lo + hi);
+  CHECK(std::abs(events[0].t - lo) < 1e-9);
+}
+
+TEST_CASE("cams in the file: round trip and refusals by JSON pointer", "[cam][contacts]") {
+  const Cam cam;
+  const LoadResult r = parse_project(cam_file(cam, 10.0, 0.0));
+  REQUIRE(r.spec.contacts.size() == 1);
+  CHECK(r.spec.contacts[0].surface_type == "cam");
+  const LoadResult back = parse_project(to_text(r.spec));
+  CHECK(back.spec.contacts == r.spec.contacts);
+  auto refused = [&](const std::string& profile, const std::string& where) {
+    nlohmann::json doc = nlohmann::json::parse(cam_file(cam, 10.0, 0.0));
+    doc["contacts"][0]["surface"]["profile"] = nlohmann::json::parse(profile);
+    try {
+      parse_project(doc.dump());
+      FAIL("accepted " << profile);
+    } catch (const ProjectError& e) {
+      CHECK_THAT(std::string(e.what()), Catch::Contains(where));
+    }
+  };
+  refused(R"x("0.05 + sinn(theta)")x", "/contacts/0/surface/profile");
+  refused(R"x("0.01 + 0.05*sin(theta)")x", "> 0 all round");
+  refused(R"x("0.05 + 0.01*sin(theta/2)")x", "repeat every 2 pi");
+  refused(R"([0.05, 0.06])", "at least 3 radii");
+  refused(R"([0.05, "x", 0.06])", "/contacts/0/surface/profile/1");
+  // Friction on a cam is refused by the simulation, naming the contact.
+  nlohmann::json doc = nlohmann::json::parse(cam_file(cam, 10.0, 0.0));
+  doc["contacts"][0]["friction"] = 0.2;
+  const Mechanism mech = prepare(parse_project(doc.dump()).spec);
+  CHECK_THROWS_WITH(Simulation(mech), Catch::Contains("'roller'"));
+}
