@@ -136,6 +136,11 @@ void write_loop(Writer& w, const std::string& indent, int k) {
                << quat_text(rel.R) << "' solref='" << w.solref << "'/>\n";
     return;
   }
+  if (l.joint.type == JointType::Free) {
+    w.warnings.push_back("loop joint '" + l.name +
+                         "': a free loop joint constrains nothing; left out of the MJCF");
+    return;
+  }
   const std::string aux = l.name + "/loop";
   w.os << indent << "<body name='" << xml_escape(aux) << "' pos='" << nums(pose_kp.p) << "' quat='"
        << quat_text(pose_kp.R) << "'>\n";
@@ -146,11 +151,6 @@ void write_loop(Writer& w, const std::string& indent, int k) {
       l.X_S * w.data.X0[l.successor] * w.data.X0[l.predecessor].inverse() * l.X_P.inverse();
   double q[7] = {0, 0, 0, 0, 0, 0, 0};
   joint_coordinates(l.joint, X_rel, q);
-  if (l.joint.type == JointType::Free) {
-    w.warnings.push_back("loop joint '" + l.name +
-                         "': a free loop joint constrains nothing; "
-                         "left out of the MJCF");
-  }
   write_joint(w, indent + "  ", l.name, l.joint, q);
   w.os << indent << "</body>\n";
   w.equality << "  <weld name='" << xml_escape(l.name) << "' body1='" << xml_escape(aux)

@@ -84,6 +84,9 @@ void write_joint(std::ostream& os, const Mechanism& mech, int i,
     warnings.push_back("joint '" + name +
                        "': restitution of its limits not exported (URDF has none)");
   if (js.drive) warnings.push_back("joint '" + name + "': drive not exported (URDF has none)");
+  if (std::string(type) == "continuous" && js.limits && (js.limits->lower || js.limits->upper))
+    warnings.push_back("joint '" + name +
+                       "': a one-sided limit not exported (URDF revolute limits have both bounds)");
   if (js.spring) warnings.push_back("joint '" + name + "': spring not exported (URDF has none)");
 }
 }  // namespace

@@ -246,7 +246,20 @@ void add_mimic(const urdf::Joint& uj, MechanismSpec& spec, const std::string& wh
   }
 }
 
-urdf::ModelInterfaceSharedPtr parse(const std::string& text, const std::string& source) {
+// urdfdom names the element in brackets ("Joint [elbow] is of type REVOLUTE but it does not
+// specify limits"): the message gets that element's line.
+std::string locate(const std::string& errors, const Outline& o, const std::string& source) {
+  for (const auto& [kind, table] :
+       {std::pair<const char*, const std::map<std::string, Located>*>{"joint", &o.joints},
+        {"link", &o.links}})
+    for (const auto& [name, loc] : *table)
+      if (errors.find("[" + name + "]") != std::string::npos)
+        return where(source, loc.line, kind, name);
+  return source + ": ";
+}
+
+urdf::ModelInterfaceSharedPtr parse(const std::string& text, const std::string& source,
+                                    const Outline& outline) {
   CaptureLog log;
   console_bridge::useOutputHandler(&log);
   urdf::ModelInterfaceSharedPtr model;
@@ -257,8 +270,8 @@ urdf::ModelInterfaceSharedPtr parse(const std::string& text, const std::string& 
   }
   console_bridge::restorePreviousOutputHandler();
   if (!model)
-    throw InterchangeError(
-        source + ": urdfdom: " + (log.errors.empty() ? "cannot read the model" : log.errors));
+    throw InterchangeError(locate(log.errors, outline, source) + "urdfdom: " +
+                           (log.errors.empty() ? "cannot read the model" : log.errors));
   return model;
 }
 }  // namespace
@@ -266,7 +279,7 @@ urdf::ModelInterfaceSharedPtr parse(const std::string& text, const std::string& 
 MechanismSpec import_urdf(const std::string& text, const std::string& source,
                           std::vector<std::string>& warnings) {
   const Outline outline = check(text, source, warnings);
-  const urdf::ModelInterfaceSharedPtr model = parse(text, source);
+  const urdf::ModelInterfaceSharedPtr model = parse(text, source, outline);
   MechanismSpec spec;
   spec.name = model->getName();
   spec.gravity = Vec3(0, 0, -9.81);

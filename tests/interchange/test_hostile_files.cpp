@@ -35,6 +35,9 @@ TEST_CASE("hostile URDF and SDF files are refused naming the line and the elemen
       {"fixed_joint_cycle.urdf",
        "fixed_joint_cycle.urdf:8: <joint name='ba'>: joints form a cycle: ba ab"},
       {"self_joint.urdf", "<joint name='j'>: joints form a cycle"},
+      {"revolute_without_limits.urdf",
+       "revolute_without_limits.urdf:4: <joint name='elbow'>: urdfdom: Joint [elbow] is of type "
+       "REVOLUTE but it does not specify limits"},
       {"zero_axis.urdf", "zero_axis.urdf:4: <joint name='j'>: zero <axis>"},
       {"malformed.sdf", "malformed.sdf:4: malformed XML"},
       {"unknown_joint_type.sdf",
