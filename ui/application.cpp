@@ -1,6 +1,7 @@
 #include "ui/application.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -134,8 +135,10 @@ int videoExport(MainWindow& w, const Options& o) {
   s.speed = o.speed;
   s.whole_window = o.video_window;
   if (o.size_set) s.size = o.size;
-  const VideoResult r = exportVideo(w, s, [](int done, int total) {
-    std::fprintf(stderr, "\rarticula: frame %d/%d%s", done, total, done == total ? "\n" : "");
+  const bool tty = ::isatty(2);  // progress on a terminal only
+  const VideoResult r = exportVideo(w, s, [tty](int done, int total) {
+    if (tty)
+      std::fprintf(stderr, "\rarticula: frame %d/%d%s", done, total, done == total ? "\n" : "");
     return true;
   });
   if (!r.error.isEmpty()) return fail(r.error), 3;

@@ -67,6 +67,9 @@ const AVCodec* open_codec(VideoEncoder::State& s, const std::string& ext) {
   s.ctx = avcodec_alloc_context3(codec);
   s.ctx->pix_fmt = ext == ".gif" ? AV_PIX_FMT_RGB8 : AV_PIX_FMT_YUV420P;
   if (ext == ".mp4") {
+    // No B-frames: with them the first timestamps go negative and MP4's edit list then marks
+    // the last frame as discarded (ffprobe counted 9 of 10 frames).
+    s.ctx->max_b_frames = 0;
     av_opt_set(s.ctx->priv_data, "preset", "veryfast", 0);
     av_opt_set(s.ctx->priv_data, "crf", "20", 0);
   } else if (ext == ".webm") {
