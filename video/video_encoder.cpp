@@ -67,9 +67,7 @@ const AVCodec* open_codec(VideoEncoder::State& s, const std::string& ext) {
   s.ctx = avcodec_alloc_context3(codec);
   s.ctx->pix_fmt = ext == ".gif" ? AV_PIX_FMT_RGB8 : AV_PIX_FMT_YUV420P;
   if (ext == ".mp4") {
-    // No B-frames: with them the first timestamps go negative and MP4's edit list then marks
-    // the last frame as discarded (ffprobe counted 9 of 10 frames).
-    s.ctx->max_b_frames = 0;
+    s.ctx->max_b_frames = 0;  // every frame decodable in order: exact seeking, simple timestamps
     av_opt_set(s.ctx->priv_data, "preset", "veryfast", 0);
     av_opt_set(s.ctx->priv_data, "crf", "20", 0);
   } else if (ext == ".webm") {
@@ -133,6 +131,9 @@ void encode(VideoEncoder::State& s, AVFrame* frame) {
     const int r = avcodec_receive_packet(s.ctx, s.packet);
     if (r == AVERROR(EAGAIN) || r == AVERROR_EOF) return;
     check(r, s.path + ": encoding");
+    // One frame long: without a duration MP4's edit list ends at the last frame's start and
+    // players drop that frame (ffprobe counted 9 of 10).
+    if (s.packet->duration <= 0) s.packet->duration = 1;
     av_packet_rescale_ts(s.packet, s.ctx->time_base, s.stream->time_base);
     s.packet->stream_index = s.stream->index;
     check(av_interleaved_write_frame(s.fmt, s.packet), "cannot write " + s.path);
