@@ -9,6 +9,10 @@
 #include <iostream>
 
 #include "core/io/run_setup.hpp"
+#ifdef ARTICULA_INTERCHANGE
+#include "interchange/convert.hpp"
+#include "interchange/xml_text.hpp"
+#endif
 
 using namespace articula;
 
@@ -78,6 +82,17 @@ int run_simulate(const SimulateArgs& a) {
   }
   return 0;
 }
+
+#ifdef ARTICULA_INTERCHANGE
+// convert IN OUT: formats by extension (interchange/convert.hpp); warnings name what is dropped.
+int run_convert(const std::string& in, const std::string& out) {
+  const Imported imported = import_mechanism(in);
+  for (const std::string& w : imported.warnings) std::cerr << "warning: " << w << '\n';
+  for (const std::string& w : export_mechanism(imported.spec, out))
+    std::cerr << "warning: " << w << '\n';
+  return 0;
+}
+#endif
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -104,16 +119,31 @@ int main(int argc, char** argv) {
                   "to the step)");
   sim->add_flag("--inverse", sa.inverse,
                 "pure inverse dynamics: refuse unless every degree of freedom is motion-driven");
+#ifdef ARTICULA_INTERCHANGE
+  std::string convert_in, convert_out;
+  auto* convert = app.add_subcommand(
+      "convert", "convert between .json, .urdf, .sdf and .xml (MJCF, write only) by extension");
+  convert->add_option("IN", convert_in, "mechanism to read")->required();
+  convert->add_option("OUT", convert_out, "file to write")->required();
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : kInvalidInput;
   }
   try {
+#ifdef ARTICULA_INTERCHANGE
+    if (convert->parsed()) return run_convert(convert_in, convert_out);
+#endif
     return info->parsed() ? run_info(info_file) : run_simulate(sa);
   } catch (const ProjectError& e) {
     std::cerr << "articula-cli: invalid input: " << e.what() << '\n';
     return kInvalidInput;
+#ifdef ARTICULA_INTERCHANGE
+  } catch (const InterchangeError& e) {
+    std::cerr << "articula-cli: invalid input: " << e.what() << '\n';
+    return kInvalidInput;
+#endif
   } catch (const SetupError& e) {
     std::cerr << "articula-cli: " << e.what() << '\n';
     return kCannotSimulate;

@@ -1,6 +1,7 @@
 #include "ui/application.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -19,6 +20,9 @@
 #include "ui/responsiveness_probe.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/viewport_panel.hpp"
+#ifdef ARTICULA_HAVE_VIDEO
+#include "ui/video_export.hpp"
+#endif
 #ifdef ARTICULA_HAVE_RENDER
 #include "ui/viewport_widget.hpp"
 #endif
@@ -32,13 +36,29 @@ namespace articula {
 namespace {
 
 struct Options {
-  QString file, screenshot;
+  QString file, screenshot, video;
   double run_for = 1.0, measure = 0.0;
   QSize size{1280, 800};
+  bool size_set = false;
+  int fps = 30;
+  double speed = 1.0;
+  bool video_window = false;
 };
 
 void fail(const QString& text) {
   std::fprintf(stderr, "articula: %s\n", qPrintable(text));
+}
+
+int parseVideo(const QCommandLineParser& p, Options& o) {
+  o.video = p.value("export-video");
+  o.video_window = p.isSet("video-window");
+  o.size_set = p.isSet("size");
+  bool ok = true;
+  if (p.isSet("fps")) o.fps = p.value("fps").toInt(&ok);
+  if (!ok || o.fps <= 0 || o.fps > 240) return fail("--fps needs a whole number in 1..240"), 1;
+  if (p.isSet("speed")) o.speed = p.value("speed").toDouble(&ok);
+  if (!ok || !(o.speed > 0)) return fail("--speed needs a number > 0"), 1;
+  return 0;
 }
 
 // Returns 0 and fills `o`, or the exit status for a usage error.
@@ -48,10 +68,18 @@ int parse(QApplication& app, Options& o) {
   p.addHelpOption();
   p.addVersionOption();
   p.addPositionalArgument("file", "Project to open (default: the four-bar sample).", "[FILE.json]");
-  p.addOptions({{"screenshot", "Save a PNG of the window and exit.", "OUT.png"},
-                {"run-for", "Simulated seconds before the screenshot (default 1).", "SECONDS"},
-                {"size", "Window size for the screenshot (default 1280x800).", "WxH"},
-                {"measure", "Play for SECONDS, print frame rate and input latency.", "SECONDS"}});
+  p.addOptions(
+      {{"screenshot", "Save a PNG of the window and exit.", "OUT.png"},
+       {"run-for", "Simulated seconds before the screenshot (default 1).", "SECONDS"},
+       {"size", "Window size for the screenshot (default 1280x800).", "WxH"},
+       {"measure", "Play for SECONDS, print frame rate and input latency.", "SECONDS"},
+       {"export-video",
+        "Simulate --run-for seconds, write the motion as a video "
+        "(.mp4 H.264, .webm VP9, .gif) and exit.",
+        "OUT.mp4"},
+       {"fps", "Video frames per second (default 30).", "N"},
+       {"speed", "Simulated seconds per video second (default 1; 0.5 is slow motion).", "FACTOR"},
+       {"video-window", "Film the whole window (plots too), not only the 3D view."}});
   p.process(app);
   const QStringList args = p.positionalArguments();
   if (args.size() > 1) return fail("expected at most one project file"), 1;
@@ -67,8 +95,9 @@ int parse(QApplication& app, Options& o) {
     if (!m.hasMatch()) return fail("--size needs WxH, e.g. 1280x800"), 1;
     o.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
   }
-  if ((!o.screenshot.isEmpty() || o.measure > 0) && o.file.isEmpty())
-    return fail("--screenshot and --measure need a project file"), 1;
+  if (const int status = parseVideo(p, o)) return status;
+  if ((!o.screenshot.isEmpty() || o.measure > 0 || !o.video.isEmpty()) && o.file.isEmpty())
+    return fail("--screenshot, --measure and --export-video need a project file"), 1;
   return 0;
 }
 
@@ -94,6 +123,32 @@ int screenshot(MainWindow& w, const Options& o) {
     return fail("the simulation failed; see the Diagnostics dock in the image"), 4;
   return 0;
 }
+
+#ifdef ARTICULA_HAVE_VIDEO
+int videoExport(MainWindow& w, const Options& o) {
+  w.controller()->runFor(o.run_for);
+  settle(300);
+  VideoSettings s;
+  s.path = o.video;
+  s.duration = std::min(o.run_for, w.controller()->recordedTime());
+  s.fps = o.fps;
+  s.speed = o.speed;
+  s.whole_window = o.video_window;
+  if (o.size_set) s.size = o.size;
+  const bool tty = ::isatty(2);  // progress on a terminal only
+  const VideoResult r = exportVideo(w, s, [tty](int done, int total) {
+    if (tty)
+      std::fprintf(stderr, "\rarticula: frame %d/%d%s", done, total, done == total ? "\n" : "");
+    return true;
+  });
+  if (!r.error.isEmpty()) return fail(r.error), 3;
+  std::printf("articula: wrote %s (%d frames, %dx%d, %d fps, t = 0..%.3f s)\n", qPrintable(o.video),
+              r.frames, r.size.width(), r.size.height(), o.fps, s.duration);
+  if (w.controller()->state() == SimulationController::State::Failed)
+    return fail("the simulation failed before the end; the video stops there"), 4;
+  return 0;
+}
+#endif
 
 // CPU seconds used by the calling thread: the GUI thread's cost of a frame does not depend on
 // how busy the rest of the machine is, unlike the frame rate.
@@ -159,8 +214,9 @@ void prepareApplication() {
 int runApplication(QApplication& app) {
   Options o;
   if (const int status = parse(app, o)) return status;
-  const bool headless = !o.screenshot.isEmpty() || o.measure > 0;
-  if (!o.screenshot.isEmpty()) ViewportPanel::setMultisampling(4);  // quality over frame rate
+  const bool headless = !o.screenshot.isEmpty() || o.measure > 0 || !o.video.isEmpty();
+  if (!o.screenshot.isEmpty() || !o.video.isEmpty())
+    ViewportPanel::setMultisampling(4);  // quality over frame rate
   MainWindow w;
   w.setInteractive(!headless);
   if (!headless) w.restoreLayout();
@@ -174,6 +230,13 @@ int runApplication(QApplication& app) {
     return fail(w.lastError()), 2;
   if (!o.screenshot.isEmpty()) return screenshot(w, o);
   if (o.measure > 0) return measure(w, o);
+  if (!o.video.isEmpty()) {
+#ifdef ARTICULA_HAVE_VIDEO
+    return videoExport(w, o);
+#else
+    return fail("this build has no video export (libavcodec-dev, libavformat-dev, ...)"), 1;
+#endif
+  }
   return app.exec();
 }
 

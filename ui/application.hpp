@@ -5,8 +5,10 @@
 //                                         simulate, save a PNG of the whole window, exit
 //   articula --measure SECONDS FILE.json  play for SECONDS of wall time, print the frame rate and
 //                                         the input latency (JSON), exit
+//   articula --export-video OUT.mp4 --run-for S [--fps 30] [--speed 1] [--size WxH]
+//            [--video-window] FILE.json   simulate S seconds, write the motion as a video, exit
 // Exit status: 0 on success, 1 for usage errors, 2 when the file cannot be opened, 3 when the
-// image cannot be written, 4 when the simulation failed (the image is still written).
+// image or video cannot be written, 4 when the simulation failed (the image is still written).
 class QApplication;
 
 namespace articula {

@@ -210,6 +210,7 @@ void MainWindow::createFileMenu() {
                   &MainWindow::exportCsvInteractive);
   file->addAction(themedIcon("export-image"), tr("Export &Image…"), this,
                   &MainWindow::exportImageInteractive);
+  createExchangeActions(file);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 }
@@ -348,6 +349,13 @@ void MainWindow::restoreLayout() {
 }
 
 bool MainWindow::openFile(const QString& path) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == "urdf" || suffix == "sdf" || suffix == "world") {  // imported, untitled
+    if (importFile(path)) return true;
+    diagnostics_->addMessage(Severity::Error, last_error_);
+    showError(tr("Cannot import"), last_error_);
+    return false;
+  }
   if (!document_->load(path)) {
     last_error_ = document_->error();
     diagnostics_->addMessage(Severity::Error, last_error_);

@@ -47,6 +47,10 @@ class MainWindow : public QMainWindow {
   bool saveAs(const QString& path);
   bool exportCsv(const QString& path);
   bool exportImage(const QString& path);
+  // URDF / SDFormat in, URDF / SDFormat / MJCF out (interchange/, by extension; main_window_
+  // exchange.cpp). Import opens the mechanism as an untitled project; warnings go to Diagnostics.
+  bool importFile(const QString& path);
+  bool exportFile(const QString& path);
 
   // Non-interactive windows (tests, screenshots) show no dialogs and keep no window state.
   void setInteractive(bool interactive) { interactive_ = interactive; }
@@ -92,6 +96,10 @@ class MainWindow : public QMainWindow {
   void openInteractive();
   void exportCsvInteractive();
   void exportImageInteractive();
+  void createExchangeActions(QMenu* file);  // File > Import…, Export…, Export Video…
+  void importInteractive();
+  void exportInteractive();
+  void exportVideoInteractive();
   void showError(const QString& title, const QString& text);
 
   Document* document_;

@@ -40,6 +40,9 @@
 #include "ui/simulation_controller.hpp"
 #include "ui/simulation_tool_bar.hpp"
 #include "ui/viewport_panel.hpp"
+#ifdef ARTICULA_HAVE_VIDEO
+#include "ui/video_export.hpp"
+#endif
 
 using namespace articula;
 using namespace articula::gui_test;
@@ -342,6 +345,53 @@ TEST_CASE("the window shows the mechanism and exports CSV", "[gui][export]") {
   CHECK(lines[0].split(',').size() == static_cast<int>(header.size()));
   CHECK(lines[0].startsWith("t,"));
 }
+
+#ifdef ARTICULA_HAVE_INTERCHANGE
+TEST_CASE("File > Import and Export: a URDF opens untitled, exports to SDF and back",
+          "[gui][export]") {
+  Window win;
+  const QString urdf = QString(ARTICULA_SOURCE_DIR) + "/tests/data/interchange/iiwa14.urdf";
+  REQUIRE(win.w.importFile(urdf));
+  CHECK(win.w.document()->path().isEmpty());  // untitled: Save asks where
+  CHECK(win.w.document()->spec().bodies.size() == 8);
+  REQUIRE(win.w.document()->mechanism());
+  QTemporaryDir dir;
+  REQUIRE(win.w.exportFile(dir.filePath("iiwa.sdf")));
+  REQUIRE(win.w.openFile(dir.filePath("iiwa.sdf")));  // opening an SDF imports it
+  CHECK(win.w.document()->spec().joints.size() == 8);
+  CHECK(!win.w.exportFile(dir.filePath("iiwa.step")));
+  CHECK(win.w.lastError().contains("unknown extension"));
+  CHECK(!win.w.importFile(QString(ARTICULA_SOURCE_DIR) +
+                          "/tests/data/interchange/hostile/unknown_joint_type.urdf"));
+  CHECK(win.w.lastError().contains("<joint name='elbow'>"));
+  CHECK(win.w.document()->spec().joints.size() == 8);  // the failed import kept the document
+}
+#endif
+
+#ifdef ARTICULA_HAVE_VIDEO
+TEST_CASE("File > Export Video writes the recorded motion and can be cancelled", "[gui][export]") {
+  Window win;
+  REQUIRE(win.w.openFile(sample("fourbar")));
+  win.w.controller()->runFor(0.5);
+  settle(200);
+  QTemporaryDir dir;
+  VideoSettings s;
+  s.path = dir.filePath("fourbar.webm");
+  s.duration = 0.5;
+  s.fps = 8;
+  s.size = QSize(200, 150);
+  const VideoResult r = exportVideo(win.w, s);
+  CHECK(r.error.isEmpty());
+  CHECK(r.frames == 4);
+  CHECK(r.size == QSize(200, 150));
+  CHECK(QFileInfo(s.path).size() > 0);
+  s.path = dir.filePath("cancelled.mp4");
+  const VideoResult c = exportVideo(win.w, s, [](int done, int) { return done < 2; });
+  CHECK(c.cancelled);
+  CHECK(!QFileInfo::exists(s.path));
+  CHECK(QDir(dir.path()).entryList(QDir::Files).size() == 1);  // no partial file left
+}
+#endif
 
 TEST_CASE("history decimation keeps uniform resolution within its budget", "[gui][history]") {
   SnapshotHistory h(1);  // tiny budget: the minimum capacity (1000 records) applies
