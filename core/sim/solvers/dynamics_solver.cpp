@@ -5,6 +5,7 @@
 #include "core/sim/loop_method.hpp"
 #include "core/sim/solvers/embedding_solver.hpp"
 #include "core/sim/solvers/method2_solver.hpp"
+#include "core/sim/solvers/operator_solver.hpp"
 #include "core/sim/solvers/sparse_solver.hpp"
 #include "core/sim/solvers/tree_solver.hpp"
 
@@ -39,6 +40,13 @@ std::unique_ptr<DynamicsSolver> sparse(const SolverEnv& env, bool forced) {
         "multi-DoF motion drive, redundant loops or a singular matrix at the "
         "assembled state (use method2)");
   return std::make_unique<SparseSolver>(env, std::move(sm));
+}
+std::unique_ptr<DynamicsSolver> operator_solver(const SolverEnv& env) {
+  if (!env.constraints.operator_capable())
+    throw SetupError(
+        "the spatial-operator-algebra solver does not apply: joint limits and contacts have "
+        "no body-level rows in it yet (use method2)");
+  return std::make_unique<OperatorSolver>(env);
 }
 }  // namespace
 
@@ -76,9 +84,7 @@ std::unique_ptr<DynamicsSolver> make_solver(const SolverEnv& env, SolverChoice c
     case SolverChoice::Embedding:
       return std::make_unique<EmbeddingSolver>(env);
     case SolverChoice::Operator:
-      throw SetupError(
-          "the spatial-operator-algebra solver is not available yet: use auto, "
-          "method2 or sparse");
+      return operator_solver(env);
   }
   return method2(env, planar_algebra, body_forces);
 }
