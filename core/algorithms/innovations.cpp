@@ -59,6 +59,12 @@ void solve_in_place(const Model& model, const Data& data, InnovationsWork& w) {
       if (p > 0) w.z[p] += z;
       continue;
     }
+    if (nv == 1) {  // scalars: most joints, and the inner loop of Λ^-1
+      const double e = w.tau[vi] + dot6(data.oS[i].data(), z.data());
+      w.nu[vi] = data.Dinv[i](0, 0) * e;
+      if (p > 0) w.z[p] += z - data.oU[i].col(0) * e;
+      continue;
+    }
     VecN e = w.tau.segment(vi, nv);
     e.noalias() += data.oS[i].transpose() * z;
     w.nu.segment(vi, nv).noalias() = data.Dinv[i] * e;           // ν = D^-1 ε
@@ -70,6 +76,12 @@ void solve_in_place(const Model& model, const Data& data, InnovationsWork& w) {
     ++w.body_steps;
     if (nv == 0) {
       w.a[i] = ap;
+      continue;
+    }
+    if (nv == 1) {
+      const double qdd = w.nu[vi] - dot6(data.oU[i].data(), ap.data());
+      w.qdd[vi] = qdd;
+      w.a[i] = ap + data.oS[i].col(0) * qdd;
       continue;
     }
     auto qdd = w.qdd.segment(vi, nv);

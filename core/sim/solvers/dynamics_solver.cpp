@@ -41,6 +41,15 @@ std::unique_ptr<DynamicsSolver> sparse(const SolverEnv& env, bool forced) {
         "assembled state (use method2)");
   return std::make_unique<SparseSolver>(env, std::move(sm));
 }
+// Rows the solvers solve: planar mechanisms' loop joints have structurally zero out-of-plane rows.
+int solved_rows(const SolverEnv& env) {
+  const Mechanism& m = env.mech;
+  int solved = env.constraints.rows();
+  if (m.planar)
+    for (const LoopJoint& l : m.compiled.loops) solved -= l.joint.nc() - (3 - l.joint.nv());
+  return solved;
+}
+
 std::unique_ptr<DynamicsSolver> operator_solver(const SolverEnv& env) {
   if (!env.constraints.operator_capable())
     throw SetupError(
@@ -75,6 +84,9 @@ std::unique_ptr<DynamicsSolver> make_solver(const SolverEnv& env, SolverChoice c
   switch (choice) {
     case SolverChoice::Auto:
       if (env.constraints.tree_only()) return std::make_unique<TreeSolver>(env);
+      if (env.constraints.operator_capable() &&
+          prefer_operator(env.mech, env.constraints.rows(), solved_rows(env)))
+        return std::make_unique<OperatorSolver>(env);
       if (env.mech.sparse && env.constraints.body_level_capable()) return sparse(env, false);
       return method2(env, planar_algebra, body_forces);
     case SolverChoice::Method2:
