@@ -1,5 +1,7 @@
 #include "core/sim/loop_method.hpp"
 
+#include <algorithm>
+
 #include "core/algorithms/kinematics.hpp"
 #include "core/sim/mechanism.hpp"
 
@@ -11,7 +13,30 @@ namespace {
 // singular configurations, so near a tie it is kept.
 constexpr double kSparseCostPerFlop = 8.5;
 constexpr double kSparseMargin = 0.85;
+// Instructions per body and solved row of the operator solver's Λ^-1 (two passes of 30-50
+// scalar operations each at a 1-DoF joint, with the loads of the factors), and per body of its
+// kinematics and ABA as Method 2's: estimates, not yet fitted by callgrind, on the high side so
+// that auto keeps Method 2 and the sparse method on every sample.
+constexpr double kOperatorPerBodyRow = 100.0;
+constexpr double kOperatorPerBody = 4200.0;
 }  // namespace
+
+double operator_cost(const Model& model, int rows, int solved_rows) {
+  double depth_sum = 0.0;  // the dense rows span the paths to the base, as in Method 2
+  for (int i = 1; i <= model.nb; ++i)
+    for (int k = i; k > 0; k = model.parent[k]) depth_sum += 1.0;
+  const double m = rows, me = solved_rows;
+  return kOperatorPerBody * model.nb + 2.95 * m * depth_sum + kOperatorPerBodyRow * me * model.nb +
+         12.3 * me * me * me / 3;
+}
+
+bool prefer_operator(const Mechanism& m, int rows, int solved_rows) {
+  if (rows == 0) return false;
+  const double op = operator_cost(m.model(), rows, solved_rows);
+  double other = method2_cost(m.model(), rows, solved_rows);
+  if (m.sparse) other = std::min(other, kSparseCostPerFlop * m.sparse->flops);
+  return op < 0.5 * other;
+}
 
 std::shared_ptr<const SparseDynamicsModel> sparse_dynamics_model(const Mechanism& m) {
   if (!m.has_loops()) return nullptr;

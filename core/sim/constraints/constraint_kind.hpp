@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/algorithms/innovations.hpp"
 #include "core/model/data.hpp"
 #include "core/sim/mechanism.hpp"
 
@@ -80,6 +81,15 @@ class ConstraintKind {
   // only when all kinds do), and that form at the context's state (velocity-product kinematics).
   virtual bool body_level_capable() const { return true; }
   virtual bool body_level_rows(const ConstraintContext& c, BodyLevelRows& out) const = 0;
+
+  // The rows in body-level form (forces on bodies and generalized forces on coordinates, the
+  // dual of recover() for a unit multiplier) for the spatial-operator solver, written to
+  // out[0 .. rows()): needs the position kinematics at the state (data.X0). False when the
+  // kind has no such form.
+  virtual bool operator_capable() const { return false; }
+  virtual void operator_rows(const ConstraintContext& c, OperatorRow* out) const {
+    (void)c, (void)out;
+  }
 
   // Power the constraint forces put in (drives); ideal constraints do no work.
   virtual double power(const ConstraintContext& c, const double* mu) const {

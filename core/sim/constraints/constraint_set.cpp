@@ -121,6 +121,17 @@ bool ConstraintSet::body_level_capable() const {
   return true;
 }
 
+bool ConstraintSet::operator_capable() const {
+  for (const Entry& e : kinds_)
+    if (!e.kind->operator_capable()) return false;
+  return true;
+}
+
+void ConstraintSet::operator_rows(const ConstraintContext& c, std::vector<OperatorRow>& out) const {
+  out.assign(rows_, OperatorRow{});
+  for (const Entry& e : kinds_) e.kind->operator_rows(c, out.data() + e.row0);
+}
+
 double ConstraintSet::power(const ConstraintContext& c, const VecX& mu) const {
   double p = 0.0;
   for (const Entry& e : kinds_) p += e.kind->power(c, mu.data() + e.row0);

@@ -51,6 +51,11 @@ class ConstraintSet {
   bool body_level(const ConstraintContext& c, BodyLevelRows& out) const;
   bool body_level_capable() const;
 
+  // The rows in body-level form for the spatial-operator solver (rows() of them, out resized
+  // here; allocates only when the row count grows); false when some kind has none.
+  bool operator_capable() const;
+  void operator_rows(const ConstraintContext& c, std::vector<OperatorRow>& out) const;
+
   double power(const ConstraintContext& c, const VecX& mu) const;
   // Constraint forces from the multipliers (rows()); out sized for the mechanism and zeroed here.
   void recover(const ConstraintContext& c, const VecX& mu, ConstraintForces& out) const;

@@ -58,6 +58,16 @@ class Couplings final : public ConstraintKind {
   bool body_level_capable() const override { return false; }
   bool body_level_rows(const ConstraintContext&, BodyLevelRows&) const override { return false; }
 
+  bool operator_capable() const override { return true; }
+  void operator_rows(const ConstraintContext& c, OperatorRow* out) const override {
+    for (int r = 0; r < rows(); ++r) {  // the dual of recover: side B weight 1, side A -ratio
+      const CouplingBinding& cb = mech_.couplings[r];
+      int bodies = 0, coords = 0;
+      operator_side(c, cb.b, 1.0, out[r], bodies, coords);
+      operator_side(c, cb.a, -cb.ratio, out[r], bodies, coords);
+    }
+  }
+
   void recover(const ConstraintContext& c, const double* mu, ConstraintForces& out) const override {
     for (int r = 0; r < rows(); ++r) {
       const CouplingBinding& cb = mech_.couplings[r];
@@ -99,6 +109,26 @@ class Couplings final : public ConstraintKind {
     Eigen::RowVectorXd tmp(row.size());
     relative_velocity_row(mech_.model(), c.data, mech_.compiled.loops[s.loop], st.P, tmp);
     row += w * tmp;
+  }
+  // One side's share of a body-level row: a coordinate on a tree joint, the wrench P w across a
+  // loop joint (as add_loop_joint_force applies it).
+  void operator_side(const ConstraintContext& c, const CouplingBinding::Side& s, double w,
+                     OperatorRow& row, int& bodies, int& coords) const {
+    if (s.loop < 0) {
+      row.coord[coords] = s.v;
+      row.c[coords++] = w;
+      return;
+    }
+    const LoopJoint& l = mech_.compiled.loops[s.loop];
+    LoopMotion m;
+    loop_motion(c.data, l, LoopLevel::Position, m);
+    LoopCoordinate lc;
+    loop_coordinate(l, m, LoopLevel::Position, lc);
+    const Force f0 = m.Xs.transpose_apply(Force(lc.P * w));
+    row.body[bodies] = l.successor;
+    row.T[bodies++] = f0;
+    row.body[bodies] = l.predecessor;
+    row.T[bodies++] = -f0;
   }
   // τ on one side: on a tree joint a generalized force (which the RNEA τ of a driven joint
   // includes, so joint outputs take it out); on a loop joint the wrench across it.

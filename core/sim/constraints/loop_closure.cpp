@@ -46,6 +46,26 @@ class LoopClosure final : public ConstraintKind {
     return true;  // the sparse model holds the loop joints themselves
   }
 
+  bool operator_capable() const override { return true; }
+  void operator_rows(const ConstraintContext& c, OperatorRow* out) const override {
+    // Row k of loop joint l is T_k^T (a_s - a_p) in successor coordinates: the force
+    // ^sX_0^T T_k on the successor and its opposite on the predecessor (as recover applies).
+    VecN d;
+    Mat6X T;
+    for (const LoopJoint& lj : loops_) {
+      LoopMotion m;
+      loop_motion(c.data, lj, LoopLevel::Position, m);
+      loop_jcalc(lj.joint, m.X_sp, d, T);
+      for (int k = 0; k < lj.joint.nc(); ++k) {
+        OperatorRow& r = out[lj.row + k];
+        r.body[0] = lj.successor;
+        r.T[0] = m.Xs.transpose_apply(Force(T.col(k)));
+        r.body[1] = lj.predecessor;
+        r.T[1] = -r.T[0];
+      }
+    }
+  }
+
   void recover(const ConstraintContext& c, const double* mu, ConstraintForces& out) const override {
     // Loop joint k transmits f = T λ_k to its successor (successor joint-frame coordinates).
     VecN d;

@@ -37,6 +37,10 @@ class TreeMotionDrives final : public ConstraintKind {
     for (int r = 0; r < rows(); ++r) out.tree_qdd[r] = prescribed(c, r);
     return true;
   }
+  bool operator_capable() const override { return true; }
+  void operator_rows(const ConstraintContext&, OperatorRow* out) const override {
+    for (int r = 0; r < rows(); ++r) out[r].coord[0] = v_[r], out[r].c[0] = 1.0;
+  }
   double power(const ConstraintContext& c, const double* mu) const override {
     double p = 0.0;
     for (int r = 0; r < rows(); ++r) p += mu[r] * (*c.qd)[v_[r]];
@@ -94,6 +98,20 @@ class LoopMotionDrives final : public ConstraintKind {
       out.loop_g[r] = rhs(c, r);
     }
     return true;
+  }
+  bool operator_capable() const override { return true; }
+  void operator_rows(const ConstraintContext& c, OperatorRow* out) const override {
+    for (int r = 0; r < rows(); ++r) {  // P^T v_rel: the wrench P across the joint (recover)
+      const LoopJoint& l = loop(r);
+      LoopMotion m;
+      loop_motion(c.data, l, LoopLevel::Position, m);
+      LoopCoordinate lc;
+      loop_coordinate(l, m, LoopLevel::Position, lc);
+      out[r].body[0] = l.successor;
+      out[r].T[0] = m.Xs.transpose_apply(lc.P);
+      out[r].body[1] = l.predecessor;
+      out[r].T[1] = -out[r].T[0];
+    }
   }
   double power(const ConstraintContext&, const double* mu) const override {
     double p = 0.0;  // q̇_l at the last acceleration-level call (the same stage)

@@ -5,6 +5,7 @@
 #include "core/sim/loop_method.hpp"
 #include "core/sim/solvers/embedding_solver.hpp"
 #include "core/sim/solvers/method2_solver.hpp"
+#include "core/sim/solvers/operator_solver.hpp"
 #include "core/sim/solvers/sparse_solver.hpp"
 #include "core/sim/solvers/tree_solver.hpp"
 
@@ -40,6 +41,22 @@ std::unique_ptr<DynamicsSolver> sparse(const SolverEnv& env, bool forced) {
         "assembled state (use method2)");
   return std::make_unique<SparseSolver>(env, std::move(sm));
 }
+// Rows the solvers solve: planar mechanisms' loop joints have structurally zero out-of-plane rows.
+int solved_rows(const SolverEnv& env) {
+  const Mechanism& m = env.mech;
+  int solved = env.constraints.rows();
+  if (m.planar)
+    for (const LoopJoint& l : m.compiled.loops) solved -= l.joint.nc() - (3 - l.joint.nv());
+  return solved;
+}
+
+std::unique_ptr<DynamicsSolver> operator_solver(const SolverEnv& env) {
+  if (!env.constraints.operator_capable())
+    throw SetupError(
+        "the spatial-operator-algebra solver does not apply: joint limits and contacts have "
+        "no body-level rows in it yet (use method2)");
+  return std::make_unique<OperatorSolver>(env);
+}
 }  // namespace
 
 SolverChoice solver_from_name(const std::string& name) {
@@ -67,6 +84,9 @@ std::unique_ptr<DynamicsSolver> make_solver(const SolverEnv& env, SolverChoice c
   switch (choice) {
     case SolverChoice::Auto:
       if (env.constraints.tree_only()) return std::make_unique<TreeSolver>(env);
+      if (env.constraints.operator_capable() &&
+          prefer_operator(env.mech, env.constraints.rows(), solved_rows(env)))
+        return std::make_unique<OperatorSolver>(env);
       if (env.mech.sparse && env.constraints.body_level_capable()) return sparse(env, false);
       return method2(env, planar_algebra, body_forces);
     case SolverChoice::Method2:
@@ -76,9 +96,7 @@ std::unique_ptr<DynamicsSolver> make_solver(const SolverEnv& env, SolverChoice c
     case SolverChoice::Embedding:
       return std::make_unique<EmbeddingSolver>(env);
     case SolverChoice::Operator:
-      throw SetupError(
-          "the spatial-operator-algebra solver is not available yet: use auto, "
-          "method2 or sparse");
+      return operator_solver(env);
   }
   return method2(env, planar_algebra, body_forces);
 }
