@@ -26,21 +26,24 @@ const char* colour(Kind k) {
   }
 }
 
-// DOT string literal: quotes and backslashes escaped.
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
+// Text inside a DOT string literal: quotes and backslashes escaped.
+std::string escaped(const std::string& s) {
+  std::string out;
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
-  return out + "\"";
+  return out;
+}
+std::string quoted(const std::string& s) {
+  return "\"" + escaped(s) + "\"";
 }
 
 void variable_node(std::ostringstream& os, const FactorGraph& g, int v, const std::string& extra) {
   const Variable& var = g.variable(v);
-  std::string label = key_name(var.key);
-  if (!var.label.empty()) label += "\\n" + var.label;
-  os << "  v" << v << " [label=" << quoted(label) << extra
+  std::string label = escaped(key_name(var.key));
+  if (!var.label.empty()) label += "\\n" + escaped(var.label);  // a line break in the node
+  os << "  v" << v << " [label=\"" << label << "\"" << extra
      << ", shape=" << (var.known ? "box" : "ellipse")
      << ", style=filled, fillcolor=" << colour(var.key.kind) << "];\n";
 }
