@@ -83,16 +83,25 @@ nlohmann::json dynamics_report(const Mechanism& m, double t, EliminationOrder or
     for (int c = 0; c < nv; ++c) qdd.push_back(r.qdd[v0 + c]), tau.push_back(r.tau[v0 + c]);
     joints.push_back({{"joint", m.spec.joints[j].name}, {"qdd", qdd}, {"tau", tau}});
   }
-  return {{"t", t},
-          {"order", order_name(order)},
-          {"mobility", r.mobility},
-          {"motion_drives", r.motion_drives},
-          {"redundant", r.redundant},
-          {"split", r.redundant ? "minimum-norm (minimum-torque priors, equal weights)" : "unique"},
-          {"tree_joints", joints},
-          {"drives", drive_forces(m, r)},
-          {"elimination",
-           {{"variables", r.net.conditionals.size()}, {"bayes_net_entries", r.net.nonzeros()}}}};
+  nlohmann::json report = {
+      {"t", t},
+      {"order", order_name(order)},
+      {"mobility", r.mobility},
+      {"motion_drives", r.motion_drives},
+      {"redundant", r.redundant},
+      {"split", r.redundant ? "minimum-norm (minimum-torque priors, equal weights)" : "unique"},
+      {"tree_joints", joints},
+      {"drives", drive_forces(m, r)},
+      {"elimination",
+       {{"variables", r.net.conditionals.size()}, {"bayes_net_entries", r.net.nonzeros()}}}};
+  // Limits, contacts and joint friction are not factors yet: say that the result leaves them out.
+  bool unilateral = !m.spec.contacts.empty();
+  for (const JointSpec& j : m.spec.joints) unilateral = unilateral || j.limits || j.friction;
+  if (unilateral)
+    report["note"] =
+        "joint limits, contacts and joint friction are not in the factor graph: "
+        "bilateral dynamics only";
+  return report;
 }
 
 nlohmann::json redundant_actuation_info(const Mechanism& m) {
@@ -109,6 +118,8 @@ nlohmann::json redundant_actuation_info(const Mechanism& m) {
   } catch (const EliminationError& e) {
     out["problem"] = e.what();
     out["equations"] = e.factors;
+  } catch (const std::exception& e) {  // e.g. couplings: info itself must not fail on this
+    out["problem"] = e.what();
   }
   return out;
 }
