@@ -104,15 +104,16 @@ Gathered gather(Workspace& w, int x, const std::vector<int>& fids) {
   }
   std::sort(g.origins.begin(), g.origins.end());
   g.origins.erase(std::unique(g.origins.begin(), g.origins.end()), g.origins.end());
-  std::vector<int> col(w.graph.num_variables(), -1);
-  col[x] = 0;
   g.nr = 0;
   for (const auto& [p, v] : others) {
     g.rest.push_back(v);
     g.offset.push_back(g.n + g.nr);
-    col[v] = g.n + g.nr;
     g.nr += w.graph.variable(v).dim;
   }
+  auto col = [&](int v) {  // a handful of variables: a linear search beats an O(N) table
+    if (v == x) return 0;
+    return g.offset[std::find(g.rest.begin(), g.rest.end(), v) - g.rest.begin()];
+  };
   const int cols = g.n + g.nr + 1;
   g.H = MatX::Zero(mh, cols);
   g.S = MatX::Zero(ms, cols);
@@ -123,7 +124,7 @@ Gathered gather(Workspace& w, int x, const std::vector<int>& fids) {
     MatX& M = lf.hard ? g.H : g.S;
     int& r = lf.hard ? rh : rs;
     for (size_t k = 0; k < lf.vars.size(); ++k)
-      M.block(r, col[lf.vars[k]], m, lf.A[k].cols()) += lf.A[k];
+      M.block(r, col(lf.vars[k]), m, lf.A[k].cols()) += lf.A[k];
     M.block(r, cols - 1, m, 1) = lf.b;
     r += m;
     lf.alive = false;
