@@ -19,7 +19,7 @@ class TrapezoidalFactor final : public Factor {
     r.resize(1);
     r[0] = x[vars_[1]][0] - x[vars_[0]][0] - 0.5 * h_ * (x[vars_[2]][0] + x[vars_[3]][0]);
     if (!J) return;
-    J->assign(4, MatX(1, 1));
+    J->assign(4, MatX::Zero(1, 1));
     (*J)[0](0, 0) = -1, (*J)[1](0, 0) = 1, (*J)[2](0, 0) = -0.5 * h_, (*J)[3](0, 0) = -0.5 * h_;
   }
   std::string name() const override { return "trapezoidal " + std::to_string(k_); }
