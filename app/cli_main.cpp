@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "core/factor_graph/dynamics_report.hpp"
 #include "core/io/run_setup.hpp"
 #ifdef ARTICULA_INTERCHANGE
 #include "interchange/convert.hpp"
@@ -26,9 +27,34 @@ Mechanism load_and_prepare(const std::string& path) {
   return prepare_project(loaded.spec);
 }
 
-int run_info(const std::string& file) {
-  const Mechanism mech = load_and_prepare(file);
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write '" + path + "'");
+}
+
+struct InfoArgs {
+  std::string file, graph, factor_graph, order = "rnea";
+};
+
+int run_info(const InfoArgs& a) {
+  const Mechanism mech = load_and_prepare(a.file);
+  const fg::EliminationOrder order = fg::order_from_name(a.order);
   std::cout << mechanism_info(mech).dump(2) << '\n';
+  if (!a.graph.empty()) write_text(a.graph, fg::bayes_net_dot_at_start(mech, order));
+  if (!a.factor_graph.empty()) write_text(a.factor_graph, fg::factor_graph_dot_at_start(mech));
+  return 0;
+}
+
+struct DynamicsArgs {
+  std::string file, order = "colamd";
+  double at = 0.0;
+};
+
+int run_dynamics(const DynamicsArgs& a) {
+  const Mechanism mech = load_and_prepare(a.file);
+  const fg::EliminationOrder order = fg::order_from_name(a.order);
+  std::cout << fg::dynamics_report(mech, a.at, order).dump(2) << '\n';
   return 0;
 }
 
@@ -98,9 +124,24 @@ int run_convert(const std::string& in, const std::string& out) {
 int main(int argc, char** argv) {
   CLI::App app{"Articula headless: mechanism information and simulation to CSV"};
   app.require_subcommand(1);
-  std::string info_file;
+  InfoArgs ia;
   auto* info = app.add_subcommand("info", "print the mechanism summary as JSON");
-  info->add_option("FILE", info_file, "project file")->required();
+  info->add_option("FILE", ia.file, "project file")->required();
+  info->add_option("--graph", ia.graph,
+                   "write the Bayes net of the instant dynamics at t = 0 (Graphviz DOT)");
+  info->add_option("--factor-graph", ia.factor_graph,
+                   "write the dynamics factor graph at t = 0 (Graphviz DOT)");
+  info->add_option("--order", ia.order,
+                   "elimination order for --graph: rnea, crba, aba, colamd, amd or mindegree");
+  DynamicsArgs da;
+  auto* dyn = app.add_subcommand(
+      "dynamics", "accelerations and drive forces at one instant by the factor graph (JSON)");
+  dyn->add_option("FILE", da.file, "project file")->required();
+  dyn->add_option("--at", da.at,
+                  "time, s (the state there is simulated, or assembled from the "
+                  "laws when the drives are redundant)");
+  dyn->add_option("--order", da.order,
+                  "elimination order: rnea, crba, aba, colamd, amd or mindegree");
   SimulateArgs sa;
   auto* sim = app.add_subcommand("simulate", "simulate and write CSV (stdout without --output)");
   sim->add_option("FILE", sa.file, "project file")->required();
@@ -135,7 +176,9 @@ int main(int argc, char** argv) {
 #ifdef ARTICULA_INTERCHANGE
     if (convert->parsed()) return run_convert(convert_in, convert_out);
 #endif
-    return info->parsed() ? run_info(info_file) : run_simulate(sa);
+    if (info->parsed()) return run_info(ia);
+    if (dyn->parsed()) return run_dynamics(da);
+    return run_simulate(sa);
   } catch (const ProjectError& e) {
     std::cerr << "articula-cli: invalid input: " << e.what() << '\n';
     return kInvalidInput;
@@ -147,6 +190,14 @@ int main(int argc, char** argv) {
   } catch (const SetupError& e) {
     std::cerr << "articula-cli: " << e.what() << '\n';
     return kCannotSimulate;
+  } catch (const fg::EliminationError& e) {
+    std::cerr << "articula-cli: " << e.what();
+    for (const std::string& f : e.factors) std::cerr << (&f == &e.factors[0] ? ": " : ", ") << f;
+    std::cerr << '\n';
+    return kCannotSimulate;
+  } catch (const std::invalid_argument& e) {  // a bad --order
+    std::cerr << "articula-cli: invalid input: " << e.what() << '\n';
+    return kInvalidInput;
   } catch (const std::exception& e) {
     std::cerr << "articula-cli: " << e.what() << '\n';
     return kCannotSimulate;

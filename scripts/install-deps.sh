@@ -7,6 +7,7 @@ packages=(
   cmake g++ make pkg-config            # toolchain
   libeigen3-dev nlohmann-json3-dev     # core: linear algebra, project files
   libcli11-dev                         # articula-cli option parsing
+  libceres-dev libsuitesparse-dev      # core/factor_graph: Ceres solve, COLAMD/AMD orders
   catch2                               # tests
   libbenchmark-dev                     # articula-bench
   libmujoco-dev libsimbody-dev         # articula-bench: peer engines, side by side

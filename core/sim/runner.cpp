@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/factor_graph/dynamics_report.hpp"
 #include "core/sim/embedding/aggregation.hpp"
 
 namespace articula {
@@ -87,6 +88,9 @@ nlohmann::json mechanism_info(const Mechanism& mech) {
                                         : "spanning tree, Method 2 (RBDA 8.5)"},
       {"embedding", embedding_info(mech)},
   };
+  // More motion drives than freedoms: how the factor graph shares the load (issue 19).
+  const nlohmann::json actuation = fg::redundant_actuation_info(mech);
+  if (!actuation.is_null()) info["redundant_actuation"] = actuation;
   return info;
 }
 
