@@ -5,6 +5,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <stdexcept>
 
 #include "ui/diagnostics_dock.hpp"
 #include "ui/document.hpp"
@@ -40,23 +41,34 @@ void MainWindow::createExchangeActions(QMenu* file) {
   (void)file;
 }
 
-bool MainWindow::importFile(const QString& path) {
 #ifdef ARTICULA_HAVE_INTERCHANGE
+namespace {
+// Runs an import or an export: its warnings and then `done` go to the diagnostics dock; false
+// with the exception's message in `error` when it throws (the document is then unchanged).
+template <class Action>
+bool run_exchange(DiagnosticsDock* dock, QString& error, const QString& done, Action action) {
   try {
-    const Imported in = import_mechanism(path.toStdString());
-    if (!document_->adoptUntitled(in.spec)) {
-      last_error_ = document_->error();
-      return false;
-    }
-    for (const std::string& w : in.warnings)
-      diagnostics_->addMessage(Severity::Warning, QString::fromStdString(w));
-    diagnostics_->addMessage(Severity::Info, tr("Imported %1").arg(path));
-    last_error_.clear();
+    for (const std::string& w : action())
+      dock->addMessage(Severity::Warning, QString::fromStdString(w));
+    dock->addMessage(Severity::Info, done);
+    error.clear();
     return true;
   } catch (const std::exception& e) {
-    last_error_ = QString::fromStdString(e.what());
+    error = QString::fromStdString(e.what());
     return false;
   }
+}
+}  // namespace
+#endif
+
+bool MainWindow::importFile(const QString& path) {
+#ifdef ARTICULA_HAVE_INTERCHANGE
+  return run_exchange(diagnostics_, last_error_, tr("Imported %1").arg(path), [&] {
+    const Imported in = import_mechanism(path.toStdString());
+    if (!document_->adoptUntitled(in.spec))
+      throw std::runtime_error(document_->error().toStdString());
+    return in.warnings;
+  });
 #else
   last_error_ = tr("this build has no URDF/SDFormat support (liburdfdom-dev, libsdformat-dev)");
   (void)path;
@@ -66,16 +78,8 @@ bool MainWindow::importFile(const QString& path) {
 
 bool MainWindow::exportFile(const QString& path) {
 #ifdef ARTICULA_HAVE_INTERCHANGE
-  try {
-    for (const std::string& w : export_mechanism(document_->spec(), path.toStdString()))
-      diagnostics_->addMessage(Severity::Warning, QString::fromStdString(w));
-    diagnostics_->addMessage(Severity::Info, tr("Exported %1").arg(path));
-    last_error_.clear();
-    return true;
-  } catch (const std::exception& e) {
-    last_error_ = QString::fromStdString(e.what());
-    return false;
-  }
+  return run_exchange(diagnostics_, last_error_, tr("Exported %1").arg(path),
+                      [&] { return export_mechanism(document_->spec(), path.toStdString()); });
 #else
   last_error_ = tr("this build has no URDF/SDFormat/MJCF support");
   (void)path;

@@ -9,6 +9,14 @@ namespace articula::fg {
 
 namespace {
 
+// R^-1 B for an upper-triangular view R; empty when B is (Eigen's triangular solve binds a
+// reference to an empty operand's null data, undefined behaviour).
+template <class Tri, class Rhs>
+MatX upper_solve(const Tri& R, const Rhs& B) {
+  if (B.rows() == 0 || B.cols() == 0) return MatX::Zero(B.rows(), B.cols());
+  return R.solve(B);
+}
+
 // A linearised factor on unknowns only: Σ A_j δ_{vars[j]} = b (soft rows already whitened).
 struct LinearFactor {
   std::vector<int> vars;
@@ -186,7 +194,7 @@ void eliminate_soft(Workspace& w, const Gathered& g, int x, const MatX& A2, cons
                            {var_name(w.graph, x)}, factor_names(w, g.origins));
   const MatX M = qr.householderQ().transpose() * B2s;
   const auto R = qr.matrixQR().topLeftCorner(p, p).triangularView<Eigen::Upper>();
-  const MatX Z = R.solve(M.topRows(p));  // [T d] -> R^{-1}[T d]
+  const MatX Z = upper_solve(R, M.topRows(p));  // [T d] -> R^{-1}[T d]
   const auto& P = qr.colsPermutation();
   G2 = P * Z.leftCols(nr);
   g2 = P * Z.col(nr);
@@ -212,9 +220,9 @@ Conditional eliminate_one(Workspace& w, int x, const std::vector<int>& fids) {
     P = qr.colsPermutation();
     const MatX M = qr.householderQ().transpose() * g.H.rightCols(nr + 1);
     const auto R11 = qr.matrixQR().topLeftCorner(k, k).triangularView<Eigen::Upper>();
-    E1 = R11.solve(M.topLeftCorner(k, nr));
-    e1 = R11.solve(M.col(nr).head(k));
-    F1 = R11.solve(qr.matrixQR().topRightCorner(k, n - k));
+    E1 = upper_solve(R11, M.topLeftCorner(k, nr));
+    e1 = upper_solve(R11, M.col(nr).head(k));
+    F1 = upper_solve(R11, qr.matrixQR().topRightCorner(k, n - k));
     emit(w, g, M.bottomRows(M.rows() - k), true);
   }
   // Soft rows with y1 substituted: (Sy2 - Sy1 F1) y2 + (Sr - Sy1 E1) r = s - Sy1 e1.

@@ -28,6 +28,18 @@ Tree random_case(int nb, std::mt19937& rng) {
   return t;
 }
 
+// A random tree factorised both ways: `data` by the innovations factorisation, `ref` by CRBA
+// (ref.H) and forward kinematics (base Jacobians).
+struct Factored {
+  Tree t;
+  Data data, ref;
+  Factored(int nb, std::mt19937& rng) : t(random_case(nb, rng)), data(t.model), ref(t.model) {
+    REQUIRE(innovations_factorisation(t.model, data, t.q));
+    crba(t.model, ref, t.q);
+    forward_kinematics(t.model, ref, t.q);
+  }
+};
+
 // The dense row of J for an OperatorRow: Σ T_k^T J_b (base Jacobian) + Σ c_k e_v.
 Eigen::RowVectorXd dense_row(const Model& model, const Data& data, const OperatorRow& r) {
   Eigen::RowVectorXd row = Eigen::RowVectorXd::Zero(model.nv);
@@ -67,11 +79,9 @@ OperatorRow random_row(const Model& model, std::mt19937& rng) {
 TEST_CASE("innovations: M x and M^-1 x against CRBA and the L^T D L solve", "[innovations]") {
   std::mt19937 rng(17);
   for (int trial = 0; trial < 40; ++trial) {
-    const Tree t = random_case(1 + trial % 25, rng);
-    const Model& model = t.model;
-    Data data(model), ref(model);
-    REQUIRE(innovations_factorisation(model, data, t.q));
-    crba(model, ref, t.q);
+    Factored f(1 + trial % 25, rng);
+    const Model& model = f.t.model;
+    Data &data = f.data, &ref = f.ref;
     const MatX H = ref.H;
     REQUIRE(ltdl_factor(model, ref));
     InnovationsWork w;
@@ -83,22 +93,21 @@ TEST_CASE("innovations: M x and M^-1 x against CRBA and the L^T D L solve", "[in
     VecX solve = x;
     ltdl_solve(model, ref, solve);
     INFO("trial " << trial << ", " << model.nb << " bodies, nv " << model.nv);
-    CHECK_CLOSE(Mx, H * x, 1e-12);      // relative to |H x|
-    CHECK_CLOSE(Minv_x, solve, 1e-12);  // relative to |H^-1 x|
+    CHECK_CLOSE(Mx, H * x, 1e-12);  // relative to |H x|
+    // Relative to |H^-1 x|; the L^T D L solve is itself exact only to cond(H) ε: measured at
+    // most 2.3e-12 apart on these trees (clang -O1; GCC -O2 stays under 1e-12).
+    CHECK_CLOSE(Minv_x, solve, 5e-12);
     mass_times(model, data, Minv_x, back, w);
-    CHECK_CLOSE(back, x, 1e-12);  // M (M^-1 x) = x
+    CHECK_CLOSE(back, x, 5e-12);  // M (M^-1 x) = x, to the same cond(H) ε
   }
 }
 
 TEST_CASE("innovations: Υ_i = J_i H^-1 J_i^T for every body", "[innovations]") {
   std::mt19937 rng(3);
   for (int trial = 0; trial < 20; ++trial) {
-    const Tree t = random_case(2 + trial, rng);
-    const Model& model = t.model;
-    Data data(model), ref(model);
-    REQUIRE(innovations_factorisation(model, data, t.q));
-    crba(model, ref, t.q);
-    forward_kinematics(model, ref, t.q);
+    Factored f(2 + trial, rng);
+    const Model& model = f.t.model;
+    const Data &data = f.data, &ref = f.ref;
     std::vector<Mat6> Y;
     inverse_operational_inertias(model, data, Y);
     MatX J;
@@ -116,12 +125,9 @@ TEST_CASE("innovations: Υ_i = J_i H^-1 J_i^T for every body", "[innovations]") 
 TEST_CASE("innovations: Λ^-1 of body-level rows against dense J H^-1 J^T", "[innovations]") {
   std::mt19937 rng(29);
   for (int trial = 0; trial < 20; ++trial) {
-    const Tree t = random_case(3 + trial, rng);
-    const Model& model = t.model;
-    Data data(model), ref(model);
-    REQUIRE(innovations_factorisation(model, data, t.q));
-    crba(model, ref, t.q);
-    forward_kinematics(model, ref, t.q);
+    Factored f(3 + trial, rng);
+    const Model& model = f.t.model;
+    const Data &data = f.data, &ref = f.ref;
     const int m = 1 + trial % 9;
     std::vector<OperatorRow> rows;
     std::vector<int> sel;
@@ -137,7 +143,9 @@ TEST_CASE("innovations: Λ^-1 of body-level rows against dense J H^-1 J^T", "[in
     inverse_operational_inertia(model, data, rows, sel, A, w);
     const MatX expected = dense_inverse_inertia(J, ref.H);
     INFO("trial " << trial << ", " << m << " rows");
-    CHECK_CLOSE(A, expected, 1e-12);  // relative to |J H^-1 J^T|
+    // Relative to |J H^-1 J^T| (long-double reference): at most 6.3e-12 measured (clang -O1;
+    // GCC -O2 under 1e-12), the round-off of the ψ products along deep random trees.
+    CHECK_CLOSE(A, expected, 1e-11);
   }
 }
 
