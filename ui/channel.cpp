@@ -247,7 +247,7 @@ double channelValue(const Channel& c, const Snapshot& s, const Mechanism& m) {
   if (c.joint < 0 || c.joint >= static_cast<int>(s.joints.size())) return 0.0;
   const Simulation::JointState& js = s.joints[c.joint];
   const Force& w = s.wrench[c.joint];  // [n; f]
-  const auto at = [&](const VecN& v) { return c.index < v.size() ? v[c.index] : 0.0; };
+  const auto at = [&](const auto& v) { return c.index < v.size() ? v[c.index] : 0.0; };
   switch (c.quantity) {
     case Q::Q:
       return at(js.q);

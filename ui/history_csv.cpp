@@ -17,8 +17,13 @@ void appendRow(const Snapshot& s, std::string& line) {
   };
   for (std::size_t j = 0; j < s.joints.size(); ++j) {
     const Simulation::JointState& js = s.joints[j];
-    for (const VecN* x : {&js.q, &js.qd, &js.qdd, &js.tau})
-      for (int k = 0; k < x->size(); ++k) put((*x)[k]);
+    const auto put_all = [&](const auto& x) {
+      for (int k = 0; k < x.size(); ++k) put(x[k]);
+    };
+    put_all(js.q);
+    put_all(js.qd);
+    put_all(js.qdd);
+    put_all(js.tau);
     for (int k : {3, 4, 5, 0, 1, 2}) put(s.wrench[j][k]);  // force, then moment
   }
   put(s.loop_error);  // then the columns csv_header lists after it

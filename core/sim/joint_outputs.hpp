@@ -10,8 +10,12 @@
 
 namespace articula {
 
+// One joint's coordinates: up to 7 (a free joint's position and unit quaternion).
+using JointCoords = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 7, 1>;
+
 struct JointState {
-  VecN q, qd, qdd, tau;
+  JointCoords q;      // the joint's nq coordinates
+  VecN qd, qdd, tau;  // its nv velocities, accelerations and generalized forces
 };
 
 class JointOutputs {

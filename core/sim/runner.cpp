@@ -201,8 +201,8 @@ void fill_row(const Simulation& sim, std::vector<double>& row) {
   row.push_back(sim.time());
   for (std::size_t j = 0; j < mech.spec.joints.size(); ++j) {
     const Simulation::JointState& s = sim.joint_states()[j];
-    for (const VecN* x : {&s.q, &s.qd, &s.qdd, &s.tau})
-      for (int k = 0; k < x->size(); ++k) row.push_back((*x)[k]);
+    row.insert(row.end(), s.q.begin(), s.q.end());
+    for (const VecN* x : {&s.qd, &s.qdd, &s.tau}) row.insert(row.end(), x->begin(), x->end());
     const Force& w = sim.wrench()[j];
     for (int k : {3, 4, 5, 0, 1, 2}) row.push_back(w[k]);  // force, then moment
   }
