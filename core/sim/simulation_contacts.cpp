@@ -24,10 +24,6 @@ constexpr double kTouch = 1e-9;       // gap (m or rad) under which a unilateral
 constexpr double kRest = 1e-6;        // approach speed (m/s, rad/s) under which it comes to rest
 constexpr double kEventTime = 1e-12;  // s: how closely events are located
 constexpr int kMaxEvents = 10000;     // per step: more is a Zeno cascade the model cannot resolve
-// A contact this close (m or rad) and this slow (m/s, rad/s) when another one strikes is the tail
-// of a Zeno rocking sequence (e = 0 at each foot, yet the impacts alternate ever faster): the
-// impact then lands both at once (plastic capture, simulation_contacts.cpp: zeno_capture).
-constexpr double kZenoGap = 1e-6, kZenoRate = 1e-3;
 
 std::string describe_violation(const Mechanism& mech, const Unilateral& u, double phi) {
   std::ostringstream os;
@@ -365,56 +361,13 @@ bool Simulation::row_adds_rank(int item) {
   return G.rows() == 0 ? A.row(0).norm() > tol : with.rank() > without.rank();
 }
 
-namespace {
-// The limit of a Zeno sequence of impacts between the rows J (the one striking and the ones just
-// lifted, all touching to kZenoGap): every rate J q̇⁺ = 0 with G Δq̇ = 0 and impulses p >= 0,
-// the post-impact state the alternating impacts converge to (their impulses add up to p, up to
-// the gravity impulse of the vanishing time they take). Δq̇ = H⁻¹ Kᵀ μ, K H⁻¹ Kᵀ μ = -K q̇⁻ with
-// K = [G; J] (minimum-norm μ where the rows are redundant). False when some p < 0: the rows
-// do not all land, and Newton's law alone applies.
-bool zeno_capture(const MatX& H, const ImpactProblem& P, const VecX& qd, ImpactSolution& out) {
-  const Eigen::Index m = P.G.rows(), k = P.J.rows();
-  MatX K(m + k, H.rows());
-  K << P.G, P.J;
-  const Eigen::LDLT<MatX> ldlt(H.selfadjointView<Eigen::Lower>());
-  const MatX HiKt = ldlt.solve(MatX(K.transpose()));
-  const VecX mu = Eigen::CompleteOrthogonalDecomposition<MatX>(K * HiKt).solve(VecX(-K * qd));
-  const VecX p = mu.tail(k);
-  if (p.minCoeff() < -1e-12 * std::max(1.0, p.cwiseAbs().maxCoeff())) return false;
-  out.dv = HiKt * mu;
-  out.p = p.cwiseMax(0.0);
-  out.rate = P.J * (qd + out.dv);
-  out.contact_work = 0.5 * out.p.dot(out.rate + P.rate);
-  out.solved = true;
-  return true;
-}
-
-// Adds to cand the contacts and limits just lifted off (within kZenoGap, separating slower than
-// kZenoRate); true when there were any.
-bool near_rest(const Mechanism& mech, const Data& data, const UnilateralState& s, const VecX& q,
-               const VecX& qd, std::vector<int>& cand) {
-  bool any = false;
-  GapState g;
-  Eigen::RowVectorXd none;  // no row wanted
-  for (int k = 0; k < static_cast<int>(s.items.size()); ++k) {
-    if (!s.items[k].complementary() || std::find(cand.begin(), cand.end(), k) != cand.end())
-      continue;
-    unilateral_gap(mech, data, s.items[k], q, &qd, g, none);
-    if (g.phi <= kZenoGap && std::abs(g.rate) <= kZenoRate) cand.push_back(k), any = true;
-  }
-  return any;
-}
-}  // namespace
-
 // Newton's impact law on every touching unilateral at once (RBDA 11.7), loops, drives and
-// couplings held: G Δq̇ = 0. Where contacts just lifted off are still within kZenoGap, the
-// impact lands them too when it can (zeno_capture).
+// couplings held: G Δq̇ = 0.
 void Simulation::impact(int item) {
   UnilateralState& s = unilaterals_;
   forward_kinematics_bias(model_, data_, q_, qd_);
   std::vector<int> cand = touching(mech_, data_, s, q_);
   if (std::find(cand.begin(), cand.end(), item) == cand.end()) cand.push_back(item);
-  const bool zeno = near_rest(mech_, data_, s, q_, qd_, cand);
   const std::vector<char> was_closed = s.closed;
   for (std::size_t k = 0; k < s.closed.size(); ++k)  // engaged slots stay: two-sided rows
     if (!s.items[k].slot()) s.closed[k] = 0;
@@ -437,8 +390,7 @@ void Simulation::impact(int item) {
                      "' involves bodies without mass: impulses are undefined");
   const double T0 = 0.5 * qd_.dot(data_.H.selfadjointView<Eigen::Lower>() * qd_);
   ConstrainedDynamicsWork work;
-  ImpactSolution sol;
-  if (!(zeno && zeno_capture(data_.H, P, qd_, sol))) sol = solve_impact(model_, data_, P, work);
+  const ImpactSolution sol = solve_impact(model_, data_, P, work);
   if (!sol.solved)
     throw SetupError("at t = " + std::to_string(t_) + " the impact at '" + s.items[item].name +
                      "' has no consistent impulses (degenerate contact configuration)");
