@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "app/cli_report.hpp"
 #include "core/factor_graph/dynamics_report.hpp"
 #include "core/io/run_setup.hpp"
 #ifdef ARTICULA_INTERCHANGE
@@ -160,6 +161,8 @@ int main(int argc, char** argv) {
                   "to the step)");
   sim->add_flag("--inverse", sa.inverse,
                 "pure inverse dynamics: refuse unless every degree of freedom is motion-driven");
+  ReportArgs ra;
+  auto* report = add_report_command(app, ra);
 #ifdef ARTICULA_INTERCHANGE
   std::string convert_in, convert_out;
   auto* convert = app.add_subcommand(
@@ -178,6 +181,7 @@ int main(int argc, char** argv) {
 #endif
     if (info->parsed()) return run_info(ia);
     if (dyn->parsed()) return run_dynamics(da);
+    if (report->parsed()) return run_report(ra);
     return run_simulate(sa);
   } catch (const ProjectError& e) {
     std::cerr << "articula-cli: invalid input: " << e.what() << '\n';
@@ -195,7 +199,7 @@ int main(int argc, char** argv) {
     for (const std::string& f : e.factors) std::cerr << (&f == &e.factors[0] ? ": " : ", ") << f;
     std::cerr << '\n';
     return kCannotSimulate;
-  } catch (const std::invalid_argument& e) {  // a bad --order
+  } catch (const std::invalid_argument& e) {  // a bad --order or --point
     std::cerr << "articula-cli: invalid input: " << e.what() << '\n';
     return kInvalidInput;
   } catch (const std::exception& e) {
