@@ -277,6 +277,16 @@ class Project:
         inverse: bool = False,
         points: Optional[Mapping[str, tuple[str, Vector]]] = None,
     ) -> dict[str, Array]: ...
+    def report(
+        self,
+        duration: Optional[float] = None,
+        step: Optional[float] = None,
+        integrator: Optional[str] = None,
+        *,
+        sample: Optional[float] = None,
+        solver: Optional[str] = None,
+        points: Optional[Mapping[str, tuple[str, Vector]]] = None,
+    ) -> dict[str, Any]: ...
     def simulation(
         self, solver: Optional[str] = None, inverse: bool = False, stabilization_time: float = 0.05
     ) -> Simulation: ...

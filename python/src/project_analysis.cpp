@@ -10,6 +10,7 @@
 #include "convert.hpp"
 #include "core/doc/kinematic_drag.hpp"
 #include "core/doc/sketch_status.hpp"
+#include "core/sim/design_report.hpp"
 #include "project.hpp"
 #include "simulation.hpp"
 
@@ -175,6 +176,35 @@ pb::dict simulate(const Project& p, std::optional<double> duration, std::optiona
   return columns_of(cols, values);
 }
 
+// The `articula-cli report` document (core/sim/design_report.hpp) as a dict; points as for
+// simulate(): {name: (body, (x, y[, z]))}, bad ones named like the CLI's --point.
+pb::object report(const Project& p, std::optional<double> duration, std::optional<double> step,
+                  std::optional<std::string> integrator, std::optional<double> sample,
+                  std::optional<std::string> solver, const pb::object& points) {
+  const std::shared_ptr<const Mechanism> mech = p.mechanism();
+  const RunOptions opt = checked_options(*mech, duration, step, integrator, sample, solver, false);
+  std::vector<ReportPoint> pts;
+  if (!points.is_none())
+    for (auto item : points.cast<pb::dict>()) {
+      ReportPoint rp;
+      rp.name = item.first.cast<std::string>();
+      rp.source = "points['" + rp.name + "']";
+      const auto spec_of = item.second.cast<std::pair<std::string, std::vector<double>>>();
+      const std::vector<double>& x = spec_of.second;
+      if (x.size() != 2 && x.size() != 3)
+        throw std::invalid_argument(rp.source + ": a point is (x, y) or (x, y, z)");
+      rp.body = spec_of.first;
+      rp.point = Vec3(x[0], x[1], x.size() == 3 ? x[2] : 0.0);
+      pts.push_back(rp);
+    }
+  nlohmann::json doc;
+  {
+    pb::gil_scoped_release nogil;
+    doc = design_report(*mech, opt, pts);
+  }
+  return to_python(doc);
+}
+
 // bench/python_throughput.py: the runner alone (rows discarded), timed in C++, to tell the
 // binding's own cost (arrays, conversions) from the simulation's.
 double run_rows_seconds(const Project& p, double duration, double step) {
@@ -236,6 +266,14 @@ void bind_project_analysis(pb::class_<Project>& c) {
         "auto|method2|sparse|...; inverse: refuse unless fully motion-driven. points: "
         "{name: (body, (x, y, z))} adds columns name.x, name.y, name.z (world path of a body "
         "point). The GIL is released while simulating. Raises ProjectError / SetupError.");
+  c.def("report", &report, arg("duration") = pb::none(), arg("step") = pb::none(),
+        arg("integrator") = pb::none(), pb::kw_only(), arg("sample") = pb::none(),
+        arg("solver") = pb::none(), arg("points") = pb::none(),
+        "The design report of `articula-cli report` as a dict (same keys and numbers): per "
+        "drive peak/RMS force, peak power, positive/negative work and the reflected inertia "
+        "over the run; per point {name: (body, (x, y, z))} its apparent mass at t = 0 and its "
+        "path; transmission angles of four-bar-like loops. Options as simulate(). Raises "
+        "ValueError naming a bad point, ProjectError / SetupError as simulate().");
   c.def("_run_rows_seconds", &run_rows_seconds, arg("duration"), arg("step"),
         "Benchmark aid: seconds the C++ runner takes for this run with its rows discarded.");
   c.def("simulation", &make_simulation, arg("solver") = pb::none(), arg("inverse") = false,
