@@ -196,7 +196,8 @@ void eliminate_soft(Workspace& w, const Gathered& g, int x, const MatX& A2, cons
   const auto R = qr.matrixQR().topLeftCorner(p, p).triangularView<Eigen::Upper>();
   const MatX Z = upper_solve(R, M.topRows(p));  // [T d] -> R^{-1}[T d]
   const auto& P = qr.colsPermutation();
-  G2 = P * Z.leftCols(nr);
+  G2 = MatX::Zero(p, nr);
+  if (nr > 0) G2 = P * Z.leftCols(nr);  // (see upper_solve: no blocks of empty matrices)
   g2 = P * Z.col(nr);
   if (M.rows() > p) emit(w, g, M.bottomRows(M.rows() - p), false);
 }
@@ -234,14 +235,16 @@ Conditional eliminate_one(Workspace& w, int x, const std::vector<int>& fids) {
   MatX G2;
   VecX g2;
   eliminate_soft(w, g, x, A2, B2s, G2, g2);
-  MatX G(n, nr);
+  MatX G = MatX::Zero(n, nr);
   VecX gv(n);
-  G.topRows(k) = E1 - F1 * G2;  // the bottom n-k rows: y2
-  gv.head(k) = e1 - F1 * g2;
-  G.bottomRows(n - k) = G2;
+  gv.head(k) = e1 - F1 * g2;  // the bottom n-k rows: y2
   gv.tail(n - k) = g2;
-  G = P * G;
   c.g = P * gv;
+  if (nr > 0) {  // (a block of an empty matrix offsets its null data: undefined behaviour)
+    G.topRows(k) = E1 - F1 * G2;
+    G.bottomRows(n - k) = G2;
+    G = P * G;
+  }
   for (size_t j = 0; j < g.rest.size(); ++j) {
     c.parents.push_back(g.rest[j]);
     c.G.push_back(G.middleCols(g.offset[j] - n, w.graph.variable(g.rest[j]).dim));
