@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <tuple>
 
 #include "core/algorithms/crba.hpp"
 #include "core/algorithms/kinematics.hpp"
@@ -134,9 +135,9 @@ struct StepStart {
 // A root of f on [0, h] with f(0) = f0 > 0 >= f(h) = fh, bracketed to kEventTime by the Illinois
 // method (regula falsi that halves the stale end's value): superlinear, and never leaves the
 // bracket. Returns the bracket [lo, hi] with f(lo) > 0 >= f(hi).
-std::pair<double, double> bracket_root(const std::function<double(double)>& f, double f0, double h,
-                                       double fh) {
-  double lo = 0.0, hi = h, flo = f0, fhi = fh;
+std::pair<double, double> bracket_root(const std::function<double(double)>& f, double s0, double f0,
+                                       double h, double fh) {
+  double lo = s0, hi = h, flo = f0, fhi = fh;
   int side = 0;
   for (int it = 0; it < 200 && hi - lo > kEventTime; ++it) {
     double s = (lo * fhi - hi * flo) / (fhi - flo);
@@ -154,6 +155,30 @@ std::pair<double, double> bracket_root(const std::function<double(double)>& f, d
     }
   }
   return {lo, hi};
+}
+
+// Whether u separates at (q, q̇) faster than kRest.
+bool leaving(const Mechanism& mech, Data& data, const Unilateral& u, const VecX& q,
+             const VecX& qd) {
+  forward_kinematics_bias(mech.model(), data, q, qd);
+  GapState g;
+  Eigen::RowVectorXd none;  // no row wanted
+  unilateral_gap(mech, data, u, q, &qd, g, none);
+  return g.rate > kRest;
+}
+
+// A contact leaving from gap 0 (an impact just gave it a separating rate) that comes back
+// within the step: the crossing to locate is its return, after the gap rose. Its gap starts
+// within round-off of 0 (1e-16 m), so a secant from the step's start lands in that noise: start
+// the bracket from the latest of h/2, h/4, ... where f > 0 instead, as (s, f(s)); (0, f0) when
+// there is none (the event is due now).
+std::pair<double, double> rise_before_return(const std::function<double(double)>& f, double f0,
+                                             double h) {
+  for (int k = 1; k <= 40; ++k) {
+    const double s = std::ldexp(h, -k), fs = f(s);
+    if (fs > 0) return {s, fs};
+  }
+  return {0.0, f0};
 }
 }  // namespace
 
@@ -271,9 +296,11 @@ void Simulation::step_with_events(double h, Integrator integrator) {
       if (s > 0) plain_step(s, integrator);
       return event_value(e);
     };
-    const double f0 = trial(0.0);
-    if (f0 > 0) {  // else the event is due now
-      const auto [lo, hi] = bracket_root(trial, f0, left, e.end_value);
+    auto [s_lo, f_lo] = std::pair<double, double>{0.0, trial(0.0)};
+    if (e.kind == EventKind::Impact && leaving(mech_, data_, unilaterals_.items[e.item], q_, qd_))
+      std::tie(s_lo, f_lo) = rise_before_return(trial, f_lo, left);
+    if (f_lo > 0) {  // else the event is due now
+      const auto [lo, hi] = bracket_root(trial, s_lo, f_lo, left, e.end_value);
       trial(e.kind == EventKind::Impact ? lo : hi);  // impacts before the crossing, the rest after
     }
     handle_event(e);

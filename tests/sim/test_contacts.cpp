@@ -168,6 +168,28 @@ TEST_CASE("rk45 locates the same bounces and comes to rest", "[contacts]") {
   CHECK(sim.accepted_steps() < 2000);  // long steps in flight and at rest
 }
 
+TEST_CASE("a ball hopping off the floor lands at 2 v0 / g, however small the hop", "[contacts]") {
+  // It leaves from gap 0, so its gap starts in round-off: the landing is the gap's return to 0
+  // inside the step (a hop of 5e-12 m at v0 = 1e-5 m/s), not an impact at the start.
+  const double m = 0.1, r = 0.05;
+  for (double v0 : {1e-3, 1e-5}) {
+    MechanismSpec s = ball(m, r, r, 0.0);
+    s.joints[0].qd0 = std::vector<double>{v0};
+    const Mechanism mech = prepare(s);
+    Simulation sim(mech);
+    const auto events = run(sim, 0.01, 1e-3);
+    INFO("v0 = " << v0);
+    REQUIRE(events.size() == 1);
+    CHECK(events[0].kind == "impact");
+    CHECK(std::abs(events[0].t - 2 * v0 / kG) < 1e-9);  // located to 1e-9 s
+    INFO("impulse " << events[0].impulse);
+    // e = 0: p = m v0, at the located instant (g 1e-12 s / v0 <= 1e-7 relative)
+    CHECK(std::abs(events[0].impulse / (m * v0) - 1) < 1e-6);
+    sim.evaluate();
+    CHECK(std::abs(sim.unilaterals().force[0] - m * kG) < 1e-9);  // then it rests on the floor
+  }
+}
+
 TEST_CASE("the chain impulse and its energy loss on a random tree", "[contacts]") {
   std::mt19937 rng(16);
   for (int trial = 0; trial < 5; ++trial) {
