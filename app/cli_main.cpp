@@ -7,8 +7,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <optional>
 
 #include "app/cli_report.hpp"
+#include "core/estimation/estimate_output.hpp"
+#include "core/estimation/measurement_log.hpp"
 #include "core/factor_graph/dynamics_report.hpp"
 #include "core/io/run_setup.hpp"
 #ifdef ARTICULA_INTERCHANGE
@@ -64,7 +68,28 @@ struct SimulateArgs {
   double duration = -1, step = -1, sample = 0;
   bool quiet = false;
   bool inverse = false;
-  std::string events;  // --events FILE.csv
+  std::string events;                            // --events FILE.csv
+  std::string sensors_out;                       // --sensors-out MEAS.csv
+  std::optional<unsigned long long> noise_seed;  // --noise-seed N
+};
+
+// --sensors-out: what the file's sensors read at every output row, with seeded noise.
+struct SensorRecorder {
+  SensorRecorder(const Mechanism& mech, const SimulateArgs& a)
+      : model(mech), file(a.sensors_out), writer(file, model) {
+    if (!file) throw std::runtime_error("cannot write '" + a.sensors_out + "'");
+    if (a.noise_seed) noise.emplace(model.sigma(), *a.noise_seed);
+  }
+  void operator()(const Simulation& sim) {
+    model.read(sim, values);
+    if (noise) noise->add(values);
+    writer.row(sim.time(), values);
+  }
+  SensorModel model;
+  std::ofstream file;
+  MeasurementWriter writer;
+  std::optional<SensorNoise> noise;
+  VecX values;
 };
 
 int run_simulate(const SimulateArgs& a) {
@@ -84,6 +109,15 @@ int run_simulate(const SimulateArgs& a) {
     events.open(a.events);
     if (!events) throw std::runtime_error("cannot write '" + a.events + "'");
     opt.events = &events;
+  }
+  std::unique_ptr<SensorRecorder> recorder;
+  if (!a.sensors_out.empty()) {
+    if (mech.spec.sensors.empty())
+      throw ProjectError("/sensors", "--sensors-out needs sensors in the file; there are none");
+    recorder = std::make_unique<SensorRecorder>(mech, a);
+    opt.observe = [&](const Simulation& sim) { (*recorder)(sim); };
+  } else if (a.noise_seed) {
+    throw std::invalid_argument("--noise-seed applies to --sensors-out, which is not given");
   }
   const bool show = !a.quiet && opt.duration / opt.step >= 20000;
   auto progress = [&](double f) {
@@ -107,6 +141,41 @@ int run_simulate(const SimulateArgs& a) {
     std::remove(tmp.c_str());
     throw;
   }
+  return 0;
+}
+
+struct EstimateArgs {
+  std::string file, log, output, loss = "none";
+  int window = 0;
+  bool batch = false;
+  EstimatorOptions opt;
+};
+
+// estimate FILE MEAS.csv: the motion and unknown drive forces with their σ (issue 20).
+int run_estimate(EstimateArgs& a) {
+  const Mechanism mech = load_and_prepare(a.file);
+  if (mech.spec.sensors.empty())
+    throw ProjectError("/sensors", "estimation needs sensors in the file; there are none");
+  StateSpace space(mech);
+  const MeasurementLog log = read_measurements(a.log, space.sensors());
+  if (a.loss == "huber")
+    a.opt.loss = EstimatorOptions::Loss::Huber;
+  else if (a.loss == "cauchy")
+    a.opt.loss = EstimatorOptions::Loss::Cauchy;
+  else if (a.loss != "none")
+    throw std::invalid_argument("--loss '" + a.loss + "': expected none, huber or cauchy");
+  if (a.window > 0 && a.window > log.t.size())
+    throw MeasurementError(a.log + ": " + std::to_string(log.t.size()) +
+                           " rows, shorter than the window of " + std::to_string(a.window));
+  const SmoothedMotion est = a.window > 0 ? smooth_fixed_lag(space, log, a.opt, a.window)
+                                          : smooth_batch(space, log, a.opt);
+  if (a.output.empty()) {
+    write_estimate(space, est, std::cout);
+    return 0;
+  }
+  std::ofstream out(a.output);
+  if (!out) throw std::runtime_error("cannot write '" + a.output + "'");
+  write_estimate(space, est, out);
   return 0;
 }
 
@@ -163,6 +232,35 @@ int main(int argc, char** argv) {
                 "pure inverse dynamics: refuse unless every degree of freedom is motion-driven");
   ReportArgs ra;
   auto* report = add_report_command(app, ra);
+  sim->add_option("--sensors-out", sa.sensors_out,
+                  "CSV of what the file's sensors read at every output row: t, then <sensor> "
+                  "or <sensor>[i] (contract-additions-2 §5)");
+  sim->add_option("--noise-seed", sa.noise_seed,
+                  "add Gaussian noise with each sensor's sigma to --sensors-out, from this seed "
+                  "(without it the readings are exact)");
+  EstimateArgs ea;
+  auto* est = app.add_subcommand(
+      "estimate",
+      "estimate the motion and unknown drive forces from a sensor log, with posterior sigmas "
+      "(factor-graph smoother in independent coordinates: loops closed exactly)");
+  est->add_option("FILE", ea.file, "project file with \"sensors\"")->required();
+  est->add_option("MEAS", ea.log, "measurement CSV: t, then <sensor> or <sensor>[i] columns")
+      ->required();
+  est->add_option("--output", ea.output, "CSV to write (stdout without it)");
+  auto* batch = est->add_flag("--batch", ea.batch, "smooth the whole log at once (the default)");
+  est->add_option("--window", ea.window, "fixed-lag smoother over the last N rows")
+      ->excludes(batch);
+  est->add_option("--loss", ea.loss,
+                  "robust loss on the sensor residuals: none (default), huber or cauchy "
+                  "(by iteratively reweighted least squares)");
+  est->add_option("--loss-scale", ea.opt.loss_scale,
+                  "where the robust loss departs from the square, in sensor sigmas (default 3)");
+  est->add_option("--accel-sigma", ea.opt.accel_sigma,
+                  "process noise: white generalized acceleration density, per independent "
+                  "coordinate (default 1)");
+  est->add_option("--force-sigma", ea.opt.force_sigma,
+                  "random-walk density of the unknown drive forces, N m or N per sqrt(s) "
+                  "(default 1)");
 #ifdef ARTICULA_INTERCHANGE
   std::string convert_in, convert_out;
   auto* convert = app.add_subcommand(
@@ -182,6 +280,7 @@ int main(int argc, char** argv) {
     if (info->parsed()) return run_info(ia);
     if (dyn->parsed()) return run_dynamics(da);
     if (report->parsed()) return run_report(ra);
+    if (est->parsed()) return run_estimate(ea);
     return run_simulate(sa);
   } catch (const ProjectError& e) {
     std::cerr << "articula-cli: invalid input: " << e.what() << '\n';
@@ -199,7 +298,10 @@ int main(int argc, char** argv) {
     for (const std::string& f : e.factors) std::cerr << (&f == &e.factors[0] ? ": " : ", ") << f;
     std::cerr << '\n';
     return kCannotSimulate;
-  } catch (const std::invalid_argument& e) {  // a bad --order or --point
+  } catch (const MeasurementError& e) {
+    std::cerr << "articula-cli: invalid input: " << e.what() << '\n';
+    return kInvalidInput;
+  } catch (const std::invalid_argument& e) {  // a bad --order or --point, an option without its partner
     std::cerr << "articula-cli: invalid input: " << e.what() << '\n';
     return kInvalidInput;
   } catch (const std::exception& e) {

@@ -15,6 +15,7 @@
 
 #include "core/io/json_read.hpp"
 #include "core/io/project.hpp"
+#include "core/io/sensor_json.hpp"
 #include "core/io/unilateral_json.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/expression.hpp"
@@ -144,6 +145,15 @@ DriveSpec read_drive(const json& j, const std::string& ptr, const Joint& joint) 
     if (joint.nv() != 1)
       fail(ptr, "a motion drive needs a 1-DOF joint; this is " + describe(joint) + " with " +
                     std::to_string(joint.nv()) + " degrees of freedom");
+  } else if (type == "unknown") {  // the force estimate finds (contract-additions-2 §5)
+    if (joint.nv() != 1)
+      fail(ptr, "an unknown drive needs a 1-DOF joint; this is " + describe(joint) + " with " +
+                    std::to_string(joint.nv()) + " degrees of freedom");
+    d.kind = DriveSpec::Kind::Force;
+    d.unknown = true;
+    d.expression = "0";
+    d.extra = extra_fields(j, {"type"});
+    return d;
   } else if (type == "force") {
     d.kind = DriveSpec::Kind::Force;
     key = "value";
@@ -377,6 +387,17 @@ void read_parts(const json& obj, const std::string& ptr, LoadResult& r, SeenName
   }
 }
 
+// Top-level "sensors" (contract-additions-2 §5), after every body and joint they may name.
+void read_sensors(const json& doc, MechanismSpec& spec) {
+  const json* sensors = array_field(doc, "", "sensors");
+  std::map<std::string, std::string> seen;
+  for (std::size_t i = 0; sensors && i < sensors->size(); ++i) {
+    const std::string p = at("/sensors", i);
+    spec.sensors.push_back(read_sensor((*sensors)[i], p, spec));
+    check_unique(seen, spec.sensors.back().name, p, "sensor");
+  }
+}
+
 // Links of a sketch not connected to ground yet are written under /sketch/floating (format
 // v1 requires every body to reach ground). The editor gets them back as parts of the spec;
 // everyone else keeps them as an unknown field and is told they are not simulated.
@@ -411,8 +432,9 @@ LoadResult read_document(const json& doc, const LoadOptions& options) {
   read_parts(doc, "", r, seen);
   if (const json* v = find(doc, "simulation")) spec.simulation = read_simulation(*v, "/simulation");
   check_connected(spec);
+  read_sensors(doc, spec);
   spec.extra = extra_fields(doc, {"format", "version", "name", "gravity", "bodies", "joints",
-                                  "forces", "couplings", "contacts", "simulation"});
+                                  "forces", "couplings", "contacts", "sensors", "simulation"});
   read_floating(r, seen, options.restore_floating);
   return r;
 }

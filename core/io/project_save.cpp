@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "core/io/project.hpp"
+#include "core/io/sensor_json.hpp"
 #include "core/io/unilateral_json.hpp"
 
 namespace articula {
@@ -68,8 +69,9 @@ ojson body_json(const BodySpec& b) {
 ojson drive_json(const DriveSpec& d) {
   ojson out;
   const bool motion = d.kind == DriveSpec::Kind::Motion;
-  out["type"] = motion ? "motion" : "force";
-  if (motion && !d.law.is_null())
+  out["type"] = d.unknown ? "unknown" : motion ? "motion" : "force";
+  if (d.unknown) {
+  } else if (motion && !d.law.is_null())
     out["law"] = ojson::parse(d.law.dump());
   else
     out[motion ? "q" : "value"] = d.expression;
@@ -188,6 +190,10 @@ ojson document(const MechanismSpec& spec) {
   out["name"] = spec.name;
   out["gravity"] = vec3(spec.gravity);
   write_parts(out, spec, false);
+  if (!spec.sensors.empty()) {
+    out["sensors"] = ojson::array();
+    for (const SensorSpec& s : spec.sensors) out["sensors"].push_back(sensor_json(s));
+  }
   if (spec.simulation) out["simulation"] = simulation_json(*spec.simulation);
   append_extra(out, spec.extra);
   if (spec.has_floating_bodies()) {  // format v1 requires every body to reach ground: see

@@ -228,6 +228,7 @@ void run_rows(const Mechanism& mech, const RunOptions& opt, const RowSink& sink,
     sim.evaluate();
     fill_row(sim, row);
     sink.row(sim, row);
+    if (opt.observe) opt.observe(sim);
   };
   emit();
   write_events(sim, opt.events);

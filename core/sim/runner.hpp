@@ -24,6 +24,8 @@ struct RunOptions {
   bool require_fully_driven = false;         // --inverse: pure inverse dynamics
   SolverChoice solver = SolverChoice::Auto;  // simulation.solver / --solver
   std::ostream* events = nullptr;            // --events: "t,name,kind,impulse" rows, header first
+  // Called after every output row with the simulation evaluated there (--sensors-out).
+  std::function<void(const Simulation&)> observe;
 };
 
 // Settings from the file's `simulation` block, defaults otherwise.

@@ -1,6 +1,7 @@
 #include "core/spec/mechanism_spec.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace articula {
 
@@ -69,6 +70,26 @@ std::vector<bool> MechanismSpec::grounded_bodies() const {
 bool MechanismSpec::has_floating_bodies() const {
   const std::vector<bool> grounded = grounded_bodies();
   return std::find(grounded.begin(), grounded.end(), false) != grounded.end();
+}
+
+namespace {
+constexpr std::array<const char*, 5> kSensorTypes{"encoder", "gyro", "accelerometer", "position",
+                                                  "load_cell"};
+constexpr std::array<const char*, 6> kWrenchComponents{"Fx", "Fy", "Fz", "Mx", "My", "Mz"};
+}  // namespace
+
+const char* sensor_type_name(SensorSpec::Type type) {
+  return kSensorTypes[static_cast<std::size_t>(type)];
+}
+
+std::optional<SensorSpec::Type> sensor_type_from_name(const std::string& name) {
+  for (std::size_t i = 0; i < kSensorTypes.size(); ++i)
+    if (name == kSensorTypes[i]) return static_cast<SensorSpec::Type>(i);
+  return std::nullopt;
+}
+
+const char* wrench_component_name(int component) {
+  return kWrenchComponents[static_cast<std::size_t>(component)];
 }
 
 }  // namespace articula

@@ -44,6 +44,9 @@ struct DriveSpec {
   Kind kind = Kind::Motion;
   std::string expression;  // "q" for motion drives, "value" for force drives
   nlohmann::json law;      // a motion law object instead of "q" (core/sim/motion_law.hpp), or null
+  // {"type": "unknown"} (contract-additions-2 §5): a force drive whose force the estimator finds;
+  // simulated as the force drive "0".
+  bool unknown = false;
   nlohmann::json extra = nlohmann::json::object();
   bool operator==(const DriveSpec&) const = default;
 };
@@ -142,6 +145,30 @@ struct ContactSpec {
   bool operator==(const ContactSpec&) const = default;
 };
 
+// A sensor on the mechanism (contract-additions-2 §5, "sensors" array): what it measures, with
+// the standard deviation `sigma` (> 0, SI units) of its Gaussian noise. Values per reading:
+// encoder the joint's nq coordinates; gyro the body's angular velocity in body axes (3);
+// accelerometer the proper acceleration (gravity included, as a real one reads at rest +g up)
+// of `point` in body axes (3); position the world position of `point` (3); load_cell one
+// component of the joint's wrench (as the J.Fx..J.Mz CSV columns).
+struct SensorSpec {
+  enum class Type { Encoder, Gyro, Accelerometer, Position, LoadCell };
+  std::string name;
+  Type type = Type::Encoder;
+  double sigma = 1.0;
+  std::string joint;          // encoder, load_cell
+  std::string body;           // gyro, accelerometer, position
+  Vec3 point = Vec3::Zero();  // accelerometer, position: body coordinates
+  int component = 0;          // load_cell: 0..5 = Fx, Fy, Fz, Mx, My, Mz
+  nlohmann::json extra = nlohmann::json::object();
+  bool operator==(const SensorSpec&) const = default;
+};
+// "encoder", "gyro", "accelerometer", "position", "load_cell".
+const char* sensor_type_name(SensorSpec::Type type);
+std::optional<SensorSpec::Type> sensor_type_from_name(const std::string& name);
+// "Fx", "Fy", "Fz", "Mx", "My", "Mz": the load cell's components, in CSV column order.
+const char* wrench_component_name(int component);
+
 struct SimulationSpec {
   double duration = 5.0;
   double step = 0.001;
@@ -158,6 +185,7 @@ struct MechanismSpec {
   std::vector<ForceSpec> forces;
   std::vector<CouplingSpec> couplings;
   std::vector<ContactSpec> contacts;
+  std::vector<SensorSpec> sensors;
   std::optional<SimulationSpec> simulation;
   nlohmann::json extra = nlohmann::json::object();  // unknown top-level fields
   bool operator==(const MechanismSpec&) const = default;

@@ -1,0 +1,189 @@
+#include "core/estimation/smoother.hpp"
+
+#include <Eigen/Cholesky>
+#include <Eigen/SparseCholesky>
+#include <cmath>
+
+#include "core/estimation/smoother_problem.hpp"
+
+namespace articula {
+
+using namespace smoother;
+
+namespace {
+std::vector<VecX> plus(const std::vector<VecX>& xu, int s, const VecX& step, double scale) {
+  std::vector<VecX> out = xu;
+  const auto nb = static_cast<Eigen::Index>(xu[0].size());
+  for (Eigen::Index k = 0; k < step.size() / nb; ++k)
+    out[static_cast<std::size_t>(s + k)] += scale * step.segment(k * nb, nb);
+  return out;
+}
+
+// Knot k + 1 predicted from knot k (forces held): the first guess of a new knot.
+void predict(Problem& p, int k, std::vector<VecX>& xu) {
+  VecX h, f;
+  knot_values(p, k, xu[k], h, f);
+  p.q[k + 1] = p.q[k];
+  xu[k + 1] = xu[k];
+  xu[k + 1].head(p.space.nx()) = f;
+}
+
+// Where an encoder reads an independent coordinate, the first guess takes θ from its readings
+// (linear between present rows) and θ̇ from their differences: Gauss-Newton then starts near
+// the motion, not from a free simulation that may have drifted far from it.
+void guess_from_encoders(const Problem& p, std::vector<VecX>& xu) {
+  const std::vector<int> cols = p.space.encoder_columns();
+  const int N = p.e, m = p.space.m();
+  for (int i = 0; i < m; ++i) {
+    if (cols[i] < 0) continue;
+    std::vector<int> rows;
+    for (int k = 0; k < N; ++k)
+      if (p.log.present(k, cols[i]) != 0.0) rows.push_back(k);
+    if (rows.size() < 2) continue;
+    std::size_t seg = 0;
+    for (int k = 0; k < N; ++k) {
+      while (seg + 2 < rows.size() && rows[seg + 1] < k) ++seg;
+      const int a = rows[seg], b = rows[seg + 1];
+      const double ta = p.log.t[a], tb = p.log.t[b];
+      const double ya = p.log.values(a, cols[i]), yb = p.log.values(b, cols[i]);
+      const double slope = (yb - ya) / (tb - ta);
+      xu[k][i] = ya + slope * (p.log.t[k] - ta);
+      xu[k][m + i] = slope;
+    }
+  }
+}
+
+// Gauss-Newton with step halving over knots s..e-1; returns the iterations. ldlt holds the
+// information matrix at the last linearisation.
+int gauss_newton(Problem& p, std::vector<VecX>& xu, Eigen::SimplicialLDLT<Sparse>& ldlt,
+                 int max_iterations, double& cost) {
+  Sparse H;
+  VecX g;
+  int it = 0;
+  for (; it < max_iterations; ++it) {
+    const Rows rows = build(p, xu, true);
+    normal_equations(rows, p.variables(), H, g);
+    ldlt.compute(H);
+    if (ldlt.info() != Eigen::Success)
+      throw SetupError("estimation: the information matrix is singular (an unobservable state)");
+    const VecX step = ldlt.solve(-g);
+    cost = rows.cost;
+    double scale = 1.0;
+    for (int halving = 0; halving < 8; ++halving, scale *= 0.5) {
+      const std::vector<VecX> q_saved = p.q;
+      if (build(p, plus(xu, p.s, step, scale), false).cost <= rows.cost) break;
+      p.q = q_saved;
+    }
+    xu = plus(xu, p.s, step, scale);
+    if (scale * step.cwiseAbs().maxCoeff() < p.opt.tolerance) return it + 1;
+  }
+  return it;
+}
+
+// The nb x nb block of H⁻¹ for knot k of the problem's range.
+MatX knot_covariance(const Eigen::SimplicialLDLT<Sparse>& ldlt, int n, int nb, int k) {
+  MatX E = MatX::Zero(n, nb);
+  for (int j = 0; j < nb; ++j) E(k * nb + j, j) = 1.0;
+  return ldlt.solve(E).middleRows(k * nb, nb);
+}
+
+Problem make_problem(StateSpace& space, const MeasurementLog& log, const EstimatorOptions& opt) {
+  const auto N = static_cast<int>(log.t.size());
+  if (N < 2) throw MeasurementError("the log has one row: estimation needs at least two");
+  const Mechanism& mech = space.mechanism();
+  Problem p{space, log, opt, 0, N, VecX::Zero(space.nb()), MatX::Zero(space.nb(), space.nb()), {}};
+  p.prior.head(space.nx()) = space.state_of(mech.q0, mech.qd0);
+  for (int j = 0; j < space.nb(); ++j)
+    p.prior_root(j, j) = 1.0 / (j < space.m()    ? opt.prior_q_sigma
+                                : j < space.nx() ? opt.prior_qd_sigma
+                                                 : opt.prior_force_sigma);
+  p.q.assign(static_cast<std::size_t>(N), mech.q0);
+  return p;
+}
+// Marginalises knot s out of the window: the factors touching it, linearised at the estimate,
+// reduced by the Schur complement onto knot s + 1 become that knot's Gaussian prior.
+void marginalise_first(Problem& p, const std::vector<VecX>& xu) {
+  const int nb = p.space.nb(), e = p.e;
+  p.e = p.s + 2;
+  const Rows rows = build(p, xu, true, true);
+  p.e = e;
+  Sparse Hs;
+  VecX g;
+  normal_equations(rows, 2 * nb, Hs, g);
+  const MatX H(Hs);
+  const Eigen::LDLT<MatX> H00(H.topLeftCorner(nb, nb));
+  const MatX Hm = H.bottomRightCorner(nb, nb) -
+                  H.bottomLeftCorner(nb, nb) * H00.solve(H.topRightCorner(nb, nb));
+  const VecX gm = g.tail(nb) - H.bottomLeftCorner(nb, nb) * H00.solve(g.head(nb));
+  const Eigen::LLT<MatX> llt(0.5 * (Hm + Hm.transpose()));
+  if (llt.info() != Eigen::Success)
+    throw SetupError("estimation: the marginal information is not positive definite");
+  ++p.s;
+  p.prior = xu[p.s] - llt.solve(gm);
+  p.prior_root = llt.matrixU();
+}
+}  // namespace
+
+SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
+                                const EstimatorOptions& opt, int window) {
+  Problem p = make_problem(space, log, opt);
+  const int N = p.e, nb = space.nb();
+  if (window < 2 || window > N)
+    throw MeasurementError("the log has " + std::to_string(N) + " rows: a window of " +
+                           std::to_string(window) + " needs between 2 and that many");
+  std::vector<VecX> xu(static_cast<std::size_t>(N), p.prior);
+  SmoothedMotion out;
+  out.t = log.t;
+  out.xu.resize(static_cast<std::size_t>(N));
+  out.cov.resize(static_cast<std::size_t>(N));
+  out.q.resize(static_cast<std::size_t>(N));
+  Eigen::SimplicialLDLT<Sparse> ldlt;
+  for (int e = 1; e <= N; ++e) {
+    p.e = e;
+    if (e > 1) predict(p, e - 2, xu);
+    if (e - p.s > window) {  // knot s leaves, smoothed over the window-1 rows after it
+      out.xu[p.s] = xu[p.s];
+      out.q[p.s] = p.q[p.s];
+      out.cov[p.s] = knot_covariance(ldlt, (e - 1 - p.s) * nb, nb, 0);
+      marginalise_first(p, xu);
+    }
+    out.iterations += gauss_newton(p, xu, ldlt, opt.max_iterations, out.cost);
+  }
+  for (int k = p.s; k < N; ++k) {
+    out.xu[k] = xu[k];
+    out.q[k] = p.q[k];
+    out.cov[k] = knot_covariance(ldlt, (N - p.s) * nb, nb, k - p.s);
+  }
+  return out;
+}
+
+SmoothedMotion smooth_batch(StateSpace& space, const MeasurementLog& log,
+                            const EstimatorOptions& opt) {
+  Problem p = make_problem(space, log, opt);
+  const int N = p.e, nb = space.nb();
+  std::vector<VecX> xu(static_cast<std::size_t>(N), p.prior);
+  for (int k = 0; k + 1 < N; ++k) predict(p, k, xu);
+  guess_from_encoders(p, xu);
+  VecX h, f;
+  for (int k = 1; k < N; ++k) {  // the full coordinates along the guess, knot after knot
+    p.q[k] = p.q[k - 1];
+    (void)p.space.place(log.t[k], xu[k], p.q[k]);
+  }
+  SmoothedMotion out;
+  Eigen::SimplicialLDLT<Sparse> ldlt;
+  out.iterations = gauss_newton(p, xu, ldlt, opt.max_iterations, out.cost);
+  // The covariance at the solution: one more linearisation there.
+  const Rows rows = build(p, xu, true);
+  Sparse H;
+  VecX g;
+  normal_equations(rows, p.variables(), H, g);
+  ldlt.compute(H);
+  out.cost = rows.cost;
+  out.t = log.t;
+  out.xu = xu;
+  out.q = p.q;
+  for (int k = 0; k < N; ++k) out.cov.push_back(knot_covariance(ldlt, N * nb, nb, k));
+  return out;
+}
+
+}  // namespace articula

@@ -1,0 +1,146 @@
+#include "core/estimation/smoother_problem.hpp"
+
+#include <cmath>
+
+namespace articula::smoother {
+
+using Loss = EstimatorOptions::Loss;
+
+void knot_values(Problem& p, int k, const VecX& xu, VecX& h, VecX& f) {
+  const Simulation& sim = p.space.place(p.log.t[k], xu, p.q[k]);
+  p.space.sensors().read(sim, h);
+  if (k + 1 < p.e) f = p.space.advance(p.log.t[k + 1]);
+}
+
+int Rows::add(double residual, double weight, double cost_term) {
+  r.push_back(residual);
+  w.push_back(weight);
+  cost += cost_term;
+  return static_cast<int>(r.size()) - 1;
+}
+
+namespace {
+
+// Sensor readings and the next knot's state at one knot, with their Jacobians by central
+// differences (one simulation placement and one step per evaluation).
+struct KnotModel {
+  VecX h, f;  // sensors at the knot; x at the next knot (empty at the last)
+  MatX Jh, Jf;
+};
+
+KnotModel linearise(Problem& p, int k, const VecX& xu, bool jacobians) {
+  KnotModel km;
+  knot_values(p, k, xu, km.h, km.f);
+  if (!jacobians) return km;
+  const int nb = p.space.nb();
+  km.Jh = MatX::Zero(km.h.size(), nb);
+  km.Jf = MatX::Zero(km.f.size(), nb);
+  VecX hp, hm, fp, fm;
+  const VecX q_here = p.q[k];
+  for (int j = 0; j < nb; ++j) {
+    const double d = 1e-5 * (1.0 + std::abs(xu[j]));
+    VecX x = xu;
+    x[j] = xu[j] + d;
+    knot_values(p, k, x, hp, fp);
+    p.q[k] = q_here;
+    x[j] = xu[j] - d;
+    knot_values(p, k, x, hm, fm);
+    p.q[k] = q_here;
+    km.Jh.col(j) = (hp - hm) / (2 * d);
+    if (km.f.size() > 0) km.Jf.col(j) = (fp - fm) / (2 * d);
+  }
+  return km;
+}
+
+// ρ(s²)/2 and the IRLS weight of a normalised residual s.
+double robust_weight(const EstimatorOptions& o, double s, double& cost) {
+  const double a = std::abs(s), c = o.loss_scale;
+  if (o.loss == Loss::Huber && a > c) {
+    cost = c * (a - 0.5 * c);
+    return c / a;
+  }
+  if (o.loss == Loss::Cauchy) {
+    cost = 0.5 * c * c * std::log1p((a / c) * (a / c));
+    return 1.0 / (1.0 + (a / c) * (a / c));
+  }
+  cost = 0.5 * s * s;
+  return 1.0;
+}
+
+// R (xu_s - prior): R upper triangular (a Cholesky factor) or diagonal.
+void prior_rows(const Problem& p, const VecX& xu, Rows& rows) {
+  const VecX e = p.prior_root * (xu - p.prior);
+  for (int i = 0; i < e.size(); ++i) {
+    const int r = rows.add(e[i]);
+    for (int j = 0; j < e.size(); ++j)
+      if (p.prior_root(i, j) != 0.0) rows.J.emplace_back(r, j, p.prior_root(i, j));
+  }
+}
+
+void sensor_rows(const Problem& p, int k, const VecX& xu, const KnotModel& km, Rows& rows) {
+  const VecX& sigma = p.space.sensors().sigma();
+  for (int c = 0; c < static_cast<int>(sigma.size()); ++c) {
+    if (p.log.present(k, c) == 0.0) continue;
+    const double s = (km.h[c] - p.log.values(k, c)) / sigma[c];
+    double cost = 0.0;
+    const double w = robust_weight(p.opt, s, cost);
+    const int r = rows.add(s, w, cost);
+    for (int j = 0; km.Jh.size() && j < xu.size(); ++j)
+      rows.J.emplace_back(r, (k - p.s) * static_cast<int>(xu.size()) + j, km.Jh(c, j) / sigma[c]);
+  }
+}
+
+// x_{k+1} - f: per independent coordinate i the pair (θ_i, θ̇_i) whitened by L⁻¹, where
+// L Lᵀ = Q = σ_a² Δt [Δt²/3, Δt/2; Δt/2, 1]: L⁻¹ = [√3/Δt, 0; -3/Δt, 2] / (σ_a √Δt).
+void dynamics_rows(const Problem& p, int k, const VecX& here, const VecX& next, const KnotModel& km,
+                   Rows& rows) {
+  const StateSpace& s = p.space;
+  const int nb = s.nb(), m = s.m(), col = (k - p.s) * nb;  // knot k's first variable
+  const double dt = p.log.t[k + 1] - p.log.t[k], g = 1.0 / (p.opt.accel_sigma * std::sqrt(dt));
+  const double Li[2][2] = {{std::sqrt(3.0) / dt * g, 0.0}, {-3.0 / dt * g, 2.0 * g}};
+  const VecX e = next.head(s.nx()) - km.f;
+  for (int i = 0; i < m; ++i)
+    for (int a = 0; a < 2; ++a) {
+      const int r = rows.add(Li[a][0] * e[i] + Li[a][1] * e[m + i]);
+      for (int b = 0; b < 2; ++b) {
+        if (Li[a][b] == 0.0) continue;
+        const int row_f = b == 0 ? i : m + i;
+        rows.J.emplace_back(r, col + nb + row_f, Li[a][b]);
+        for (int j = 0; km.Jf.size() && j < nb; ++j)
+          rows.J.emplace_back(r, col + j, -Li[a][b] * km.Jf(row_f, j));
+      }
+    }
+  const double gu = 1.0 / (p.opt.force_sigma * std::sqrt(dt));
+  for (int u = 0; u < s.nu(); ++u) {
+    const int c = s.nx() + u;
+    const int r = rows.add(gu * (next[c] - here[c]));
+    rows.J.emplace_back(r, col + nb + c, gu);
+    rows.J.emplace_back(r, col + c, -gu);
+  }
+}
+
+}  // namespace
+
+// Jacobians only when asked: a cost evaluation needs none.
+Rows build(Problem& p, const std::vector<VecX>& xu, bool jacobians, bool first_only) {
+  Rows rows;
+  prior_rows(p, xu[p.s], rows);
+  for (int k = p.s; k < (first_only ? p.s + 1 : p.e); ++k) {
+    const KnotModel km = linearise(p, k, xu[k], jacobians);
+    sensor_rows(p, k, xu[k], km, rows);
+    if (k + 1 < p.e) dynamics_rows(p, k, xu[k], xu[k + 1], km, rows);
+  }
+  return rows;
+}
+
+void normal_equations(const Rows& rows, int n, Sparse& H, VecX& g) {
+  Sparse J(static_cast<Eigen::Index>(rows.r.size()), n);
+  J.setFromTriplets(rows.J.begin(), rows.J.end());
+  VecX w = VecX::Zero(J.rows()), r = VecX::Zero(J.rows());
+  for (Eigen::Index i = 0; i < J.rows(); ++i) w[i] = rows.w[i], r[i] = rows.r[i];
+  const Sparse Jt = J.transpose();
+  H = Jt * w.asDiagonal() * J;
+  g = Jt * w.cwiseProduct(r);
+}
+
+}  // namespace articula::smoother

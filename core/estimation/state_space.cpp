@@ -1,0 +1,163 @@
+#include "core/estimation/state_space.hpp"
+
+#include <Eigen/QR>
+#include <cmath>
+
+#include "core/algorithms/assembly.hpp"
+#include "core/algorithms/kinematics.hpp"
+#include "core/algorithms/loop_constraints.hpp"
+#include "core/sim/runner.hpp"
+
+namespace articula {
+
+namespace {
+void check_supported(const Mechanism& mech) {
+  const MechanismSpec& spec = mech.spec;
+  auto refuse = [](const std::string& what) {
+    throw SetupError("estimation does not handle " + what + " yet");
+  };
+  if (mech.model().nq != mech.model().nv)
+    refuse("joints with quaternion coordinates (spherical, free)");
+  if (!spec.couplings.empty()) refuse("joint couplings (\"" + spec.couplings[0].name + "\")");
+  if (!spec.contacts.empty()) refuse("contacts (\"" + spec.contacts[0].name + "\")");
+  for (const JointSpec& js : spec.joints)
+    if (js.limits || js.friction) refuse("joint limits or friction (joint \"" + js.name + "\")");
+  for (const JointSpec& js : spec.joints)
+    if (js.drive && js.drive->unknown && mech.compiled.joint_map[&js - &spec.joints[0]].loop)
+      refuse("an unknown drive on a loop joint (\"" + js.name + "\")");
+}
+}  // namespace
+
+StateSpace::StateSpace(const Mechanism& mech)
+    : mech_(mech), data_(mech.model()), sensors_(mech), qd_(VecX::Zero(mech.model().nv)) {
+  check_supported(mech);
+  for (std::size_t j = 0; j < mech.spec.joints.size(); ++j)
+    if (mech.spec.joints[j].drive && mech.spec.joints[j].drive->unknown)
+      unknown_joints_.push_back(static_cast<int>(j));
+  choose_independent();
+  if (independent_.empty())
+    throw SetupError("nothing to estimate: every coordinate is prescribed by a motion drive");
+  sim_ = std::make_unique<Simulation>(mech);
+  step_ = run_options_from(mech.spec).step;
+}
+
+// Free coordinates (not motion-driven) that the loops leave free. Greedily, the other free
+// columns of K become dependent while they add to its rank (relative threshold 1e-9); the rest
+// are independent. Coordinates of unknown drives come last, so they stay independent where the
+// loops allow: an actuated joint is usually the one that turns through its whole range (a
+// crank), where a position solve for it would fail at the rocker's dead points.
+void StateSpace::choose_independent() {
+  const Model& model = mech_.model();
+  std::vector<int> order, last;
+  for (int v = 0; v < model.nv; ++v) {
+    if (mech_.locked_v[v]) continue;
+    bool actuated = false;
+    for (int j : unknown_joints_) actuated |= mech_.compiled.v_index(j) == v;
+    (actuated ? last : order).push_back(v);
+  }
+  order.insert(order.end(), last.begin(), last.end());
+  locked_ = mech_.locked_v;
+  MatX K = MatX::Zero(0, model.nv);
+  if (mech_.has_loops()) {
+    forward_kinematics(model, data_, mech_.q0);
+    loop_jacobian(model, data_, mech_.compiled.loops, K);
+  }
+  MatX dependent = MatX::Zero(K.rows(), 0);
+  for (int v : order) {
+    MatX trial(K.rows(), dependent.cols() + 1);
+    trial << dependent, K.col(v);
+    Eigen::ColPivHouseholderQR<MatX> qr(trial);
+    qr.setThreshold(1e-9);  // relative to the largest pivot
+    if (K.rows() > 0 && qr.rank() == trial.cols())
+      dependent = trial;
+    else
+      independent_.push_back(v);
+  }
+  std::sort(independent_.begin(), independent_.end());
+  for (int v : independent_) locked_[v] = true;
+}
+
+VecX StateSpace::state_of(const VecX& q, const VecX& qd) const {
+  VecX x = VecX::Zero(nx());
+  for (int i = 0; i < m(); ++i) x[i] = q[independent_[i]], x[m() + i] = qd[independent_[i]];
+  return x;
+}
+
+// The position solve from the guess in q with θ held, approached in steps of at most 0.05 (rad
+// or m; more where a step fails): LM assembly converges from nearby, and small steps keep it on
+// the guess's branch (a four-bar's two assembly modes are both solutions).
+bool StateSpace::close_loops(const VecX& theta, VecX& q) {
+  const VecX start = q;
+  double far = 0.0;
+  for (int i = 0; i < m(); ++i) far = std::max(far, std::abs(theta[i] - start[independent_[i]]));
+  for (int pieces = std::max(1, static_cast<int>(std::ceil(far / 0.05))); pieces <= 4096;
+       pieces *= 4) {
+    q = start;
+    bool ok = true;
+    for (int n = 1; n <= pieces && ok; ++n) {
+      for (int i = 0; i < m(); ++i) {
+        const double a = start[independent_[i]];
+        q[independent_[i]] = a + (theta[i] - a) * n / pieces;
+      }
+      ok = assemble(mech_.model(), data_, mech_.compiled.loops, q, locked_,
+                    mech_.closure_tolerance(1e-12))
+               .converged;
+    }
+    if (ok) return true;
+  }
+  return false;
+}
+
+void StateSpace::full_state(double t, const VecX& x, VecX& q, VecX& qd) {
+  qd = VecX::Zero(mech_.model().nv);
+  for (const DriveBinding& d : mech_.drives)
+    if (d.kind == DriveSpec::Kind::Motion && d.v >= 0) {
+      const TimeJet j = d.eval(t);
+      q[d.q] = j.value;
+      qd[d.v] = j.d1;
+    }
+  for (int i = 0; i < m(); ++i) qd[independent_[i]] = x[m() + i];
+  if (!mech_.has_loops()) {
+    for (int i = 0; i < m(); ++i) q[independent_[i]] = x[i];
+    return;
+  }
+  if (!close_loops(x.head(m()), q))
+    throw SetupError("estimation: the loops cannot be closed at t = " + format_number(t) +
+                     " s for the estimated independent coordinates");
+  project_velocity(mech_.model(), data_, mech_.compiled.loops, q, qd, locked_);
+}
+
+std::vector<int> StateSpace::encoder_columns() const {
+  std::vector<int> out(static_cast<std::size_t>(m()), -1);
+  const MechanismSpec& spec = mech_.spec;
+  for (int c = 0; c < sensors_.size(); ++c) {
+    const SensorSpec& s = spec.sensors[sensors_.sensor_of_column()[c]];
+    if (s.type != SensorSpec::Type::Encoder) continue;
+    const int j = spec.joint_index(s.joint);
+    if (mech_.compiled.joint_map[j].loop || spec.joints[j].joint.nv() != 1) continue;
+    for (int i = 0; i < m(); ++i)
+      if (independent_[i] == mech_.compiled.v_index(j)) out[i] = c;
+  }
+  return out;
+}
+
+void StateSpace::set_forces(const VecX& xu) {
+  for (int k = 0; k < nu(); ++k)
+    sim_->set_drive_expression(unknown_joints_[k], "(" + format_number(xu[nx() + k]) + ")");
+}
+
+const Simulation& StateSpace::place(double t, const VecX& xu, VecX& q) {
+  full_state(t, xu.head(nx()), q, qd_);
+  set_forces(xu);
+  sim_->restore(t, q, qd_, 0.0, 0.0);
+  return *sim_;
+}
+
+VecX StateSpace::advance(double t_end) {
+  const double t = sim_->time(), dt = t_end - t;
+  const int n = std::max(1, static_cast<int>(std::ceil(dt / step_ - 1e-9)));
+  for (int i = 1; i <= n; ++i) sim_->step(t + dt * i / n - sim_->time(), Integrator::RK4);
+  return state_of(sim_->q(), sim_->qd());
+}
+
+}  // namespace articula

@@ -1,0 +1,62 @@
+#pragma once
+// The estimator's view of a mechanism (issue 20): a state x = (θ, θ̇) in independent coordinates
+// (m tree coordinates, chosen by pivoted QR of the loop Jacobian's free columns at the assembled
+// start, so the loops stay closed exactly: the dependent coordinates always come from a
+// position solve to 1e-12 and K q̇ = 0), and the unknown drive forces u (joints with
+// "drive": {"type": "unknown"}, held constant between knots). It maps (t, x, u) to the full
+// state, propagates it by Articula's own simulation (RK4 at the file's step) and reads the
+// sensors there (core/estimation/sensor_model.hpp).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/estimation/sensor_model.hpp"
+#include "core/sim/simulation.hpp"
+
+namespace articula {
+
+class StateSpace {
+ public:
+  // Throws SetupError naming what the estimator cannot handle yet (quaternion joints,
+  // couplings, limits, contacts, joint friction) or when the mechanism has no free coordinate.
+  explicit StateSpace(const Mechanism& mech);  // the mechanism must outlive this
+
+  int m() const { return static_cast<int>(independent_.size()); }  // independent coordinates
+  int nu() const { return static_cast<int>(unknown_joints_.size()); }
+  int nx() const { return 2 * m(); }                                          // θ, θ̇
+  int nb() const { return nx() + nu(); }                                      // per knot: x then u
+  const std::vector<int>& independent() const { return independent_; }        // model v indices
+  const std::vector<int>& unknown_joints() const { return unknown_joints_; }  // user joints
+  const Mechanism& mechanism() const { return mech_; }
+  SensorModel& sensors() { return sensors_; }
+
+  // x at a full state (θ = q[independent], θ̇ = qd[independent]).
+  VecX state_of(const VecX& q, const VecX& qd) const;
+  // Full (q, qd) at time t from x; q holds the previous guess on entry (the branch to stay on).
+  // Throws SetupError when the loops cannot be closed there.
+  void full_state(double t, const VecX& x, VecX& q, VecX& qd);
+  // Per independent coordinate: the sensor column of an encoder reading it directly, or -1.
+  std::vector<int> encoder_columns() const;
+  // The simulation at (t, x, u), evaluated there (q holds the guess, as for full_state).
+  const Simulation& place(double t, const VecX& xu, VecX& q);
+  // From the last place() on to t_end with u held, in RK4 steps no longer than the file's: x there.
+  VecX advance(double t_end);
+  // The simulation after place() or propagate().
+  Simulation& simulation() { return *sim_; }
+
+ private:
+  void choose_independent();
+  bool close_loops(const VecX& theta, VecX& q);
+  void set_forces(const VecX& xu);
+
+  const Mechanism& mech_;
+  Data data_;
+  SensorModel sensors_;
+  std::vector<int> independent_, unknown_joints_;
+  std::vector<bool> locked_;  // motion-driven or independent: held by the position solve
+  std::unique_ptr<Simulation> sim_;
+  VecX qd_;
+  double step_ = 1e-3;
+};
+
+}  // namespace articula
