@@ -13,6 +13,7 @@
 #include "app/cli_report.hpp"
 #include "core/estimation/estimate_output.hpp"
 #include "core/estimation/measurement_log.hpp"
+#include "core/estimation/parameters.hpp"
 #include "core/factor_graph/dynamics_report.hpp"
 #include "core/io/run_setup.hpp"
 #ifdef ARTICULA_INTERCHANGE
@@ -144,6 +145,14 @@ int run_simulate(const SimulateArgs& a) {
   return 0;
 }
 
+EstimatorOptions::Loss loss_from_name(const std::string& name) {
+  if (name == "huber") return EstimatorOptions::Loss::Huber;
+  if (name == "cauchy") return EstimatorOptions::Loss::Cauchy;
+  if (name != "none")
+    throw std::invalid_argument("--loss '" + name + "': expected none, huber or cauchy");
+  return EstimatorOptions::Loss::Squared;
+}
+
 struct EstimateArgs {
   std::string file, log, output, loss = "none";
   int window = 0;
@@ -158,12 +167,7 @@ int run_estimate(EstimateArgs& a) {
     throw ProjectError("/sensors", "estimation needs sensors in the file; there are none");
   StateSpace space(mech);
   const MeasurementLog log = read_measurements(a.log, space.sensors());
-  if (a.loss == "huber")
-    a.opt.loss = EstimatorOptions::Loss::Huber;
-  else if (a.loss == "cauchy")
-    a.opt.loss = EstimatorOptions::Loss::Cauchy;
-  else if (a.loss != "none")
-    throw std::invalid_argument("--loss '" + a.loss + "': expected none, huber or cauchy");
+  a.opt.loss = loss_from_name(a.loss);
   if (a.window > 0 && a.window > log.t.size())
     throw MeasurementError(a.log + ": " + std::to_string(log.t.size()) +
                            " rows, shorter than the window of " + std::to_string(a.window));
@@ -179,6 +183,29 @@ int run_estimate(EstimateArgs& a) {
   return 0;
 }
 
+struct IdentifyArgs {
+  EstimateArgs est;
+  std::vector<std::string> params;
+};
+
+// identify FILE MEAS.csv --param PATH ...: the parameters with their σ, as JSON (issue 20).
+int run_identify(IdentifyArgs& a) {
+  LoadResult loaded = load_project(a.est.file);
+  for (const std::string& w : loaded.warnings) std::cerr << "warning: " << w << '\n';
+  if (loaded.spec.sensors.empty())
+    throw ProjectError("/sensors", "identification needs sensors in the file; there are none");
+  ParameterModel params(loaded.spec, a.params);
+  const MeasurementLog log = read_measurements(a.est.log, params.at(params.initial()).sensors());
+  a.est.opt.loss = loss_from_name(a.est.loss);
+  const Identified id = identify(params, log, a.est.opt);
+  const std::string text = parameters_json(params, id.values, id.cov).dump(2) + "\n";
+  if (a.est.output.empty())
+    std::cout << text;
+  else
+    write_text(a.est.output, text);
+  return 0;
+}
+
 #ifdef ARTICULA_INTERCHANGE
 // convert IN OUT: formats by extension (interchange/convert.hpp); warnings name what is dropped.
 int run_convert(const std::string& in, const std::string& out) {
@@ -189,6 +216,20 @@ int run_convert(const std::string& in, const std::string& out) {
   return 0;
 }
 #endif
+// The smoother's options, shared by estimate and identify.
+void add_estimator_options(CLI::App* cmd, EstimateArgs& a) {
+  cmd->add_option("--loss", a.loss,
+                  "robust loss on the sensor residuals: none (default), huber or cauchy "
+                  "(by iteratively reweighted least squares)");
+  cmd->add_option("--loss-scale", a.opt.loss_scale,
+                  "where the robust loss departs from the square, in sensor sigmas (default 3)");
+  cmd->add_option("--accel-sigma", a.opt.accel_sigma,
+                  "process noise: white generalized acceleration density, per independent "
+                  "coordinate (default 1)");
+  cmd->add_option("--force-sigma", a.opt.force_sigma,
+                  "random-walk density of the unknown drive forces, N m or N per sqrt(s) "
+                  "(default 1)");
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -250,17 +291,18 @@ int main(int argc, char** argv) {
   auto* batch = est->add_flag("--batch", ea.batch, "smooth the whole log at once (the default)");
   est->add_option("--window", ea.window, "fixed-lag smoother over the last N rows")
       ->excludes(batch);
-  est->add_option("--loss", ea.loss,
-                  "robust loss on the sensor residuals: none (default), huber or cauchy "
-                  "(by iteratively reweighted least squares)");
-  est->add_option("--loss-scale", ea.opt.loss_scale,
-                  "where the robust loss departs from the square, in sensor sigmas (default 3)");
-  est->add_option("--accel-sigma", ea.opt.accel_sigma,
-                  "process noise: white generalized acceleration density, per independent "
-                  "coordinate (default 1)");
-  est->add_option("--force-sigma", ea.opt.force_sigma,
-                  "random-walk density of the unknown drive forces, N m or N per sqrt(s) "
-                  "(default 1)");
+  add_estimator_options(est, ea);
+  IdentifyArgs ia2;
+  auto* ident = app.add_subcommand(
+      "identify",
+      "identify numbers of the file (by JSON pointer) with their sigmas, together "
+      "with the motion, from a sensor log (JSON: {pointer: {value, sigma}})");
+  ident->add_option("FILE", ia2.est.file, "project file with \"sensors\"")->required();
+  ident->add_option("MEAS", ia2.est.log, "measurement CSV")->required();
+  ident->add_option("--param", ia2.params, "JSON pointer of a number, e.g. /bodies/2/mass")
+      ->required();
+  ident->add_option("--output", ia2.est.output, "JSON file to write (stdout without it)");
+  add_estimator_options(ident, ia2.est);
 #ifdef ARTICULA_INTERCHANGE
   std::string convert_in, convert_out;
   auto* convert = app.add_subcommand(
@@ -281,6 +323,7 @@ int main(int argc, char** argv) {
     if (dyn->parsed()) return run_dynamics(da);
     if (report->parsed()) return run_report(ra);
     if (est->parsed()) return run_estimate(ea);
+    if (ident->parsed()) return run_identify(ia2);
     return run_simulate(sa);
   } catch (const ProjectError& e) {
     std::cerr << "articula-cli: invalid input: " << e.what() << '\n';

@@ -57,7 +57,7 @@ void SensorModel::read(const SensorState& st, VecX& out) {
     const Mat3 to_user = user_axes(m).transpose();
     switch (s.type) {
       case Type::Encoder: {
-        const VecN& q = st.joints[spec.joint_index(s.joint)].q;
+        const auto& q = st.joints[spec.joint_index(s.joint)].q;
         out.segment(c, q.size()) = q;
         c += q.size();
         break;

@@ -25,15 +25,15 @@ void predict(Problem& p, int k, std::vector<VecX>& xu) {
   knot_values(p, k, xu[k], h, f);
   p.q[k + 1] = p.q[k];
   xu[k + 1] = xu[k];
-  xu[k + 1].head(p.space.nx()) = f;
+  xu[k + 1].head(p.space().nx()) = f;
 }
 
 // Where an encoder reads an independent coordinate, the first guess takes θ from its readings
 // (linear between present rows) and θ̇ from their differences: Gauss-Newton then starts near
 // the motion, not from a free simulation that may have drifted far from it.
 void guess_from_encoders(const Problem& p, std::vector<VecX>& xu) {
-  const std::vector<int> cols = p.space.encoder_columns();
-  const int N = p.e, m = p.space.m();
+  const std::vector<int> cols = p.space().encoder_columns();
+  const int N = p.e, m = p.space().m();
   for (int i = 0; i < m; ++i) {
     if (cols[i] < 0) continue;
     std::vector<int> rows;
@@ -53,15 +53,45 @@ void guess_from_encoders(const Problem& p, std::vector<VecX>& xu) {
   }
 }
 
-// Gauss-Newton with step halving over knots s..e-1; returns the iterations. ldlt holds the
-// information matrix at the last linearisation.
+// Identify: the parameters' columns of the Jacobian, central differences of every residual with
+// the mechanism rebuilt at each value (the rows are the same factors in the same order).
+void parameter_columns(Problem& p, const std::vector<VecX>& xu, Rows& rows) {
+  const int n0 = p.knot_variables();
+  const std::vector<VecX> q_saved = p.q;
+  for (int j = 0; j < p.params->size(); ++j) {
+    const double d = 1e-6 * (1.0 + std::abs(p.values[j]));
+    VecX v = p.values;
+    v[j] += d;
+    p.space_ = &p.params->at(v);
+    const Rows up = build(p, xu, false);
+    v[j] -= 2 * d;
+    p.space_ = &p.params->at(v);
+    const Rows down = build(p, xu, false);
+    p.q = q_saved;
+    for (std::size_t r = 0; r < rows.r.size(); ++r) {
+      const double dr = (up.r[r] - down.r[r]) / (2 * d);
+      if (dr != 0.0) rows.J.emplace_back(static_cast<int>(r), n0 + j, dr);
+    }
+  }
+  p.space_ = &p.params->at(p.values);
+}
+
+// The cost at xu + scale step (and the parameters moved alike); p.q follows.
+double trial_cost(Problem& p, const std::vector<VecX>& xu, const VecX& step, double scale) {
+  if (p.params) p.space_ = &p.params->at(p.values + scale * step.tail(p.params->size()));
+  return build(p, plus(xu, p.s, step.head(p.knot_variables()), scale), false).cost;
+}
+
+// Gauss-Newton with step halving over knots s..e-1 (and the parameters); returns the
+// iterations. ldlt holds the information matrix at the last linearisation.
 int gauss_newton(Problem& p, std::vector<VecX>& xu, Eigen::SimplicialLDLT<Sparse>& ldlt,
                  int max_iterations, double& cost) {
   Sparse H;
   VecX g;
   int it = 0;
   for (; it < max_iterations; ++it) {
-    const Rows rows = build(p, xu, true);
+    Rows rows = build(p, xu, true);
+    if (p.params) parameter_columns(p, xu, rows);
     normal_equations(rows, p.variables(), H, g);
     ldlt.compute(H);
     if (ldlt.info() != Eigen::Success)
@@ -71,10 +101,14 @@ int gauss_newton(Problem& p, std::vector<VecX>& xu, Eigen::SimplicialLDLT<Sparse
     double scale = 1.0;
     for (int halving = 0; halving < 8; ++halving, scale *= 0.5) {
       const std::vector<VecX> q_saved = p.q;
-      if (build(p, plus(xu, p.s, step, scale), false).cost <= rows.cost) break;
+      if (trial_cost(p, xu, step, scale) <= rows.cost) break;
       p.q = q_saved;
     }
-    xu = plus(xu, p.s, step, scale);
+    xu = plus(xu, p.s, step.head(p.knot_variables()), scale);
+    if (p.params) {
+      p.values += scale * step.tail(p.params->size());
+      p.space_ = &p.params->at(p.values);
+    }
     if (scale * step.cwiseAbs().maxCoeff() < p.opt.tolerance) return it + 1;
   }
   return it;
@@ -91,7 +125,9 @@ Problem make_problem(StateSpace& space, const MeasurementLog& log, const Estimat
   const auto N = static_cast<int>(log.t.size());
   if (N < 2) throw MeasurementError("the log has one row: estimation needs at least two");
   const Mechanism& mech = space.mechanism();
-  Problem p{space, log, opt, 0, N, VecX::Zero(space.nb()), MatX::Zero(space.nb(), space.nb()), {}};
+  Problem p{
+      &space, log,     opt,   0, N, VecX::Zero(space.nb()), MatX::Zero(space.nb(), space.nb()),
+      {},     nullptr, VecX()};
   p.prior.head(space.nx()) = space.state_of(mech.q0, mech.qd0);
   for (int j = 0; j < space.nb(); ++j)
     p.prior_root(j, j) = 1.0 / (j < space.m()    ? opt.prior_q_sigma
@@ -103,7 +139,7 @@ Problem make_problem(StateSpace& space, const MeasurementLog& log, const Estimat
 // Marginalises knot s out of the window: the factors touching it, linearised at the estimate,
 // reduced by the Schur complement onto knot s + 1 become that knot's Gaussian prior.
 void marginalise_first(Problem& p, const std::vector<VecX>& xu) {
-  const int nb = p.space.nb(), e = p.e;
+  const int nb = p.space().nb(), e = p.e;
   p.e = p.s + 2;
   const Rows rows = build(p, xu, true, true);
   p.e = e;
@@ -157,32 +193,56 @@ SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
   return out;
 }
 
-SmoothedMotion smooth_batch(StateSpace& space, const MeasurementLog& log,
-                            const EstimatorOptions& opt) {
-  Problem p = make_problem(space, log, opt);
-  const int N = p.e, nb = space.nb();
+namespace {
+// The batch solve of a prepared problem; with parameters, their covariance into *param_cov.
+SmoothedMotion solve_batch(Problem& p, MatX* param_cov) {
+  const int N = p.e, nb = p.space().nb();
   std::vector<VecX> xu(static_cast<std::size_t>(N), p.prior);
   for (int k = 0; k + 1 < N; ++k) predict(p, k, xu);
   guess_from_encoders(p, xu);
-  VecX h, f;
   for (int k = 1; k < N; ++k) {  // the full coordinates along the guess, knot after knot
     p.q[k] = p.q[k - 1];
-    (void)p.space.place(log.t[k], xu[k], p.q[k]);
+    (void)p.space().place(p.log.t[k], xu[k], p.q[k]);
   }
   SmoothedMotion out;
   Eigen::SimplicialLDLT<Sparse> ldlt;
-  out.iterations = gauss_newton(p, xu, ldlt, opt.max_iterations, out.cost);
+  out.iterations = gauss_newton(p, xu, ldlt, p.opt.max_iterations, out.cost);
   // The covariance at the solution: one more linearisation there.
-  const Rows rows = build(p, xu, true);
+  Rows rows = build(p, xu, true);
+  if (p.params) parameter_columns(p, xu, rows);
   Sparse H;
   VecX g;
   normal_equations(rows, p.variables(), H, g);
   ldlt.compute(H);
   out.cost = rows.cost;
-  out.t = log.t;
+  out.t = p.log.t;
   out.xu = xu;
   out.q = p.q;
-  for (int k = 0; k < N; ++k) out.cov.push_back(knot_covariance(ldlt, N * nb, nb, k));
+  for (int k = 0; k < N; ++k) out.cov.push_back(knot_covariance(ldlt, p.variables(), nb, k));
+  if (param_cov) {
+    const int np = p.params->size(), n = p.variables();
+    MatX E = MatX::Zero(n, np);
+    E.bottomRows(np).setIdentity();
+    *param_cov = ldlt.solve(E).bottomRows(np);
+  }
+  return out;
+}
+}  // namespace
+
+SmoothedMotion smooth_batch(StateSpace& space, const MeasurementLog& log,
+                            const EstimatorOptions& opt) {
+  Problem p = make_problem(space, log, opt);
+  return solve_batch(p, nullptr);
+}
+
+Identified identify(ParameterModel& params, const MeasurementLog& log,
+                    const EstimatorOptions& opt) {
+  Problem p = make_problem(params.at(params.initial()), log, opt);
+  p.params = &params;
+  p.values = params.initial();
+  Identified out;
+  out.motion = solve_batch(p, &out.cov);
+  out.values = p.values;
   return out;
 }
 

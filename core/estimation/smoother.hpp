@@ -56,4 +56,16 @@ SmoothedMotion smooth_batch(StateSpace& space, const MeasurementLog& log,
 SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
                                 const EstimatorOptions& opt, int window);
 
+class ParameterModel;
+
+// Identification (`identify`): the batch problem with the parameters as global variables (their
+// Jacobian columns by central differences of every residual, the mechanism rebuilt at each
+// value), estimated together with the motion; their covariance is their block of H⁻¹.
+struct Identified {
+  VecX values;
+  MatX cov;
+  SmoothedMotion motion;
+};
+Identified identify(ParameterModel& params, const MeasurementLog& log, const EstimatorOptions& opt);
+
 }  // namespace articula

@@ -7,9 +7,9 @@ namespace articula::smoother {
 using Loss = EstimatorOptions::Loss;
 
 void knot_values(Problem& p, int k, const VecX& xu, VecX& h, VecX& f) {
-  const Simulation& sim = p.space.place(p.log.t[k], xu, p.q[k]);
-  p.space.sensors().read(sim, h);
-  if (k + 1 < p.e) f = p.space.advance(p.log.t[k + 1]);
+  const Simulation& sim = p.space().place(p.log.t[k], xu, p.q[k]);
+  p.space().sensors().read(sim, h);
+  if (k + 1 < p.e) f = p.space().advance(p.log.t[k + 1]);
 }
 
 int Rows::add(double residual, double weight, double cost_term) {
@@ -32,7 +32,7 @@ KnotModel linearise(Problem& p, int k, const VecX& xu, bool jacobians) {
   KnotModel km;
   knot_values(p, k, xu, km.h, km.f);
   if (!jacobians) return km;
-  const int nb = p.space.nb();
+  const int nb = p.space().nb();
   km.Jh = MatX::Zero(km.h.size(), nb);
   km.Jf = MatX::Zero(km.f.size(), nb);
   VecX hp, hm, fp, fm;
@@ -78,7 +78,7 @@ void prior_rows(const Problem& p, const VecX& xu, Rows& rows) {
 }
 
 void sensor_rows(const Problem& p, int k, const VecX& xu, const KnotModel& km, Rows& rows) {
-  const VecX& sigma = p.space.sensors().sigma();
+  const VecX& sigma = p.space().sensors().sigma();
   for (int c = 0; c < static_cast<int>(sigma.size()); ++c) {
     if (p.log.present(k, c) == 0.0) continue;
     const double s = (km.h[c] - p.log.values(k, c)) / sigma[c];
@@ -94,7 +94,7 @@ void sensor_rows(const Problem& p, int k, const VecX& xu, const KnotModel& km, R
 // L Lᵀ = Q = σ_a² Δt [Δt²/3, Δt/2; Δt/2, 1]: L⁻¹ = [√3/Δt, 0; -3/Δt, 2] / (σ_a √Δt).
 void dynamics_rows(const Problem& p, int k, const VecX& here, const VecX& next, const KnotModel& km,
                    Rows& rows) {
-  const StateSpace& s = p.space;
+  const StateSpace& s = p.space();
   const int nb = s.nb(), m = s.m(), col = (k - p.s) * nb;  // knot k's first variable
   const double dt = p.log.t[k + 1] - p.log.t[k], g = 1.0 / (p.opt.accel_sigma * std::sqrt(dt));
   const double Li[2][2] = {{std::sqrt(3.0) / dt * g, 0.0}, {-3.0 / dt * g, 2.0 * g}};

@@ -5,6 +5,7 @@
 #include <Eigen/SparseCore>
 #include <vector>
 
+#include "core/estimation/parameters.hpp"
 #include "core/estimation/smoother.hpp"
 
 namespace articula::smoother {
@@ -13,14 +14,18 @@ using Triplet = Eigen::Triplet<double>;
 using Sparse = Eigen::SparseMatrix<double>;
 
 struct Problem {
-  StateSpace& space;
+  StateSpace* space_;  // the mechanism at the parameters' present values
   const MeasurementLog& log;
   const EstimatorOptions& opt;
   int s = 0, e = 0;     // knots s .. e-1 are the variables
   VecX prior;           // mean of the prior on knot s (nb)
   MatX prior_root;      // R with the prior residual R (xu_s - prior), Rᵀ R its information
   std::vector<VecX> q;  // per log row: the last full coordinates (the branch to stay on)
-  int variables() const { return (e - s) * space.nb(); }
+  ParameterModel* params = nullptr;  // identify: global variables after the knots'
+  VecX values;                       // ... their present values
+  StateSpace& space() const { return *space_; }
+  int knot_variables() const { return (e - s) * space().nb(); }
+  int variables() const { return knot_variables() + (params ? params->size() : 0); }
 };
 
 // Whitened residual rows, their Jacobian over the variables (triplets) and IRLS weights.
