@@ -344,7 +344,8 @@ int main(int argc, char** argv) {
   } catch (const MeasurementError& e) {
     std::cerr << "articula-cli: invalid input: " << e.what() << '\n';
     return kInvalidInput;
-  } catch (const std::invalid_argument& e) {  // a bad --order or --point, an option without its partner
+  } catch (
+      const std::invalid_argument& e) {  // a bad --order or --point, an option without its partner
     std::cerr << "articula-cli: invalid input: " << e.what() << '\n';
     return kInvalidInput;
   } catch (const std::exception& e) {
