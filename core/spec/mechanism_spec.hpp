@@ -44,10 +44,10 @@ struct DriveSpec {
   Kind kind = Kind::Motion;
   std::string expression;  // "q" for motion drives, "value" for force drives
   nlohmann::json law;      // a motion law object instead of "q" (core/sim/motion_law.hpp), or null
-  // {"type": "unknown"} (contract-additions-2 §5): a force drive whose force the estimator finds;
-  // simulated as the force drive "0".
-  bool unknown = false;
   nlohmann::json extra = nlohmann::json::object();
+  // {"type": "unknown"} (contract-additions-2 §5): a force drive whose force the estimator finds;
+  // simulated as the force drive "0". Last, so that {kind, expression, law, extra} stays valid.
+  bool unknown = false;
   bool operator==(const DriveSpec&) const = default;
 };
 
