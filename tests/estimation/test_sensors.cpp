@@ -141,7 +141,8 @@ TEST_CASE("an accelerometer at rest reads gravity upwards in body axes", "[senso
   // along the rod at 0.5 - π/2 from the world x axis, so +g up reads 9.81 (-cos 0.5, sin 0.5, 0).
   std::ifstream in(test::sample_path("pendulum.json"));
   json doc = json::parse(in);
-  doc["sensors"] = {sensor("acc", "accelerometer", {{"body", doc["bodies"][0]["name"]}})};
+  doc["sensors"] =
+      json::array({sensor("acc", "accelerometer", {{"body", doc["bodies"][0]["name"]}})});
   const Mechanism mech = prepare_project(parse_project(doc.dump()).spec);
   SensorModel model(mech);
   Data data(mech.model());
