@@ -2,51 +2,35 @@
 // its own encoder and pivot load cell with 1 % noise (σ = 1 % of the swing's amplitude and of
 // the rod's tension) together with the motion: within 1 % of the truth and within 2σ.
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 
 #include "core/estimation/parameters.hpp"
 #include "core/estimation/smoother.hpp"
 #include "core/io/project.hpp"
 #include "core/io/run_setup.hpp"
-#include "tests/support/fixtures.hpp"
+#include "tests/support/sensor_logs.hpp"
 
 using namespace articula;
 using nlohmann::json;
 
 namespace {
 json pendulum() {
-  std::ifstream in(test::sample_path("pendulum.json"));
-  json doc = json::parse(in);
-  doc["sensors"] = {{{"name", "enc"}, {"type", "encoder"}, {"joint", "pivot"}, {"sigma", 5e-3}},
-                    {{"name", "cell"},
-                     {"type", "load_cell"},
-                     {"joint", "pivot"},
-                     {"component", "Fx"},
-                     {"sigma", 0.45}}};
-  return doc;
+  return test::sample_with_sensors(
+      "pendulum.json",
+      json::array({{{"name", "enc"}, {"type", "encoder"}, {"joint", "pivot"}, {"sigma", 5e-3}},
+                   {{"name", "cell"},
+                    {"type", "load_cell"},
+                    {"joint", "pivot"},
+                    {"component", "Fx"},
+                    {"sigma", 0.45}}}));
 }
 
 // Readings every 10 ms over 2 s (two swings), with seeded noise.
 std::string pendulum_log(const json& doc, unsigned seed) {
   const Mechanism truth = prepare_project(parse_project(doc.dump()).spec);
-  SensorModel model(truth);
-  SensorNoise noise(model.sigma(), seed);
-  std::ostringstream csv;
-  MeasurementWriter writer(csv, model);
   RunOptions opt = run_options_from(truth.spec);
   opt.duration = 2.0;
   opt.sample = 0.01;
-  opt.observe = [&](const Simulation& sim) {
-    VecX v;
-    model.read(sim, v);
-    noise.add(v);
-    writer.row(sim.time(), v);
-  };
-  RowSink sink;
-  sink.row = [](const Simulation&, const std::vector<double>&) {};
-  run_rows(truth, opt, sink);
-  return csv.str();
+  return test::simulated_log(truth, opt, seed);
 }
 }  // namespace
 

@@ -1,13 +1,12 @@
 // The measurement CSV (contract-additions-2 §5): read back what the writer wrote, missing cells
 // and columns left out, and every bad log refused with the line and column named.
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <sstream>
 
 #include "core/estimation/measurement_log.hpp"
 #include "core/io/project.hpp"
 #include "core/io/run_setup.hpp"
-#include "tests/support/fixtures.hpp"
+#include "tests/support/sensor_logs.hpp"
 
 using namespace articula;
 using nlohmann::json;
@@ -15,10 +14,10 @@ using nlohmann::json;
 namespace {
 // The four-bar sample with an encoder on the crank and a gyro on the coupler.
 Mechanism fourbar_with_sensors() {
-  std::ifstream in(test::sample_path("fourbar.json"));
-  json doc = json::parse(in);
-  doc["sensors"] = {{{"name", "enc"}, {"type", "encoder"}, {"joint", "A0"}, {"sigma", 1e-3}},
-                    {{"name", "gyro"}, {"type", "gyro"}, {"body", "coupler"}, {"sigma", 0.01}}};
+  const json doc = test::sample_with_sensors(
+      "fourbar.json",
+      json::array({{{"name", "enc"}, {"type", "encoder"}, {"joint", "A0"}, {"sigma", 1e-3}},
+                   {{"name", "gyro"}, {"type", "gyro"}, {"body", "coupler"}, {"sigma", 0.01}}}));
   return prepare_project(parse_project(doc.dump()).spec);
 }
 
@@ -86,20 +85,20 @@ TEST_CASE("measurement log: bad logs named by line and column", "[log]") {
 }
 
 TEST_CASE("sensors in the project file: round trip and bad entries by pointer", "[sensors]") {
-  std::ifstream in(test::sample_path("fourbar.json"));
-  json doc = json::parse(in);
-  doc["sensors"] = {
-      {{"name", "enc"}, {"type", "encoder"}, {"joint", "A0"}, {"sigma", 1e-3}, {"note", "x"}},
-      {{"name", "acc"},
-       {"type", "accelerometer"},
-       {"body", "coupler"},
-       {"point", {0.1, 0, 0}},
-       {"sigma", 0.05}},
-      {{"name", "cell"},
-       {"type", "load_cell"},
-       {"joint", "B0"},
-       {"component", "Fy"},
-       {"sigma", 0.2}}};
+  json doc = test::sample_with_sensors(
+      "fourbar.json",
+      json::array(
+          {{{"name", "enc"}, {"type", "encoder"}, {"joint", "A0"}, {"sigma", 1e-3}, {"note", "x"}},
+           {{"name", "acc"},
+            {"type", "accelerometer"},
+            {"body", "coupler"},
+            {"point", {0.1, 0, 0}},
+            {"sigma", 0.05}},
+           {{"name", "cell"},
+            {"type", "load_cell"},
+            {"joint", "B0"},
+            {"component", "Fy"},
+            {"sigma", 0.2}}}));
   const MechanismSpec spec = parse_project(doc.dump()).spec;
   REQUIRE(spec.sensors.size() == 3);
   CHECK(spec.sensors[1].point == Vec3(0.1, 0, 0));

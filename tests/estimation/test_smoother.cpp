@@ -7,14 +7,13 @@
 //   simulate CSV's A0.tau) recovered with the drive declared unknown, from an encoder (1e-3 rad)
 //   and a coupler gyro (1e-2 rad/s) at 1 kHz over 1 s: RMS error below 2 % of the peak.
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <random>
 #include <sstream>
 
 #include "core/estimation/smoother.hpp"
 #include "core/io/project.hpp"
 #include "core/io/run_setup.hpp"
-#include "tests/support/fixtures.hpp"
+#include "tests/support/sensor_logs.hpp"
 
 using namespace articula;
 using nlohmann::json;
@@ -167,10 +166,10 @@ namespace {
 // The four-bar sample with an encoder on the crank and a gyro on the coupler; `unknown`
 // replaces the crank's motion drive by an unknown one.
 json fourbar(bool unknown) {
-  std::ifstream in(test::sample_path("fourbar.json"));
-  json doc = json::parse(in);
-  doc["sensors"] = {{{"name", "enc"}, {"type", "encoder"}, {"joint", "A0"}, {"sigma", 1e-3}},
-                    {{"name", "gyro"}, {"type", "gyro"}, {"body", "coupler"}, {"sigma", 1e-2}}};
+  json doc = test::sample_with_sensors(
+      "fourbar.json",
+      json::array({{{"name", "enc"}, {"type", "encoder"}, {"joint", "A0"}, {"sigma", 1e-3}},
+                   {{"name", "gyro"}, {"type", "gyro"}, {"body", "coupler"}, {"sigma", 1e-2}}}));
   if (unknown) {
     doc["joints"][0]["drive"] = {{"type", "unknown"}};
     doc["joints"][0]["qd0"] = {2 * 3.14159265358979323846};
@@ -181,25 +180,12 @@ json fourbar(bool unknown) {
 // Simulated readings with seeded noise every `every` steps, and the truth's crank torque.
 std::string fourbar_log(double duration, int every, unsigned seed, std::vector<double>& torque) {
   const Mechanism truth = prepare_project(parse_project(fourbar(false).dump()).spec);
-  SensorModel model(truth);
-  SensorNoise noise(model.sigma(), seed);
-  std::ostringstream csv;
-  MeasurementWriter writer(csv, model);
   RunOptions opt = run_options_from(truth.spec);
   opt.duration = duration;
-  int row = 0;
-  opt.observe = [&](const Simulation& sim) {
-    if (row++ % every) return;
-    VecX v;
-    model.read(sim, v);
-    noise.add(v);
-    writer.row(sim.time(), v);
+  opt.sample = every * opt.step;
+  return test::simulated_log(truth, opt, seed, [&](const Simulation& sim) {
     torque.push_back(sim.joint_states()[0].tau[0]);
-  };
-  RowSink sink;
-  sink.row = [](const Simulation&, const std::vector<double>&) {};
-  run_rows(truth, opt, sink);
-  return csv.str();
+  });
 }
 }  // namespace
 
