@@ -26,6 +26,7 @@
 
 namespace articula::bench {
 void register_factor_graph(const std::vector<BenchMechanism>& models);  // bench_factor_graph.cpp
+void register_estimation();                                             // bench_estimation.cpp
 namespace {
 
 // The Baumgarte gains of a default simulation (SimulationOptions::stabilization_time).
@@ -245,6 +246,7 @@ int main(int argc, char** argv) {
                                    [run = op.run, c](benchmark::State& s) { run(s, c); });
     }
   register_factor_graph(models);
+  register_estimation();
   try {  // the coupling gate: a geared mechanism the peers must move as Articula does
     static const BenchMechanism geared = geared_mechanism(ARTICULA_SOURCE_DIR "/samples");
     peers.push_back(gate_model(geared, make_mechanism_input(geared), 0.5));

@@ -11,21 +11,28 @@ namespace articula {
 using namespace smoother;
 
 namespace {
-std::vector<VecX> plus(const std::vector<VecX>& xu, int s, const VecX& step, double scale) {
-  std::vector<VecX> out = xu;
+// Knots s, s + 1, ... of xu moved by scale step, in place (only the window's rows are touched:
+// the fixed-lag smoother's time per row must not grow with the log).
+void add_step(std::vector<VecX>& xu, int s, const VecX& step, double scale) {
   const auto nb = static_cast<Eigen::Index>(xu[0].size());
   for (Eigen::Index k = 0; k < step.size() / nb; ++k)
-    out[static_cast<std::size_t>(s + k)] += scale * step.segment(k * nb, nb);
-  return out;
+    xu[static_cast<std::size_t>(s + k)] += scale * step.segment(k * nb, nb);
+}
+
+// Rows s..e-1 of a per-row vector, to put back after a trial.
+std::vector<VecX> rows_of(const std::vector<VecX>& v, int s, int e) {
+  return {v.begin() + s, v.begin() + e};
+}
+void put_back(std::vector<VecX>& v, int s, const std::vector<VecX>& rows) {
+  std::copy(rows.begin(), rows.end(), v.begin() + s);
 }
 
 // Knot k + 1 predicted from knot k (forces held): the first guess of a new knot.
 void predict(Problem& p, int k, std::vector<VecX>& xu) {
-  VecX h, f;
-  knot_values(p, k, xu[k], h, f);
+  const KnotModel km = linearise(p, k, xu[k], false);
   p.q[k + 1] = p.q[k];
   xu[k + 1] = xu[k];
-  xu[k + 1].head(p.space().nx()) = f;
+  xu[k + 1].head(p.space().nx()) = km.f;
 }
 
 // Where an encoder reads an independent coordinate, the first guess takes θ from its readings
@@ -77,9 +84,13 @@ void parameter_columns(Problem& p, const std::vector<VecX>& xu, Rows& rows) {
 }
 
 // The cost at xu + scale step (and the parameters moved alike); p.q follows.
-double trial_cost(Problem& p, const std::vector<VecX>& xu, const VecX& step, double scale) {
+double trial_cost(Problem& p, std::vector<VecX>& xu, const VecX& step, double scale) {
   if (p.params) p.space_ = &p.params->at(p.values + scale * step.tail(p.params->size()));
-  return build(p, plus(xu, p.s, step.head(p.knot_variables()), scale), false).cost;
+  const std::vector<VecX> saved = rows_of(xu, p.s, p.e);
+  add_step(xu, p.s, step.head(p.knot_variables()), scale);
+  const double cost = build(p, xu, false).cost;
+  put_back(xu, p.s, saved);
+  return cost;
 }
 
 // Gauss-Newton with step halving over knots s..e-1 (and the parameters); returns the
@@ -100,11 +111,11 @@ int gauss_newton(Problem& p, std::vector<VecX>& xu, Eigen::SimplicialLDLT<Sparse
     cost = rows.cost;
     double scale = 1.0;
     for (int halving = 0; halving < 8; ++halving, scale *= 0.5) {
-      const std::vector<VecX> q_saved = p.q;
+      const std::vector<VecX> q_saved = rows_of(p.q, p.s, p.e);
       if (trial_cost(p, xu, step, scale) <= rows.cost) break;
-      p.q = q_saved;
+      put_back(p.q, p.s, q_saved);
     }
-    xu = plus(xu, p.s, step.head(p.knot_variables()), scale);
+    add_step(xu, p.s, step.head(p.knot_variables()), scale);
     if (p.params) {
       p.values += scale * step.tail(p.params->size());
       p.space_ = &p.params->at(p.values);
@@ -173,12 +184,16 @@ SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
   out.xu.resize(static_cast<std::size_t>(N));
   out.cov.resize(static_cast<std::size_t>(N));
   out.q.resize(static_cast<std::size_t>(N));
+  LinearisationCache cache;
+  cache.threshold = opt.relinearise;
+  p.cache = &cache;
   Eigen::SimplicialLDLT<Sparse> ldlt;
   for (int e = 1; e <= N; ++e) {
     p.e = e;
     if (e > 1) predict(p, e - 2, xu);
     if (e - p.s > window) {  // knot s leaves, smoothed over the window-1 rows after it
       out.xu[p.s] = xu[p.s];
+      (void)space.place(log.t[p.s], xu[p.s], p.q[p.s]);  // reused linearisations place no q
       out.q[p.s] = p.q[p.s];
       out.cov[p.s] = knot_covariance(ldlt, (e - 1 - p.s) * nb, nb, 0);
       marginalise_first(p, xu);
@@ -187,6 +202,7 @@ SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
   }
   for (int k = p.s; k < N; ++k) {
     out.xu[k] = xu[k];
+    (void)space.place(log.t[k], xu[k], p.q[k]);
     out.q[k] = p.q[k];
     out.cov[k] = knot_covariance(ldlt, (N - p.s) * nb, nb, k - p.s);
   }

@@ -29,6 +29,12 @@ struct EstimatorOptions {
   enum class Loss { Squared, Huber, Cauchy };
   Loss loss = Loss::Squared;
   double loss_scale = 3.0;  // where the robust loss departs from the square, in σ of the sensor
+  // Fixed-lag only: a knot whose estimate moved by less than this since it was last linearised
+  // (largest change of θ, and of θ̇ and u times the row interval; rad or m) keeps that
+  // linearisation, first-order from there; the error is of the order of the curvature times
+  // this squared, far below the noise (test_consistency compares). 0 relinearises every knot at
+  // every iteration (exact Gauss-Newton, several times slower).
+  double relinearise = 1e-4;
   int max_iterations = 30;
   double tolerance = 1e-10;  // stop when the step's largest entry is below this
 };

@@ -6,10 +6,10 @@ namespace articula::smoother {
 
 using Loss = EstimatorOptions::Loss;
 
-void knot_values(Problem& p, int k, const VecX& xu, VecX& h, VecX& f) {
+void knot_values(Problem& p, int k, const VecX& xu, VecX& h, VecX& f, bool next) {
   const Simulation& sim = p.space().place(p.log.t[k], xu, p.q[k]);
   p.space().sensors().read(sim, h);
-  if (k + 1 < p.e) f = p.space().advance(p.log.t[k + 1]);
+  if (next) f = p.space().advance(p.log.t[k + 1]);
 }
 
 int Rows::add(double residual, double weight, double cost_term) {
@@ -21,16 +21,12 @@ int Rows::add(double residual, double weight, double cost_term) {
 
 namespace {
 
-// Sensor readings and the next knot's state at one knot, with their Jacobians by central
-// differences (one simulation placement and one step per evaluation).
-struct KnotModel {
-  VecX h, f;  // sensors at the knot; x at the next knot (empty at the last)
-  MatX Jh, Jf;
-};
-
-KnotModel linearise(Problem& p, int k, const VecX& xu, bool jacobians) {
+// With a cache, the newest knot's step to the next row is linearised too (unless the log ends
+// there): the next row's predict and solve then reuse it.
+KnotModel linearise_here(Problem& p, int k, const VecX& xu, bool jacobians) {
   KnotModel km;
-  knot_values(p, k, xu, km.h, km.f);
+  const bool next = k + 1 < p.e || (p.cache && jacobians && k + 1 < p.log.t.size());
+  knot_values(p, k, xu, km.h, km.f, next);
   if (!jacobians) return km;
   const int nb = p.space().nb();
   km.Jh = MatX::Zero(km.h.size(), nb);
@@ -41,16 +37,63 @@ KnotModel linearise(Problem& p, int k, const VecX& xu, bool jacobians) {
     const double d = 1e-5 * (1.0 + std::abs(xu[j]));
     VecX x = xu;
     x[j] = xu[j] + d;
-    knot_values(p, k, x, hp, fp);
+    knot_values(p, k, x, hp, fp, next);
     p.q[k] = q_here;
     x[j] = xu[j] - d;
-    knot_values(p, k, x, hm, fm);
+    knot_values(p, k, x, hm, fm, next);
     p.q[k] = q_here;
     km.Jh.col(j) = (hp - hm) / (2 * d);
     if (km.f.size() > 0) km.Jf.col(j) = (fp - fm) / (2 * d);
   }
   return km;
 }
+
+// How far xu moved from where knot k was linearised: the largest change of θ, and of θ̇ and u
+// times the row interval (the position change they make over it). The model is nearly linear
+// in θ̇ and u (velocity products and forces enter through one step), so they may move more.
+double moved(const Problem& p, int k, const VecX& d) {
+  const int m = p.space().m();
+  const auto last = p.log.t.size() - 1;
+  const double dt = k < last ? p.log.t[k + 1] - p.log.t[k] : p.log.t[k] - p.log.t[k - 1];
+  return std::max(d.head(m).cwiseAbs().maxCoeff(), dt * d.tail(d.size() - m).cwiseAbs().maxCoeff());
+}
+
+// The cached linearisation of knot k if xu is near enough to where it was made (and it has the
+// next knot's part when that is needed): the model first-order from there. Else null.
+const KnotModel* cached(const Problem& p, int k, const VecX& xu) {
+  if (!p.cache || p.cache->threshold <= 0.0) return nullptr;
+  const auto i = static_cast<std::size_t>(k);
+  if (i >= p.cache->at.size() || p.cache->at[i].size() != xu.size()) return nullptr;
+  const KnotModel& c = p.cache->model[i];
+  if (k + 1 < p.e && c.f.size() == 0) return nullptr;
+  if (moved(p, k, xu - p.cache->at[i]) > p.cache->threshold) return nullptr;
+  return &c;
+}
+
+}  // namespace
+
+KnotModel linearise(Problem& p, int k, const VecX& xu, bool jacobians) {
+  if (const KnotModel* c = cached(p, k, xu)) {
+    const VecX d = xu - p.cache->at[static_cast<std::size_t>(k)];
+    KnotModel km{c->h + c->Jh * d, VecX(), c->Jh, c->Jf};
+    if (k + 1 < p.e) km.f = c->f + c->Jf * d;
+    return km;
+  }
+  const bool store = p.cache && p.cache->threshold > 0.0 && jacobians;
+  KnotModel km = linearise_here(p, k, xu, jacobians);
+  if (store) {
+    const auto i = static_cast<std::size_t>(k);
+    if (p.cache->at.size() <= i) {
+      p.cache->at.resize(i + 1);
+      p.cache->model.resize(i + 1);
+    }
+    p.cache->at[i] = xu;
+    p.cache->model[i] = km;
+  }
+  return km;
+}
+
+namespace {
 
 // ρ(s²)/2 and the IRLS weight of a normalised residual s.
 double robust_weight(const EstimatorOptions& o, double s, double& cost) {

@@ -13,6 +13,22 @@ namespace articula::smoother {
 using Triplet = Eigen::Triplet<double>;
 using Sparse = Eigen::SparseMatrix<double>;
 
+// Sensor readings and the next knot's state at one knot, with their Jacobians by central
+// differences (one simulation placement and one step per evaluation).
+struct KnotModel {
+  VecX h, f;  // sensors at the knot; x at the next knot (empty at the last)
+  MatX Jh, Jf;
+};
+
+// The fixed-lag smoother's linearisations, per log row: a knot whose estimate moved less than
+// the threshold from where it was last linearised uses that linearisation (h and f first-order
+// from there) instead of 1 + 2 nb new simulations, as iSAM2 does ("fluid relinearisation").
+struct LinearisationCache {
+  double threshold = 0.0;  // largest |xu - at| entry that reuses; 0: never reuse
+  std::vector<VecX> at;    // per row: where it was linearised (empty: not yet)
+  std::vector<KnotModel> model;
+};
+
 struct Problem {
   StateSpace* space_;  // the mechanism at the parameters' present values
   const MeasurementLog& log;
@@ -21,8 +37,9 @@ struct Problem {
   VecX prior;           // mean of the prior on knot s (nb)
   MatX prior_root;      // R with the prior residual R (xu_s - prior), Rᵀ R its information
   std::vector<VecX> q;  // per log row: the last full coordinates (the branch to stay on)
-  ParameterModel* params = nullptr;  // identify: global variables after the knots'
-  VecX values;                       // ... their present values
+  ParameterModel* params = nullptr;     // identify: global variables after the knots'
+  VecX values;                          // ... their present values
+  LinearisationCache* cache = nullptr;  // fixed-lag: reused linearisations
   StateSpace& space() const { return *space_; }
   int knot_variables() const { return (e - s) * space().nb(); }
   int variables() const { return knot_variables() + (params ? params->size() : 0); }
@@ -42,7 +59,10 @@ struct Rows {
 Rows build(Problem& p, const std::vector<VecX>& xu, bool jacobians, bool first_only = false);
 // Jᵀ W J and Jᵀ W r over n variables.
 void normal_equations(const Rows& rows, int n, Sparse& H, VecX& g);
-// Sensors at knot k and the state it reaches at knot k + 1 (f empty at the last row of the log).
-void knot_values(Problem& p, int k, const VecX& xu, VecX& h, VecX& f);  // f: if k + 1 < e
+// Sensors at knot k and, with `next`, the state it reaches at knot k + 1 (a row of the log).
+void knot_values(Problem& p, int k, const VecX& xu, VecX& h, VecX& f, bool next);
+// Knot k's model at xu: reused from the cache when xu is near its linearisation (Jacobians
+// then too), else evaluated, with Jacobians if asked (and then cached).
+KnotModel linearise(Problem& p, int k, const VecX& xu, bool jacobians);
 
 }  // namespace articula::smoother
