@@ -6,6 +6,7 @@
 #include "core/sim/mechanism.hpp"
 #include "core/sim/snapshot.hpp"
 #include "render/body_geometry.hpp"
+#include "render/contact_overlay.hpp"
 #include "render/joint_geometry.hpp"
 #include "render/osg_convert.hpp"
 #include "render/overlays.hpp"
@@ -67,6 +68,9 @@ void MechanismScene::build(const Mechanism& mech, const SceneLayout& layout) {
   trace_ = std::make_unique<PointTrace>(kTraceCapacity, 2.5f);
   root_->addChild(forces_->node());
   root_->addChild(trace_->node());
+  contacts_ = std::make_unique<ContactOverlay>(mech, layout, size, bodies_);
+  root_->addChild(contacts_->markers());
+  root_->addChild(contacts_->arrows());
   set_joint_axes_visible(false);
   set_body_frames_visible(false);
   set_forces_visible(false);
@@ -148,6 +152,7 @@ void MechanismScene::update(const Snapshot& snapshot) {
   const std::size_t n = std::min(snapshot.X0.size(), bodies_.size());
   for (std::size_t i = 1; i < n; ++i) bodies_[i]->setMatrix(pose_matrix(snapshot.X0[i]));
   if (forces_on_) update_forces(snapshot);
+  if (contacts_on_) contacts_->update(snapshot);
 }
 
 void MechanismScene::update_forces(const Snapshot& snapshot) {
@@ -183,8 +188,14 @@ void MechanismScene::set_forces_visible(bool on) {
   forces_on_ = on;
   show(forces_->node(), on);
 }
+void MechanismScene::set_contacts_visible(bool on) {
+  contacts_on_ = on;
+  show(contacts_->markers(), on);
+  show(contacts_->arrows(), on);
+}
 void MechanismScene::set_force_scale(double metres_per_newton) {
   forces_->set_scale(metres_per_newton);
+  contacts_->set_force_scale(metres_per_newton);
 }
 double MechanismScene::force_scale() const {
   return forces_->scale();

@@ -19,6 +19,7 @@ struct SceneLayout;
 namespace style {
 struct Sizes;
 }
+class ContactOverlay;
 class ForceArrows;
 class PointTrace;
 
@@ -47,6 +48,9 @@ class MechanismScene {
   void set_joint_axes_visible(bool on);
   void set_body_frames_visible(bool on);
   void set_forces_visible(bool on);
+  // Contact points (touching or not) and contact forces: on by default.
+  void set_contacts_visible(bool on);
+  const ContactOverlay& contacts() const { return *contacts_; }
   void set_force_scale(double metres_per_newton);  // 0 (the default): automatic
   double force_scale() const;                      // in use at the last update
   // Trace a point of a user body, given in that body's frame (a coupler curve). Starts afresh.
@@ -104,7 +108,8 @@ class MechanismScene {
   std::vector<JointAnchor> anchors_;
   std::unique_ptr<ForceArrows> forces_;
   std::unique_ptr<PointTrace> trace_;
-  bool forces_on_ = false, trace_on_ = true;
+  std::unique_ptr<ContactOverlay> contacts_;
+  bool forces_on_ = false, trace_on_ = true, contacts_on_ = true;
   int trace_body_ = -1;     // model body
   osg::Vec3d trace_point_;  // model body coordinates
   ScenePick selection_;

@@ -18,13 +18,14 @@ void in_front(osg::Node& node) {
 }
 }  // namespace
 
-ForceArrows::ForceArrows(int count, const style::Sizes& size) : size_(size), root_(new osg::Group) {
+ForceArrows::ForceArrows(int count, const style::Sizes& size, const osg::Vec4& color)
+    : size_(size), root_(new osg::Group) {
   in_front(*root_);
   // Unit shapes along +z, stretched by the per-frame matrices.
   auto shaft = make_ref<osg::Geode>();
-  shaft->addDrawable(prim::cylinder({0, 0, 0}, {0, 0, 1}, 1.0, style::kForce));
+  shaft->addDrawable(prim::cylinder({0, 0, 0}, {0, 0, 1}, 1.0, color));
   auto head = make_ref<osg::Geode>();
-  head->addDrawable(prim::cone({0, 0, 0}, {0, 0, 1}, 1.0, style::kForce));
+  head->addDrawable(prim::cone({0, 0, 0}, {0, 0, 1}, 1.0, color));
   for (int i = 0; i < count; ++i) {
     Arrow a{new osg::MatrixTransform, new osg::MatrixTransform};
     a.shaft->addChild(shaft);

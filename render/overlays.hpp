@@ -15,7 +15,7 @@ namespace articula {
 // One arrow per joint, moved and stretched per frame (no geometry is rebuilt).
 class ForceArrows {
  public:
-  ForceArrows(int count, const style::Sizes& size);
+  ForceArrows(int count, const style::Sizes& size, const osg::Vec4& color = style::kForce);
   osg::Group* node() const { return root_.get(); }
   // World origin and force of each arrow (force in newtons).
   void update(const std::vector<osg::Vec3d>& origins, const std::vector<osg::Vec3d>& forces);

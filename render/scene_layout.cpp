@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/algorithms/kinematics.hpp"
+#include "core/sim/contact/unilateral.hpp"
 
 namespace articula {
 
@@ -110,6 +111,9 @@ double characteristic_length(const Mechanism& mech) {
   for (const Anchor& a : make_anchors(mech, X0)) box.extend(a.world0);
   for (int i = 1; i <= mech.model().nb; ++i)
     box.extend(X0[i].r + X0[i].E.transpose() * mech.model().inertia[i].com());
+  for (const Unilateral& u : bind_unilaterals(mech))  // contact spheres, which may sit far out
+    if (u.contact >= 0 && !u.slide())
+      box.extend(u.body == 0 ? u.point : Vec3(X0[u.body].r + X0[u.body].E.transpose() * u.point));
   const double d = box.isEmpty() ? 0.0 : box.diagonal().norm();
   return d > 1e-9 ? d : 1.0;
 }

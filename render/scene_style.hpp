@@ -25,6 +25,10 @@ const osg::Vec4 kPin{0.80f, 0.82f, 0.85f, 1.f};
 const osg::Vec4 kPinDark{0.25f, 0.27f, 0.30f, 1.f};
 const osg::Vec4 kJointAxis{1.00f, 0.72f, 0.10f, 1.f};
 const osg::Vec4 kForce{0.85f, 0.15f, 0.55f, 1.f};
+const osg::Vec4 kContactForce{0.10f, 0.55f, 0.20f, 1.f};  // contact forces: not joint forces
+const osg::Vec4 kContactClosed{0.15f, 0.75f, 0.30f, 1.f};
+const osg::Vec4 kContactOpen{0.55f, 0.57f, 0.60f, 1.f};
+const osg::Vec4 kSurface{0.50f, 0.53f, 0.58f, 0.55f};  // planes a contact meets (translucent)
 const osg::Vec4 kTrace{0.05f, 0.65f, 0.85f, 1.f};
 const osg::Vec4 kGridMinor{0.62f, 0.66f, 0.71f, 0.35f};
 const osg::Vec4 kGridMajor{0.55f, 0.59f, 0.65f, 0.65f};

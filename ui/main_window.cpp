@@ -231,7 +231,8 @@ void MainWindow::createViewMenu() {
       {tr("Ground &Grid"), &Overlays::grid},
       {tr("Joint &Axes"), &Overlays::axes},
       {tr("Body F&rames"), &Overlays::frames},
-      {tr("Reaction-Force Arro&ws"), &Overlays::forces}};
+      {tr("Reaction-Force Arro&ws"), &Overlays::forces},
+      {tr("&Contact Points and Forces"), &Overlays::contacts}};
   for (const auto& [label, member] : overlays) {
     QAction* a = view->addAction(label);
     a->setCheckable(true);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/sim/contact/unilateral.hpp"
 #include "core/sim/mechanism.hpp"
 #include "core/sim/snapshot_history.hpp"
 #include "ui/channel_menu.hpp"
@@ -45,6 +46,10 @@ PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
           });
   connect(controller_, &SimulationController::historyReset, this, [this] {
     for (PlotWidget* p : plots_) p->clearData();
+  });
+  connect(controller_, &SimulationController::eventsChanged, this, [this] {
+    for (PlotWidget* p : plots_) p->eventsChanged();
+    refreshPlots();
   });
   connect(controller_, &SimulationController::frameChanged, this, [this](const Snapshot& s) {
     const double t = controller_->isFollowing() ? std::nan("") : s.t;
@@ -110,6 +115,7 @@ void PlotDock::renameMechanism(const Mechanism* m) {
 PlotWidget* PlotDock::addPlot(const QString& title) {
   auto* plot = new PlotWidget(splitter_);
   plot->setMechanism(mech_);
+  plot->setEvents(&controller_->events());
   plot->setTitle(title);
   splitter_->addWidget(plot);
   plots_.push_back(plot);
@@ -155,6 +161,18 @@ void PlotDock::plotChannel(const Channel& c, bool newPlot) {
   raise();
 }
 
+namespace {
+// The normal force of each contact (the first four): what a sample with contacts is about.
+std::vector<Channel> contactForceChannels(const Mechanism& m) {
+  std::vector<Channel> out;
+  const std::vector<Unilateral> items = bind_unilaterals(m);
+  for (std::size_t k = 0; k < items.size() && out.size() < 4; ++k)
+    if (items[k].kind == Unilateral::Kind::Contact)
+      out.push_back({Channel::Quantity::StopForce, -1, static_cast<int>(k)});
+  return out;
+}
+}  // namespace
+
 void PlotDock::showDefaultPlots() {
   if (!mech_) return;
   using Q = Channel::Quantity;
@@ -175,6 +193,13 @@ void PlotDock::showDefaultPlots() {
     effort->setTitle(one ? tr("Drive force") : tr("Drive forces"));
   else
     effort->setTitle(one ? tr("Drive torque") : tr("Drive torques"));
+  if (const std::vector<Channel> contacts = contactForceChannels(*mech_); !contacts.empty()) {
+    PlotWidget* plot = addPlot(contacts.size() == 1 ? tr("Contact force") : tr("Contact forces"));
+    for (const Channel& c : contacts) plot->addChannel(c, controller_->history());
+    setCurrentPlot(effort);
+    refreshPlots(true);
+    return;
+  }
   PlotWidget* reaction = addPlot(tr("Joint reaction forces"));
   const int driven = mech_->drives.empty() ? -1 : mech_->drives[0].user_joint;
   const int n = static_cast<int>(mech_->spec.joints.size());

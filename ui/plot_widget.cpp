@@ -150,6 +150,7 @@ PlotWidget::PlotWidget(QWidget* parent)
   cursor_line_ = new QGraphicsLineItem(chart_);
   cursor_line_->setPen(QPen(QColor(230, 120, 0), 1.5, Qt::DashLine));
   cursor_line_->hide();
+  marks_ = std::make_unique<ChartEventMarks>(chart_);
   connect(chart_, &QChart::plotAreaChanged, this, [this] {
     updateCursorLine();
     // A taller or wider plot: another number of ticks (only then, or the relayout would loop).
@@ -453,8 +454,22 @@ void PlotWidget::setCursorTime(double t) {
   updateCursorLine();
 }
 
+void PlotWidget::setEvents(const ContactEvents* events) {
+  events_ = events;
+  eventsChanged();
+}
+
+void PlotWidget::eventsChanged() {
+  dirty_ = true;
+}
+
 void PlotWidget::updateCursorLine() {
   const QRectF area = chart_->plotArea();
+  if (!series_.empty())
+    marks_->update(events_, area, x_axis_->min(), x_axis_->max(),
+                   [&](double t) { return chart_->mapToPosition(QPointF(t, 0), series_[0]).x(); });
+  else
+    marks_->update(nullptr, area, 0, 0, {});
   if (!std::isfinite(cursor_t_) || series_.empty() || cursor_t_ < x_axis_->min() ||
       cursor_t_ > x_axis_->max()) {
     cursor_line_->hide();
@@ -502,6 +517,11 @@ void PlotWidget::showReadout(const QPointF& scene_pos) {
                 .arg(kPalette[i % std::size(kPalette)].name(),
                      channelName(channels_[i], *mech_).toHtmlEscaped())
                 .arg(engineering(values_[i][k], channelUnit(channels_[i], *mech_), 4));
+  const double per_pixel = (x_axis_->max() - x_axis_->min()) / std::max(1.0, area.width());
+  if (events_)
+    if (const Simulation::ContactEvent* e = eventNear(*events_, t, 3 * per_pixel))
+      text += QStringLiteral("&nbsp;&nbsp;<span style='color:%1'>|</span> %2")
+                  .arg(eventColor(e->kind).name(), eventText(*e).toHtmlEscaped());
   readout_->setText(text);
 }
 

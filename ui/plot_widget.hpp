@@ -8,10 +8,12 @@
 // The wheel zooms the time axis about the pointer, a drag pans it, a double-click fits it again.
 // Tick labels stay short: values are divided by an SI prefix shown with the unit in the y title.
 #include <QWidget>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "ui/channel.hpp"
+#include "ui/event_marks.hpp"
 #include "ui/text_format.hpp"
 
 class QChart;
@@ -49,6 +51,10 @@ class PlotWidget : public QWidget {
   void append(const std::vector<Snapshot>& snapshots);
   void refill(const SnapshotHistory& history);
   void setCursorTime(double t);  // the scrubbed instant; NaN hides the marker
+  // Contact events to mark (owned by the caller; null: none); eventsChanged() when they change.
+  void setEvents(const ContactEvents* events);
+  void eventsChanged();
+  int eventMarksDrawn() const { return marks_ ? marks_->drawn() : 0; }
   std::size_t sampleCount() const { return t_.size(); }
   const std::vector<double>& values(int channel) const { return values_[channel]; }
 
@@ -80,7 +86,7 @@ class PlotWidget : public QWidget {
   bool zoomPan(QEvent* event);
   std::pair<int, int> tickCounts()
       const;  // y and time tick intervals that fit  // true when the event changed the time window
-  void updateCursorLine();
+  void updateCursorLine();  // and the event marks: both follow the time axis
   void showReadout(const QPointF& scene_pos);
   void thinOut();
   void track(double v);  // running data range
@@ -100,6 +106,8 @@ class PlotWidget : public QWidget {
   QCategoryAxis* y_axis_;
   QGraphicsLineItem* hover_line_ = nullptr;
   QGraphicsLineItem* cursor_line_ = nullptr;
+  std::unique_ptr<ChartEventMarks> marks_;
+  const ContactEvents* events_ = nullptr;
   QLabel* readout_;
   QLabel* caption_;
   bool dirty_ = false;

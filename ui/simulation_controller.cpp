@@ -149,8 +149,13 @@ void SimulationController::poll() {
   if (generation != generation_) {
     generation_ = generation;
     serial_ = 0;
+    events_.clear();
     emit historyReset();
+    emit eventsChanged();
   }
+  const std::size_t held = events_.size();
+  history_->copyEvents(held, events_);
+  if (events_.size() != held) emit eventsChanged();
   fresh_.clear();
   serial_ = history_->copySince(serial_, fresh_);
   if (!fresh_.empty()) emit snapshotsAdded(fresh_);

@@ -56,6 +56,9 @@ class SimulationController : public QObject {
   void showTime(double t);  // scrub: display the record nearest to t
   void followLive();        // display the live state again
   double achievedRate() const { return rate_; }
+  // The run's contact events so far (impacts, lift-offs, stick, slip, ...), in time order;
+  // eventsChanged() tells when more arrived or the history was reset or cut.
+  const std::vector<Simulation::ContactEvent>& events() const { return events_; }
 
   // Copies what the worker published and emits the signals; the display timer calls it.
   void poll();
@@ -65,6 +68,7 @@ class SimulationController : public QObject {
   void frameChanged(const articula::Snapshot& snapshot);
   void snapshotsAdded(const std::vector<articula::Snapshot>& snapshots);
   void historyReset();
+  void eventsChanged();
   void rateChanged(double factor, bool realtime);
   void failed(const QString& message, double t);
   void message(const QString& text);
@@ -91,6 +95,7 @@ class SimulationController : public QObject {
   long serial_ = 0;
   long latest_version_ = -1;
   std::vector<Snapshot> fresh_;
+  std::vector<Simulation::ContactEvent> events_;
 };
 
 }  // namespace articula

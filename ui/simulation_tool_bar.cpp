@@ -8,6 +8,7 @@
 
 #include "ui/icons.hpp"
 #include "ui/simulation_controller.hpp"
+#include "ui/time_slider.hpp"
 
 namespace articula {
 
@@ -19,7 +20,7 @@ SimulationToolBar::SimulationToolBar(SimulationController* controller, QWidget* 
     : QToolBar(tr("Simulation"), parent),
       controller_(controller),
       speed_(new QComboBox(this)),
-      slider_(new QSlider(Qt::Horizontal, this)),
+      slider_(new TimeSlider(this)),
       time_(new QLabel(this)) {
   setObjectName("SimulationToolBar");
   setIconSize(QSize(20, 20));
@@ -73,6 +74,9 @@ SimulationToolBar::SimulationToolBar(SimulationController* controller, QWidget* 
   connect(controller_, &SimulationController::frameChanged, this,
           [this](const Snapshot& s) { updateTime(s.t); });
   connect(controller_, &SimulationController::historyReset, this, [this] { updateTime(0.0); });
+  slider_->setEvents(&controller_->events());
+  connect(controller_, &SimulationController::eventsChanged, slider_,
+          qOverload<>(&QWidget::update));
   updateActions();
   updateTime(0.0);
 }
@@ -93,6 +97,7 @@ void SimulationToolBar::updateTime(double t) {
   time_->setText(QStringLiteral("t = %1 s").arg(t, 8, 'f', 3));
   if (dragging_) return;
   const double end = controller_->recordedTime();
+  slider_->setSpan(end);
   const QSignalBlocker block(slider_);
   slider_->setValue(end > 0 ? static_cast<int>(std::lround(kSliderSteps * t / end)) : 0);
 }

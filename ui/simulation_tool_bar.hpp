@@ -1,12 +1,14 @@
 #pragma once
 // Play, pause, step, reset, the real-time factor and the time slider. The slider follows the
-// live time while the simulation runs; dragging it pauses and scrubs the recorded history.
+// live time while the simulation runs; dragging it pauses and scrubs the recorded history. The
+// run's contact events are marked along it.
 #include <QToolBar>
+
+#include "ui/time_slider.hpp"
 
 class QAction;
 class QComboBox;
 class QLabel;
-class QSlider;
 
 namespace articula {
 
@@ -24,7 +26,7 @@ class SimulationToolBar : public QToolBar {
   QAction* resetAction() const { return reset_; }
   // Play or pause (Space); for menus and the window, not shown on the bar.
   QAction* toggleAction() const { return toggle_; }
-  QSlider* timeSlider() const { return slider_; }
+  TimeSlider* timeSlider() const { return slider_; }
   QComboBox* speedBox() const { return speed_; }
 
  private:
@@ -39,7 +41,7 @@ class SimulationToolBar : public QToolBar {
   QAction* reset_;
   QAction* toggle_;
   QComboBox* speed_;
-  QSlider* slider_;
+  TimeSlider* slider_;
   QLabel* time_;
   bool dragging_ = false;
 };

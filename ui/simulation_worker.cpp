@@ -221,6 +221,7 @@ bool SimulationWorker::advance() {
     else
       sim_->step(h_, integrator_);
     ++step_;
+    if (auto events = sim_->take_events(); !events.empty()) history_->addEvents(events);
     fresh_ = false;
     if (history_->wants(step_)) {
       sim_->evaluate();

@@ -107,6 +107,7 @@ void ViewportPanel::setMechanism(const Mechanism* m) {
   if (!m) return;
   scene_ = std::make_unique<MechanismScene>(*m);
   scene_->set_forces_visible(overlays_.forces);
+  scene_->set_contacts_visible(overlays_.contacts);
   scene_->set_joint_axes_visible(overlays_.axes);
   scene_->set_body_frames_visible(overlays_.frames);
   scene_->set_grid_visible(overlays_.grid);
@@ -155,6 +156,7 @@ void ViewportPanel::setOverlays(const Overlays& o) {
 #ifdef ARTICULA_HAVE_RENDER
   if (!scene_) return;
   scene_->set_forces_visible(o.forces);
+  scene_->set_contacts_visible(o.contacts);
   scene_->set_joint_axes_visible(o.axes);
   scene_->set_body_frames_visible(o.frames);
   scene_->set_grid_visible(o.grid);

@@ -42,6 +42,7 @@ class ViewportPanel : public QWidget {
   // Optional 3D overlays (ignored by the 2D stand-in).
   struct Overlays {
     bool grid = true, axes = false, frames = false, forces = false;
+    bool contacts = true;  // contact points and contact forces
   };
   void setOverlays(const Overlays& o);
   // The trace (coupler curve) of a point: the selected joint's, else the point clicked on the

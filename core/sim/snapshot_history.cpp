@@ -16,6 +16,7 @@ SnapshotHistory::SnapshotHistory(std::size_t byte_budget) : budget_(byte_budget)
 void SnapshotHistory::clear() {
   std::lock_guard lock(m_);
   records_.clear();
+  events_.clear();
   has_latest_ = false;
   ++latest_version_;
   serial_ = 0;
@@ -55,12 +56,32 @@ long SnapshotHistory::truncateAfter(double t, Snapshot& at) {
   if (it == records_.end()) --it;
   if (it != records_.begin() && t - std::prev(it)->s.t < it->s.t - t) --it;
   records_.erase(std::next(it), records_.end());
+  const double kept = records_.back().s.t;
+  events_.erase(
+      std::upper_bound(events_.begin(), events_.end(), kept,
+                       [](double t, const Simulation::ContactEvent& e) { return t < e.t; }),
+      events_.end());
   latest_ = records_.back().s;
   at = latest_;
   has_latest_ = true;
   ++latest_version_;
   ++generation_;
   return records_.back().step;
+}
+
+void SnapshotHistory::addEvents(const std::vector<Simulation::ContactEvent>& events) {
+  std::lock_guard lock(m_);
+  for (const auto& e : events) {
+    if (events_.size() >= kMaxEvents) return;
+    events_.push_back(e);
+  }
+}
+
+std::size_t SnapshotHistory::copyEvents(std::size_t from,
+                                        std::vector<Simulation::ContactEvent>& out) const {
+  std::lock_guard lock(m_);
+  for (std::size_t i = from; i < events_.size(); ++i) out.push_back(events_[i]);
+  return events_.size();
 }
 
 void SnapshotHistory::setLatest(const Snapshot& s) {

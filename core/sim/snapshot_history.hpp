@@ -28,6 +28,11 @@ class SnapshotHistory {
   // generation so that readers reload what is left, and makes that record the latest. Returns
   // its step and copies it to `at`; -1 when there is no record.
   long truncateAfter(double t, Snapshot& at);
+  // Contact events (impacts, lift-offs, stick, slip, engage, release) as the run meets them, in
+  // time order. Dropped with the records by clear() and truncateAfter(); at most kMaxEvents are
+  // kept (a chattering run keeps its first ones: the marks would merge on screen anyway).
+  void addEvents(const std::vector<Simulation::ContactEvent>& events);
+  static constexpr std::size_t kMaxEvents = 100000;
 
   // Reader side.
   int generation() const;            // changes on clear()
@@ -44,6 +49,10 @@ class SnapshotHistory {
   std::size_t size() const;
   long stride() const;
   std::size_t capacity() const;
+  // Copies the events recorded after the first `from` (0: all) into `out`; returns the count now
+  // held, which a reader passes back to copy only the new ones (a clear() or truncateAfter()
+  // changes generation(): read again from 0).
+  std::size_t copyEvents(std::size_t from, std::vector<Simulation::ContactEvent>& out) const;
 
  private:
   struct Record {
@@ -57,6 +66,7 @@ class SnapshotHistory {
   std::size_t budget_;
   std::size_t capacity_ = 0;  // set from the first snapshot's size
   std::deque<Record> records_;
+  std::vector<Simulation::ContactEvent> events_;  // time order
   Snapshot latest_;
   bool has_latest_ = false;
   long latest_version_ = 0;

@@ -31,9 +31,11 @@
 #include "ui/plot_widget.hpp"
 #include "ui/properties_dock.hpp"
 #include "ui/simulation_controller.hpp"
+#include "ui/simulation_tool_bar.hpp"
 #include "ui/sketch_editor.hpp"
 #include "ui/sketch_status_dock.hpp"
 #include "ui/sketch_tool_bar.hpp"
+#include "ui/time_slider.hpp"
 #include "ui/viewport_panel.hpp"
 #ifdef ARTICULA_HAVE_RENDER
 #include "ui/viewport_widget.hpp"
@@ -378,6 +380,33 @@ TEST_CASE("a point clicked in the 3D view before a run is the point traced after
   const Vec3 start = win.w.viewport()->tracePoint(0);
   CHECK((start.head<2>() - mid.head<2>()).norm() < 0.003);
   win.shot("trace_after_run");
+}
+
+TEST_CASE("contact events are marked on the time slider and the plots", "[gui][ux-view]") {
+  // The bouncing ball dropped from 1 m (radius 5 cm, e = 0.5): first impact at
+  // sqrt(2 · 0.95 / 9.81) = 0.44008 s; the events are the simulation's own, located to 1e-9 s.
+  Win win;
+  REQUIRE(win.w.openFile(sample("bouncing_ball")));
+  SimulationController* c = win.w.controller();
+  c->runFor(1.2);
+  QCoreApplication::processEvents();
+  const auto& events = c->events();
+  REQUIRE(!events.empty());
+  CHECK(events[0].kind == "impact");
+  CHECK(events[0].t == Approx(std::sqrt(2 * 0.95 / 9.81)).margin(1e-9));
+  TimeSlider* slider = win.w.simulationToolBar()->timeSlider();
+  REQUIRE(slider);
+  CHECK(slider->span() == Approx(1.2).margin(1e-9));
+  CHECK(slider->xOfTime(events[0].t) < slider->xOfTime(1.2));
+  const auto& plots = win.w.plotDock()->plots();
+  REQUIRE(!plots.empty());
+  waitFor([&] { return plots[0]->eventMarksDrawn() == static_cast<int>(events.size()); }, 2000);
+  CHECK(plots[0]->eventMarksDrawn() == static_cast<int>(events.size()));
+  win.shot("contact_events");
+  // Reset forgets them with the run.
+  c->reset();
+  waitFor([&] { return c->events().empty(); }, 2000);
+  CHECK(c->events().empty());
 }
 #endif
 

@@ -14,6 +14,7 @@
 #include "core/sim/mechanism.hpp"
 #include "core/sim/simulation.hpp"
 #include "core/sim/snapshot.hpp"
+#include "render/contact_overlay.hpp"
 #include "render/mechanism_scene.hpp"
 
 using namespace articula;
@@ -158,6 +159,35 @@ TEST_CASE("scene: rays pick joints and bodies, overlays follow snapshots", "[ren
   scene.update(s);  // a paused run adds no point
   scene.extend_trace({s});
   CHECK(scene.trace_size() == 50);
+}
+
+TEST_CASE("scene: contacts drawn where the ball meets the floor, with its weight", "[render]") {
+  // The bouncing-ball sample (0.1 kg, radius 0.05 m, on a vertical slider over the floor y = 0)
+  // set down at rest: the contact holds it with m g = 0.981 N straight up, at the ball's foot.
+  MechanismSpec spec =
+      load_project(std::string(ARTICULA_SOURCE_DIR) + "/samples/bouncing_ball.json").spec;
+  spec.joints[0].q0 = std::vector<double>{0.05};
+  const Mechanism resting = prepare(spec);
+  MechanismScene scene(resting);
+  const ContactOverlay& contacts = scene.contacts();
+  REQUIRE(contacts.count() == 1);
+  scene.update(run_for(resting, 20));
+  CHECK(contacts.touching(0));
+  CHECK((contacts.touching_point(0) - osg::Vec3d(0, 0, 0)).length() < 1e-12);
+  CHECK((contacts.force(0) - osg::Vec3d(0, 0.1 * 9.81, 0)).length() < 1e-9);  // λ from the LCP
+  // The sphere is drawn on the ball: a ray down the y axis meets the ball, not the floor patch.
+  CHECK(cast_ray(scene, Vec3(0, 1, 0), Vec3(0, -1, 0)).body == spec.body_index("ball"));
+  // In the air (0.4 m up, falling): apart, no force, the foot straight below on the floor.
+  spec.joints[0].q0 = std::vector<double>{0.4};
+  const Mechanism falling = prepare(spec);
+  MechanismScene air(falling);
+  air.update(run_for(falling, 20));
+  CHECK_FALSE(air.contacts().touching(0));
+  CHECK(air.contacts().force(0).length() == 0.0);
+  CHECK(std::abs(air.contacts().touching_point(0).y()) < 1e-12);
+  // Switched off, the markers stop following (nothing is computed for hidden overlays).
+  air.set_contacts_visible(false);
+  CHECK(air.contacts().markers()->getNodeMask() == 0u);
 }
 
 namespace {

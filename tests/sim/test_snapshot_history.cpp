@@ -116,3 +116,32 @@ TEST_CASE("A writer and a reader thread share the history", "[sim][history][thre
   REQUIRE(h.latest(latest));
   CHECK(latest.t == Approx(19.999));
 }
+
+TEST_CASE("History keeps the run's contact events in step with its records", "[sim][history]") {
+  SnapshotHistory h;
+  for (long step = 0; step <= 100; ++step) step_to(h, step, at(step * 1e-2));
+  h.addEvents({{0.215, "floor", "impact", 0.3}, {0.4, "floor", "lift_off", 0.0}});
+  h.addEvents({{0.73, "floor", "impact", 0.1}});
+  std::vector<Simulation::ContactEvent> all;
+  CHECK(h.copyEvents(0, all) == 3);
+  REQUIRE(all.size() == 3);
+  CHECK(all[1].kind == "lift_off");
+  std::vector<Simulation::ContactEvent> newer;
+  CHECK(h.copyEvents(2, newer) == 3);  // a reader holding two copies only the third
+  REQUIRE(newer.size() == 1);
+  CHECK(newer[0].t == 0.73);
+  // Resuming from t = 0.5: the events after the record kept go with the records.
+  Snapshot kept;
+  h.truncateAfter(0.5, kept);
+  all.clear();
+  CHECK(h.copyEvents(0, all) == 2);
+  CHECK(all.back().t == 0.4);
+  h.clear();
+  all.clear();
+  CHECK(h.copyEvents(0, all) == 0);
+  // A chattering run keeps its first kMaxEvents.
+  std::vector<Simulation::ContactEvent> many(SnapshotHistory::kMaxEvents + 10,
+                                             {0.1, "c", "stick", 0});
+  h.addEvents(many);
+  CHECK(h.copyEvents(0, all) == SnapshotHistory::kMaxEvents);
+}
