@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/doc/sketch_geometry.hpp"
+#include "ui/sketch_contacts.hpp"
 #include "ui/sketch_editor.hpp"
 
 namespace articula {
@@ -20,6 +21,9 @@ void SketchEditor::paintEvent(QPaintEvent*) {
   p.setRenderHint(QPainter::Antialiasing);
   drawGrid(p);
   drawBodies(p);
+  drawContacts(
+      p, document_->spec(), [this](int b, const Vec3& local) { return bodyToWorld(b, local); },
+      [this](const Vec3& w) { return toScreen(w); }, scale_, (width() + height()) / scale_);
   drawJoints(p);
   articula::drawCouplings(
       p, document_->spec(), pivots(), [this](const Vec3& w) { return toScreen(w); }, scale_,

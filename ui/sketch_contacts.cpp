@@ -1,0 +1,100 @@
+#include "ui/sketch_contacts.hpp"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <cmath>
+#include <optional>
+
+#include "core/sim/contact/cam_profile.hpp"
+
+namespace articula {
+
+namespace {
+
+const QColor kSurfaceGround(90, 90, 90), kSurfaceBody(60, 90, 140), kSphere(40, 120, 70);
+
+struct Frame {
+  const BodyToWorld& to_world;
+  int body;
+  Vec3 point(const Vec3& local) const { return to_world(body, local); }
+  Vec3 direction(const Vec3& local) const {
+    return to_world(body, local) - to_world(body, Vec3::Zero());
+  }
+};
+
+// The plane as a line through the foot of the sphere's centre, hatched on its solid side.
+void drawPlane(QPainter& p, const ContactSpec& c, const Frame& surface, const Vec3& centre,
+               const std::function<QPointF(const Vec3&)>& to_screen, double scale, double reach) {
+  Vec3 n = surface.direction(c.surface_normal);
+  n.z() = 0;
+  if (n.norm() < 1e-12) return;  // a plane facing the viewer: nothing to draw in the sketch
+  n.normalize();
+  const Vec3 at = surface.point(c.surface_point);
+  const Vec3 foot = centre - n * n.dot(centre - at), t(-n.y(), n.x(), 0);
+  const QPointF a = to_screen(foot - reach * t), b = to_screen(foot + reach * t);
+  p.drawLine(a, b);
+  const double spacing = 12.0 / scale, hatch = 8.0 / scale;  // metres: 12 px apart, 8 px long
+  const int count = static_cast<int>(2 * reach / spacing);
+  for (int i = 0; i <= std::min(count, 4000); ++i) {
+    const Vec3 q = foot + (-reach + i * spacing) * t;
+    p.drawLine(to_screen(q), to_screen(q - hatch * (n + t) / std::sqrt(2.0)));
+  }
+}
+
+void drawCam(QPainter& p, const ContactSpec& c, const Frame& surface,
+             const std::function<QPointF(const Vec3&)>& to_screen) {
+  std::optional<CamProfile> cam;
+  try {
+    cam = CamProfile::from_json(c.profile, "profile");
+  } catch (const std::exception&) {
+    return;  // the file's check names it; nothing to draw
+  }
+  constexpr int kSamples = 180;
+  QPainterPath path;
+  for (int i = 0; i <= kSamples; ++i) {
+    const Eigen::Vector2d q = cam->at(2 * M_PI * i / kSamples).p;
+    const QPointF s = to_screen(surface.point(c.surface_point + Vec3(q.x(), q.y(), 0)));
+    i == 0 ? path.moveTo(s) : path.lineTo(s);
+  }
+  p.drawPath(path);
+}
+
+void drawSlot(QPainter& p, const ContactSpec& c, const Frame& surface,
+              const std::function<QPointF(const Vec3&)>& to_screen) {
+  const Vec3 in = c.slot_direction.normalized(), side = Vec3::UnitZ().cross(in);
+  for (double s : {-1.0, 1.0}) {
+    const Vec3 mouth = c.surface_point + s * c.radius * side;
+    p.drawLine(to_screen(surface.point(mouth)),
+               to_screen(surface.point(mouth + c.slot_length * in)));
+  }
+}
+
+}  // namespace
+
+void drawContacts(QPainter& p, const MechanismSpec& spec, const BodyToWorld& to_world,
+                  const std::function<QPointF(const Vec3&)>& to_screen, double scale,
+                  double reach) {
+  p.save();
+  for (const ContactSpec& c : spec.contacts) {
+    const Frame body{to_world, spec.body_index(c.body)};
+    const Frame surface{to_world,
+                        c.surface_body == "ground" ? -1 : spec.body_index(c.surface_body)};
+    if (body.body < 0 && c.body != "ground") continue;  // a dangling name: the file's check says so
+    const Vec3 centre = body.point(c.point);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(surface.body < 0 ? kSurfaceGround : kSurfaceBody, 2));
+    if (c.surface_type == "cam")
+      drawCam(p, c, surface, to_screen);
+    else if (c.surface_type == "slot")
+      drawSlot(p, c, surface, to_screen);
+    else
+      drawPlane(p, c, surface, centre, to_screen, scale, reach);
+    p.setPen(QPen(kSphere, 2));
+    const double r = std::max(c.radius * scale, 3.0);  // a point contact: a dot
+    if (c.radius <= 0) p.setBrush(kSphere);
+    p.drawEllipse(to_screen(centre), r, r);
+  }
+  p.restore();
+}
+
+}  // namespace articula
