@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <optional>
 
 #include "core/doc/coupling_edits.hpp"
 #include "core/doc/sketch_edits.hpp"
@@ -42,6 +43,35 @@ std::vector<double> numbers(const QString& label, const QString& text, int n) {
   if (n >= 0 && static_cast<int>(out.size()) != n)
     throw std::invalid_argument(label.toStdString() + ": needs " + std::to_string(n) + " numbers");
   return out;
+}
+
+// "lower, upper, e": a bound written "none" (or left blank) is absent; e in [0, 1].
+LimitSpec limitSpec(const QString& label, const QString& text) {
+  const QStringList parts = text.split(',');
+  const std::string name = label.toStdString();
+  if (parts.size() != 3)
+    throw std::invalid_argument(name + ": needs lower, upper, restitution (a bound may be 'none')");
+  auto number = [&](const QString& part) -> std::optional<double> {
+    const QString t = part.trimmed();
+    if (t.isEmpty() || t == "none") return std::nullopt;
+    bool ok = false;
+    const double v = t.toDouble(&ok);
+    if (!ok) throw std::invalid_argument(name + ": '" + t.toStdString() + "' is not a number");
+    return v;
+  };
+  LimitSpec l;
+  l.lower = number(parts[0]), l.upper = number(parts[1]);
+  l.restitution = number(parts[2]).value_or(0.0);
+  if (l.lower && l.upper && *l.lower > *l.upper)
+    throw std::invalid_argument(name + ": the lower bound is above the upper one");
+  if (!(l.restitution >= 0 && l.restitution <= 1))
+    throw std::invalid_argument(name + ": restitution must be in [0, 1]");
+  return l;
+}
+
+QString limitText(const LimitSpec& l) {
+  const auto bound = [](const std::optional<double>& b) { return b ? num(*b) : QString("none"); };
+  return bound(l.lower) + ", " + bound(l.upper) + ", " + num(l.restitution);
 }
 
 Vec3 vec3(const QString& label, const QString& text) {
@@ -453,6 +483,13 @@ EditPanel::JointDriveFields EditPanel::addJointDrive(const JointSpec& j) {
       tr("Spring k, rest, c"),
       j.spring ? list(&sp.stiffness, 1) + ", " + num(sp.rest) + ", " + num(sp.damping) : QString(),
       tr("stiffness, rest position, damping; empty: no spring"));
+  f.limits = addLine(tr("Limits lower, upper, e"), j.limits ? limitText(*j.limits) : QString(),
+                     tr("end stops of a 1-DoF joint (rad or m; 'none' for an open side) and the "
+                        "restitution at impact; empty: no stops"));
+  f.friction = addLine(
+      tr("Friction Coulomb, viscous"),
+      j.friction ? num(j.friction->coulomb) + ", " + num(j.friction->viscous) : QString(),
+      tr("Coulomb force (N·m or N) with exact stick and slip, viscous coefficient; empty: none"));
   connect(f.expr, &QLineEdit::textChanged, this, &EditPanel::updatePreview);
   connect(f.law, &QLineEdit::textChanged, this, &EditPanel::updatePreview);
   connect(f.kind, &QComboBox::currentTextChanged, this, &EditPanel::updatePreview);

@@ -166,6 +166,15 @@ void PropertiesDock::showJoint(int j) {
     row(s, tr("Spring"),
         QStringLiteral("k %1, rest %2, c %3")
             .arg(num(js.spring->stiffness), num(js.spring->rest), num(js.spring->damping)));
+  if (js.limits) {
+    const auto bound = [](const std::optional<double>& b) { return b ? num(*b) : tr("none"); };
+    row(s, tr("Limits"),
+        tr("%1 … %2, restitution %3")
+            .arg(bound(js.limits->lower), bound(js.limits->upper), num(js.limits->restitution)));
+  }
+  if (js.friction)
+    row(s, tr("Friction"),
+        tr("Coulomb %1, viscous %2").arg(num(js.friction->coulomb), num(js.friction->viscous)));
   if (mech) live_ = section(tr("At t = 0 s"));
 }
 

@@ -11,7 +11,8 @@ namespace articula {
 
 namespace {
 
-const QColor kSurfaceGround(90, 90, 90), kSurfaceBody(60, 90, 140), kSphere(40, 120, 70);
+const QColor kSurfaceGround(90, 90, 90), kSurfaceBody(60, 90, 140), kSphere(40, 120, 70),
+    kStop(190, 60, 40);
 
 struct Frame {
   const BodyToWorld& to_world;
@@ -69,7 +70,59 @@ void drawSlot(QPainter& p, const ContactSpec& c, const Frame& surface,
   }
 }
 
+int bodyOf(const MechanismSpec& spec, const std::string& name) {
+  return name == "ground" ? -1 : spec.body_index(name);
+}
+
+// A revolute joint's range as an arc from its parent frame's x axis (q = 0), radial bars at the
+// bounds (an open side has none).
+void drawRevoluteStops(QPainter& p, const JointSpec& j, const Frame& parent, const QPointF& at) {
+  const Vec3 x = parent.direction(j.parent_frame.orientation * Vec3::UnitX());
+  const double zero = std::atan2(x.y(), x.x());
+  const double lo = j.limits->lower.value_or(-M_PI), hi = j.limits->upper.value_or(M_PI);
+  constexpr double r = 24, r0 = 15, r1 = 33;  // pixels
+  const auto deg = [](double a) { return a * 180.0 / M_PI; };
+  p.drawArc(QRectF(at.x() - r, at.y() - r, 2 * r, 2 * r), static_cast<int>(deg(zero + lo) * 16),
+            static_cast<int>(deg(hi - lo) * 16));
+  for (const auto& b : {j.limits->lower, j.limits->upper}) {
+    if (!b) continue;
+    const double a = zero + *b;
+    const QPointF d(std::cos(a), -std::sin(a));  // screen y runs down
+    p.drawLine(at + r0 * d, at + r1 * d);
+  }
+}
+
+void drawPrismaticStops(QPainter& p, const JointSpec& j, const Frame& parent, const Vec3& at,
+                        const std::function<QPointF(const Vec3&)>& to_screen) {
+  Vec3 axis = parent.direction(j.parent_frame.orientation * Vec3::UnitZ());
+  axis.z() = 0;
+  if (axis.norm() < 1e-12) return;
+  axis.normalize();
+  for (const auto& b : {j.limits->lower, j.limits->upper}) {
+    if (!b) continue;
+    const QPointF c = to_screen(at + *b * axis), d(-axis.y(), -axis.x());  // across, in pixels
+    p.drawLine(c - 9 * d, c + 9 * d);
+  }
+}
+
 }  // namespace
+
+void drawJointLimits(QPainter& p, const MechanismSpec& spec, const BodyToWorld& to_world,
+                     const std::function<QPointF(const Vec3&)>& to_screen) {
+  p.save();
+  p.setBrush(Qt::NoBrush);
+  p.setPen(QPen(kStop, 2.5, Qt::SolidLine, Qt::FlatCap));
+  for (const JointSpec& j : spec.joints) {
+    if (!j.limits || (!j.limits->lower && !j.limits->upper)) continue;
+    const Frame parent{to_world, bodyOf(spec, j.parent)};
+    const Vec3 at = parent.point(j.parent_frame.position);
+    if (j.joint.type == JointType::Revolute)
+      drawRevoluteStops(p, j, parent, to_screen(at));
+    else if (j.joint.type == JointType::Prismatic)
+      drawPrismaticStops(p, j, parent, at, to_screen);
+  }
+  p.restore();
+}
 
 void drawContacts(QPainter& p, const MechanismSpec& spec, const BodyToWorld& to_world,
                   const std::function<QPointF(const Vec3&)>& to_screen, double scale,

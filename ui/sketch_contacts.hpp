@@ -1,8 +1,8 @@
 #pragma once
-// Contacts in the sketch (contract-additions-2 §2): each contact's sphere as a circle on its body
-// (a dot for a point), and its surface on the other body: a plane as a hatched line (the ground's
-// grey, or the body's colour), a cam's profile, a slot's two rails. Drawn from the file and the
-// poses on display, so they move with their bodies.
+// Contacts and joint end stops in the sketch (contract-additions-2 §2): each contact's sphere as a
+// circle on its body (a dot for a point), and its surface on the other body: a plane as a hatched
+// line (the ground's grey, or the body's colour), a cam's profile, a slot's two rails. Drawn from
+// the file and the poses on display, so they move with their bodies.
 #include <QPointF>
 #include <functional>
 
@@ -19,5 +19,11 @@ using BodyToWorld = std::function<Vec3(int body, const Vec3& local)>;
 // sphere is (the view's size: a plane is unbounded).
 void drawContacts(QPainter& p, const MechanismSpec& spec, const BodyToWorld& to_world,
                   const std::function<QPointF(const Vec3&)>& to_screen, double scale, double reach);
+
+// The end stops of revolute and prismatic joints: an arc over a revolute joint's range, from its
+// parent frame's x axis (q = 0), with a bar at each bound; bars across a slider's axis at its
+// bounds.
+void drawJointLimits(QPainter& p, const MechanismSpec& spec, const BodyToWorld& to_world,
+                     const std::function<QPointF(const Vec3&)>& to_screen);
 
 }  // namespace articula

@@ -24,6 +24,9 @@ void SketchEditor::paintEvent(QPaintEvent*) {
   drawContacts(
       p, document_->spec(), [this](int b, const Vec3& local) { return bodyToWorld(b, local); },
       [this](const Vec3& w) { return toScreen(w); }, scale_, (width() + height()) / scale_);
+  drawJointLimits(
+      p, document_->spec(), [this](int b, const Vec3& local) { return bodyToWorld(b, local); },
+      [this](const Vec3& w) { return toScreen(w); });
   drawJoints(p);
   articula::drawCouplings(
       p, document_->spec(), pivots(), [this](const Vec3& w) { return toScreen(w); }, scale_,
