@@ -375,15 +375,36 @@ struct EditPanel::JointFrameFields {
   }
 };
 
-// The drive and spring rows: kind, expression or motion law, spring k, rest, c.
+// The drive, spring, end-stop and friction rows: kind, expression or motion law, spring k, rest,
+// c, limits lower, upper, e, friction Coulomb, viscous.
 struct EditPanel::JointDriveFields {
   QComboBox* kind;
-  QLineEdit *expr, *law, *spring;
-  QString drive0, spring0;
+  QLineEdit *expr, *law, *spring, *limits, *friction;
+  QString drive0, spring0, limits0, friction0;
   QString driveText() const { return kind->currentText() + '|' + expr->text() + '|' + law->text(); }
-  void remember() { drive0 = driveText(), spring0 = spring->text(); }
+  void remember() {
+    drive0 = driveText(), spring0 = spring->text();
+    limits0 = limits->text(), friction0 = friction->text();
+  }
+  // End stops and friction; throws with the field's name.
+  void readStops(JointSpec& j) const {
+    if (limits->text() != limits0) {
+      j.limits.reset();
+      if (!limits->text().trimmed().isEmpty())
+        j.limits = limitSpec(EditPanel::tr("Limits lower, upper, e"), limits->text());
+    }
+    if (friction->text() == friction0) return;
+    j.friction.reset();
+    if (friction->text().trimmed().isEmpty()) return;
+    const auto v = numbers(EditPanel::tr("Friction Coulomb, viscous"), friction->text(), 2);
+    if (v[0] < 0 || v[1] < 0)
+      throw std::invalid_argument(
+          EditPanel::tr("Friction Coulomb, viscous: must not be negative").toStdString());
+    j.friction = JointFrictionSpec{v[0], v[1], nlohmann::json::object()};
+  }
   // Throws with the field's name on a motion law that is not JSON.
   void read(JointSpec& j) const {
+    readStops(j);
     if (driveText() != drive0) {
       j.drive.reset();
       if (kind->currentIndex() > 0) j.drive = drive();

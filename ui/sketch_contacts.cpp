@@ -74,19 +74,29 @@ int bodyOf(const MechanismSpec& spec, const std::string& name) {
   return name == "ground" ? -1 : spec.body_index(name);
 }
 
-// A revolute joint's range as an arc from its parent frame's x axis (q = 0), radial bars at the
-// bounds (an open side has none).
-void drawRevoluteStops(QPainter& p, const JointSpec& j, const Frame& parent, const QPointF& at) {
-  const Vec3 x = parent.direction(j.parent_frame.orientation * Vec3::UnitX());
-  const double zero = std::atan2(x.y(), x.x());
-  const double lo = j.limits->lower.value_or(-M_PI), hi = j.limits->upper.value_or(M_PI);
-  constexpr double r = 24, r0 = 15, r1 = 33;  // pixels
+// A revolute joint's range as the sweep of its child link: an arc over the directions the link
+// (joint to its centre of mass) takes from q = lower to q = upper, radial bars at the bounds (an
+// open side has none).
+void drawRevoluteStops(QPainter& p, const MechanismSpec& spec, const JointSpec& j,
+                       const Frame& parent, const Frame& child, const QPointF& at) {
+  const Vec3 axis = parent.direction(j.parent_frame.orientation * Vec3::UnitZ());
+  if (std::abs(axis.z()) < 0.99 * axis.norm()) return;  // turning out of the sketch's plane
+  const auto angle = [](const Vec3& v) { return std::atan2(v.y(), v.x()); };
+  const Vec3 origin = parent.point(j.parent_frame.position);
+  const double xp = angle(parent.direction(j.parent_frame.orientation * Vec3::UnitX()));
+  const double xc = angle(child.direction(j.child_frame.orientation * Vec3::UnitX()));
+  const double q = std::remainder(xc - xp, 2 * M_PI) * (axis.z() > 0 ? 1 : -1);
+  const Vec3 link = child.point(spec.bodies[child.body].com) - origin;
+  const double now = link.head<2>().norm() > 1e-9 ? angle(link) : xc;
+  const double sign = axis.z() > 0 ? 1 : -1;  // q turns the link about +z or -z
+  const double lo = j.limits->lower.value_or(q - M_PI), hi = j.limits->upper.value_or(q + M_PI);
+  const double a0 = now + sign * (lo - q), a1 = now + sign * (hi - q);
+  constexpr double r = 30, r0 = 18, r1 = 42;  // pixels
   const auto deg = [](double a) { return a * 180.0 / M_PI; };
-  p.drawArc(QRectF(at.x() - r, at.y() - r, 2 * r, 2 * r), static_cast<int>(deg(zero + lo) * 16),
-            static_cast<int>(deg(hi - lo) * 16));
-  for (const auto& b : {j.limits->lower, j.limits->upper}) {
+  p.drawArc(QRectF(at.x() - r, at.y() - r, 2 * r, 2 * r), static_cast<int>(deg(a0) * 16),
+            static_cast<int>(deg(a1 - a0) * 16));
+  for (const auto& [b, a] : {std::pair{j.limits->lower, a0}, std::pair{j.limits->upper, a1}}) {
     if (!b) continue;
-    const double a = zero + *b;
     const QPointF d(std::cos(a), -std::sin(a));  // screen y runs down
     p.drawLine(at + r0 * d, at + r1 * d);
   }
@@ -95,8 +105,8 @@ void drawRevoluteStops(QPainter& p, const JointSpec& j, const Frame& parent, con
 void drawPrismaticStops(QPainter& p, const JointSpec& j, const Frame& parent, const Vec3& at,
                         const std::function<QPointF(const Vec3&)>& to_screen) {
   Vec3 axis = parent.direction(j.parent_frame.orientation * Vec3::UnitZ());
+  if (std::abs(axis.z()) > 0.01 * axis.norm()) return;  // sliding out of the sketch's plane
   axis.z() = 0;
-  if (axis.norm() < 1e-12) return;
   axis.normalize();
   for (const auto& b : {j.limits->lower, j.limits->upper}) {
     if (!b) continue;
@@ -116,8 +126,9 @@ void drawJointLimits(QPainter& p, const MechanismSpec& spec, const BodyToWorld& 
     if (!j.limits || (!j.limits->lower && !j.limits->upper)) continue;
     const Frame parent{to_world, bodyOf(spec, j.parent)};
     const Vec3 at = parent.point(j.parent_frame.position);
-    if (j.joint.type == JointType::Revolute)
-      drawRevoluteStops(p, j, parent, to_screen(at));
+    const Frame child{to_world, bodyOf(spec, j.child)};
+    if (j.joint.type == JointType::Revolute && child.body >= 0)
+      drawRevoluteStops(p, spec, j, parent, child, to_screen(at));
     else if (j.joint.type == JointType::Prismatic)
       drawPrismaticStops(p, j, parent, at, to_screen);
   }

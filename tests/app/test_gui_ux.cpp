@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <QUndoStack>
 #include <catch2/catch.hpp>
 
 #include "core/sim/mechanism.hpp"
@@ -182,6 +183,50 @@ TEST_CASE("a motor whose q(0) differs from the drawn angle: one configuration, n
   CHECK(win.e->snapshot()->t == 0.0);
   CHECK(win.e->snapshot()->q == win.w.controller()->current().q);
   win.shot("motor_q0");
+}
+
+TEST_CASE("end stops and friction are edited in the joint properties, one undo step each",
+          "[gui][ux-edit]") {
+  // The door sample's hinge: stops 0 and 1.9 rad, e = 0.3 in the file.
+  Win win;
+  REQUIRE(win.w.openFile(sample("door_stop")));
+  const int hinge = win.w.document()->spec().joint_index("hinge");
+  win.w.document()->setSelection({-1, hinge});
+  QCoreApplication::processEvents();
+  EditPanel* p = win.w.properties()->editor();
+  REQUIRE(p->setField("Limits lower, upper, e", "-0.5, none, 0.6"));
+  REQUIRE(p->apply());
+  const JointSpec& j = win.w.document()->spec().joints[hinge];
+  REQUIRE(j.limits);
+  CHECK(j.limits->lower == -0.5);
+  CHECK_FALSE(j.limits->upper.has_value());
+  CHECK(j.limits->restitution == 0.6);
+  win.shot("door_limits");
+  win.w.document()->undoStack()->undo();
+  REQUIRE(win.w.document()->spec().joints[hinge].limits);
+  CHECK(win.w.document()->spec().joints[hinge].limits->upper == 1.9);
+  // Refused with the field named: bounds the wrong way round, e above 1, negative friction.
+  QCoreApplication::processEvents();
+  p = win.w.properties()->editor();
+  REQUIRE(p->setField("Limits lower, upper, e", "1, 0, 0.5"));
+  CHECK_FALSE(p->apply());
+  CHECK(p->error().startsWith("Limits lower, upper, e: the lower bound is above"));
+  REQUIRE(p->setField("Limits lower, upper, e", "0, 1.9, 1.2"));
+  CHECK_FALSE(p->apply());
+  CHECK(p->error().contains("restitution must be in [0, 1]"));
+  REQUIRE(p->setField("Limits lower, upper, e", "0, 1.9, 0.3"));
+  REQUIRE(p->setField("Friction Coulomb, viscous", "-1, 0"));
+  CHECK_FALSE(p->apply());
+  CHECK(p->error().startsWith("Friction Coulomb, viscous"));
+  REQUIRE(p->setField("Friction Coulomb, viscous", "0.2, 0.01"));
+  REQUIRE(p->apply());
+  REQUIRE(win.w.document()->spec().joints[hinge].friction);
+  CHECK(win.w.document()->spec().joints[hinge].friction->coulomb == 0.2);
+  // Cleared: no stops.
+  p = win.w.properties()->editor();
+  REQUIRE(p->setField("Limits lower, upper, e", ""));
+  REQUIRE(p->apply());
+  CHECK_FALSE(win.w.document()->spec().joints[hinge].limits.has_value());
 }
 
 TEST_CASE("long status lists are capped, the whole list in the tooltip", "[gui][ux-edit]") {
