@@ -44,6 +44,9 @@ ChartEventMarks::ChartEventMarks(QGraphicsItem* parent) : parent_(parent) {}
 
 void ChartEventMarks::update(const ContactEvents* events, const QRectF& area, double t0, double t1,
                              const std::function<double(double)>& x_of) {
+  const Key key{events, events ? events->size() : 0, area, t0, t1};
+  if (key == built_ && !paths_.empty()) return;
+  built_ = key;
   std::vector<QPainterPath> paths(paths_.size());
   drawn_ = 0;
   if (events && t1 > t0) {

@@ -35,6 +35,15 @@ class ChartEventMarks {
 
  private:
   QGraphicsItem* parent_;
+  // What the paths were built for: a scrubbed cursor redraws the chart without new events or a
+  // new time window, and the paths then stand as they are.
+  struct Key {
+    const ContactEvents* events = nullptr;
+    std::size_t count = 0;
+    QRectF area;
+    double t0 = 0, t1 = 0;
+    bool operator==(const Key&) const = default;
+  } built_;
   std::vector<std::pair<std::string, QGraphicsPathItem*>> paths_;  // per kind met so far
   int drawn_ = 0;
 };
