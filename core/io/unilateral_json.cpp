@@ -1,6 +1,7 @@
 #include "core/io/unilateral_json.hpp"
 
 #include <cmath>
+#include <optional>
 
 #include "core/io/json_read.hpp"
 #include "core/sim/contact/cam_profile.hpp"
@@ -29,6 +30,17 @@ std::string body_name(const json& j, const std::string& ptr, const char* key,
   return name;
 }
 
+// The direction of `v` (overflow-safe), or nullopt for a zero vector. A vector already unit to
+// 1e-12 keeps its exact values: normalising a normalised vector again can move its last bit, and a
+// saved file must reload unchanged.
+std::optional<Vec3> direction_of(const Vec3& v) {
+  const double scale = v.cwiseAbs().maxCoeff();
+  if (!(scale > 0.0)) return std::nullopt;
+  const Vec3 scaled = v / scale;
+  if (std::abs(scale * scaled.norm() - 1.0) <= 1e-12) return v;
+  return scaled.normalized();
+}
+
 void read_surface(const json& j, const std::string& ptr, const MechanismSpec& spec,
                   ContactSpec& c) {
   expect_object(j, ptr);
@@ -39,11 +51,11 @@ void read_surface(const json& j, const std::string& ptr, const MechanismSpec& sp
   if (find(j, "body")) c.surface_body = body_name(j, ptr, "body", spec);
   if (const json* v = find(j, "point")) c.surface_point = vec3(*v, at(ptr, "point"));
   if (c.surface_type == "slot") {  // from the mouth at `point`, in along `direction`
-    const Vec3 d = vec3(required(j, ptr, "direction"), at(ptr, "direction"));
-    if (!(d.norm() > 1e-12) || std::abs(d.normalized().z()) > 1e-12)
+    const auto d = direction_of(vec3(required(j, ptr, "direction"), at(ptr, "direction")));
+    if (!d || std::abs(d->z()) > 1e-12)
       fail(at(ptr, "direction"),
            "the slot's direction must be a nonzero vector in the body's x-y plane");
-    c.slot_direction = d.normalized();
+    c.slot_direction = *d;
     c.slot_length = number(required(j, ptr, "length"), at(ptr, "length"));
     if (!(c.slot_length > 0)) fail(at(ptr, "length"), "the slot's length must be > 0");
     c.surface_extra = extra_fields(j, {"type", "body", "point", "direction", "length"});
@@ -59,9 +71,9 @@ void read_surface(const json& j, const std::string& ptr, const MechanismSpec& sp
     c.surface_extra = extra_fields(j, {"type", "body", "point", "profile"});
     return;
   }
-  const Vec3 n = vec3(required(j, ptr, "normal"), at(ptr, "normal"));
-  if (!(n.norm() > 1e-12)) fail(at(ptr, "normal"), "the plane's normal is zero");
-  c.surface_normal = n.normalized();
+  const auto n = direction_of(vec3(required(j, ptr, "normal"), at(ptr, "normal")));
+  if (!n) fail(at(ptr, "normal"), "the plane's normal is zero");
+  c.surface_normal = *n;
   c.surface_extra = extra_fields(j, {"type", "body", "point", "normal"});
 }
 }  // namespace
