@@ -64,9 +64,18 @@ stage_fuzz() {
   cmake --build build-asan -j"$jobs" --target fuzz_project
   mkdir -p build-asan/corpus
   # -timeout: an input taking over 10 s is a hang; -rss_limit_mb: a runaway allocation.
+  local rc=0
   build-asan/fuzz/fuzz_project build-asan/corpus samples tests/data/fuzz -dict=fuzz/project.dict \
     -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
-    -artifact_prefix=build-asan/ -print_final_stats=1
+    -artifact_prefix=build-asan/ -print_final_stats=1 || rc=$?
+  if [ "$rc" -ne 0 ]; then  # the log is all a CI run leaves: print the finding to replay it
+    for f in build-asan/crash-* build-asan/timeout-* build-asan/oom-*; do
+      [ -f "$f" ] || continue
+      echo "== fuzz finding $f (base64; decode into tests/data/fuzz/ to replay):"
+      base64 -w 100 "$f"
+    done
+    return "$rc"
+  fi
 }
 
 for s in "${stages[@]}"; do
