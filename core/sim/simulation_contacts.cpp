@@ -40,6 +40,28 @@ std::string describe_violation(const Mechanism& mech, const Unilateral& u, doubl
   }
   return os.str();
 }
+
+// A runaway cascade: per unilateral, how many events of each kind were handled in the step, with
+// its restitution, and how many of them changed the motion (recorded: a nonzero impulse, a
+// lift-off...), so that the diagnosis says what happened instead of guessing why.
+std::string cascade(const std::vector<int>& handled, std::size_t recorded,
+                    const UnilateralState& s) {
+  static const char* kKinds[] = {"impact", "lift_off", "stick", "slip", "engage", "release"};
+  std::ostringstream os;
+  for (std::size_t k = 0; k < s.items.size(); ++k) {
+    bool named = false;
+    for (int kind = 0; kind < 6; ++kind) {
+      if (handled[6 * k + kind] == 0) continue;
+      if (!named) os << (os.tellp() > 0 ? "; '" : "'") << s.items[k].name << "'";
+      named = true;
+      os << ' ' << kKinds[kind] << " x" << handled[6 * k + kind];
+    }
+    if (named && !s.items[k].friction() && !s.items[k].slide())
+      os << " (restitution " << s.items[k].restitution << ")";
+  }
+  os << "; " << recorded << " of them changed the motion (a nonzero impulse, a lift-off, ...)";
+  return os.str();
+}
 }  // namespace
 
 void Simulation::init_unilaterals() {
@@ -278,11 +300,13 @@ double Simulation::event_value(const PendingEvent& e) {
 void Simulation::step_with_events(double h, Integrator integrator) {
   const double t_end = t_ + h;
   std::vector<double> start;
+  const std::size_t recorded = events_.size();
+  std::vector<int> handled(6 * unilaterals_.items.size(), 0);  // per unilateral and EventKind
   for (int events = 0; t_end - t_ > 1e-13 * std::max(1.0, std::abs(t_end)); ++events) {
     if (events > kMaxEvents)
       throw SetupError("at t = " + std::to_string(t_) + " more than " + std::to_string(kMaxEvents) +
-                       " impacts and lift-offs in one step: a Zeno cascade (restitution near 1 "
-                       "with a resting contact?)");
+                       " events in one step, which cannot reach its end: " +
+                       cascade(handled, events_.size() - recorded, unilaterals_));
     refresh_slip_directions();
     const StepStart s0{t_, account_.work(), account_.dissipated(), account_.impact_loss(), q_, qd_};
     event_values(start);
@@ -303,6 +327,7 @@ void Simulation::step_with_events(double h, Integrator integrator) {
       const auto [lo, hi] = bracket_root(trial, s_lo, f_lo, left, e.end_value);
       trial(e.kind == EventKind::Impact ? lo : hi);  // impacts before the crossing, the rest after
     }
+    ++handled[6 * e.item + static_cast<int>(e.kind)];
     handle_event(e);
   }
 }

@@ -285,6 +285,22 @@ TEST_CASE("hostile: a simulation that produces NaN", "[hostile]") {
   CHECK(sim.qdd().allFinite());
 }
 
+// The jam is the open defect of issue 16: at t = 0.916 s the pawl's roller, pressed against a
+// steep concave tooth face, is found penetrating again and again, and every impact there has a
+// zero impulse. Checked here: the runaway says exactly that (which contact, how many events of
+// which kind, its restitution, how many changed the motion) instead of the former guess
+// "restitution near 1" for a contact whose restitution is 0.3.
+TEST_CASE("hostile: an event cascade names its contact, its events and its restitution",
+          "[hostile][contacts]") {
+  const Mechanism m = hostile("ratchet_jam.json");
+  Simulation sim(m);
+  const std::string err = run(sim, 1.0, 2e-4);
+  CHECK_THAT(err, Contains("more than 10000 events in one step, which cannot reach its end"));
+  CHECK(std::regex_search(
+      err, std::regex("'tip' impact x10001 \\(restitution 0.3\\); 0 of them changed the motion")));
+  CHECK(sim.time() > 0.9);  // the forward clicks before it ran normally
+}
+
 TEST_CASE("hostile: the same results with the sparse-matrix method forced", "[hostile][sparse]") {
   // RBDA 8.13's method on the planar cases: the run stops at the same step before the dead point
   // with the same diagnosis (a bad pivot would fall back to Method 2, never NaN); far from the
