@@ -1,11 +1,14 @@
 // articula --export-video under Xvfb: the four-bar's first simulated second at 10 fps and
 // 320x240 decodes to 10 frames of that size, and its first and last frames differ (the crank
-// turned). Bad options are usage errors.
+// turned). Bad options are usage errors. With --size the 3D view is laid out at that size, so the
+// picture keeps its proportions (issue 22: it used to be grabbed on screen and stretched).
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 #include "tests/video/video_probe.hpp"
 
@@ -34,6 +37,48 @@ TEST_CASE("articula --export-video writes the requested frames, size and motion"
   const double d = mean_abs_difference(gray_frame(out, 0), gray_frame(out, 9));
   CHECK(d > 0.5);  // the mechanism moved; identical renders would give ~0
   std::filesystem::remove(out);
+}
+
+namespace {
+// Width / height of the bounding box of the four-bar's orange coupler (R > 200, 100 < G < 200,
+// B < 110) in the first frame of an export at width x height; -1 when no orange pixel is found.
+double couplerAspect(int width, int height) {
+  const std::string out =
+      (std::filesystem::temp_directory_path() / ("aspect_" + std::to_string(::getpid()) + ".mp4"))
+          .string();
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  if (run("--export-video " + out + " --run-for 0.2 --fps 10 --size " + size + " " + kFourbar) != 0)
+    return -1;
+  const Probe p = probe(out);
+  CHECK(p.width == width);  // the requested size stays exact
+  CHECK(p.height == height);
+  const std::vector<unsigned char> rgb = rgb_frame(out, 0);
+  std::filesystem::remove(out);
+  if (rgb.size() != std::size_t(width) * height * 3) return -1;
+  int x0 = width, x1 = -1, y0 = height, y1 = -1;
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      const unsigned char* c = &rgb[(std::size_t(y) * width + x) * 3];
+      if (c[0] > 200 && c[1] > 100 && c[1] < 200 && c[2] < 110) {
+        x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+      }
+    }
+  return x1 < 0 ? -1 : double(x1 - x0 + 1) / double(y1 - y0 + 1);
+}
+}  // namespace
+
+TEST_CASE("articula --export-video keeps the picture's proportions at any --size", "[video-app]") {
+  const double wide = couplerAspect(640, 360);
+  const double square = couplerAspect(400, 400);
+  const double tall = couplerAspect(300, 480);
+  REQUIRE(wide > 0);
+  REQUIRE(square > 0);
+  REQUIRE(tall > 0);
+  // The same link seen by the same camera direction: its box's proportions do not depend on the
+  // frame's. 5 % covers the link's thickness and anti-aliasing at the different zooms; a stretch
+  // from the view's on-screen aspect to the frame's changed them by 40 % or more.
+  CHECK(wide == Approx(square).epsilon(0.05));
+  CHECK(tall == Approx(square).epsilon(0.05));
 }
 
 TEST_CASE("articula --export-video refuses bad options", "[video-app]") {

@@ -44,6 +44,14 @@ inline std::vector<unsigned char> gray_frame(const std::string& file, int k) {
   return {out.begin(), out.end()};
 }
 
+// Frame k decoded to 8-bit RGB, width x height x 3 bytes (empty when it cannot be decoded).
+inline std::vector<unsigned char> rgb_frame(const std::string& file, int k) {
+  const std::string out =
+      run_output("ffmpeg -v error -i '" + file + "' -vf 'select=eq(n\\," + std::to_string(k) +
+                 ")' -vsync 0 -frames:v 1 -f rawvideo -pix_fmt rgb24 -");
+  return {out.begin(), out.end()};
+}
+
 inline double mean_abs_difference(const std::vector<unsigned char>& a,
                                   const std::vector<unsigned char>& b) {
   if (a.size() != b.size() || a.empty()) return -1;
