@@ -107,6 +107,49 @@ TEST_CASE("cam profile: nearest point, normal and curvature of a circle; spline 
   CHECK(mid < 1e-7);
 }
 
+// Roller centres 1 mm out along the normal at 300 points of one tooth, ramp and face: the nearest
+// point against the distance minimised over samples 3e-5 rad apart within ±0.5 rad (most of a
+// tooth each way) and refined by golden-section search. Newton from the polar angle with 0.5 rad
+// steps used to land on the neighbouring tooth near the face (a gap of 1.2e-4 m where the roller
+// touched: issue 16's ratchet).
+TEST_CASE("cam profile: the nearest point on a ten-tooth ratchet, against brute force",
+          "[cam][contacts]") {
+  const CamProfile saw = CamProfile::from_json(
+      "0.054 + 0.008/pi*atan2(0.9*sin(10*theta), 1 - 0.9*cos(10*theta))", "/p");
+  auto dist = [&](const Eigen::Vector2d& c, double t) { return (saw.at(t).p - c).norm(); };
+  const double g = 0.618033988749895;
+  double worst = 0;
+  for (int k = 0; k < 300; ++k) {
+    const double th = 0.1 + 2 * kPi / 10 * k / 300;
+    const CamProfile::Point P = saw.at(th);
+    const Eigen::Vector2d t = P.dp.normalized(), n(t.y(), -t.x());
+    const Eigen::Vector2d c = P.p + 0.001 * n;
+    double best = th, dmin = dist(c, th);
+    for (int i = -15000; i <= 15000; ++i)
+      if (const double d = dist(c, th + i * 3.3e-5); d < dmin) dmin = d, best = th + i * 3.3e-5;
+    double a = best - 3.3e-5, b = best + 3.3e-5;
+    for (int it = 0; it < 60; ++it) {
+      const double m1 = b - g * (b - a), m2 = a + g * (b - a);
+      if (dist(c, m1) < dist(c, m2))
+        b = m2;
+      else
+        a = m1;
+    }
+    worst = std::max(worst, dist(c, saw.nearest(c)) - dist(c, 0.5 * (a + b)));
+  }
+  CHECK(worst < 1e-12);  // m: the same minimum, to rounding
+  // The roller centres of the jam in the wheel's frame (from ratchet_jam.json's run at t = 0.9160,
+  // 0.9162 and 0.9164 s) and their nearest distances by the same search.
+  const Eigen::Vector2d jam[] = {{-0.015306701047083515, 0.05102940596844669},
+                                 {-0.015333899959369327, 0.051071227334173026},
+                                 {-0.015360367643898703, 0.051112538249298616}};
+  for (const Eigen::Vector2d& c : jam) {
+    double dmin = 1e9;
+    for (int i = -15000; i <= 15000; ++i) dmin = std::min(dmin, dist(c, 1.88 + i * 3.3e-5));
+    CHECK(dist(c, saw.nearest(c)) - dmin < 1e-10);  // m (samples only, no refinement)
+  }
+}
+
 TEST_CASE(
     "a roller follower on an eccentric cam: lift and contact force in closed form below the "
     "critical speed",

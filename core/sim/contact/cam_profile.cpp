@@ -89,13 +89,13 @@ double CamProfile::curvature(double theta) const {
 }
 
 // Newton on g(θ) = (P - c)·P', g' = |P'|² + (P - c)·P''; ok when it converges to a minimum.
-double CamProfile::newton(const Eigen::Vector2d& c, double theta, bool& ok) const {
+double CamProfile::newton(const Eigen::Vector2d& c, double theta, double max_step, bool& ok) const {
   ok = false;
-  for (int it = 0; it < 30; ++it) {
+  for (int it = 0; it < 60; ++it) {
     const Point P = at(theta);
     const double g = (P.p - c).dot(P.dp), dg = P.dp.squaredNorm() + (P.p - c).dot(P.ddp);
     if (!(dg > 0)) return theta;  // not a minimum's basin
-    const double step = std::clamp(g / dg, -0.5, 0.5);
+    const double step = std::clamp(g / dg, -max_step, max_step);
     theta -= step;
     if (std::abs(step) < 1e-15 * (1 + std::abs(theta))) {
       ok = true;
@@ -105,17 +105,33 @@ double CamProfile::newton(const Eigen::Vector2d& c, double theta, bool& ok) cons
   return theta;
 }
 
+// Walks the samples (kSamples round) from θ downhill in distance to c: the sampled minimum of
+// the basin the centre's polar angle is in, so that Newton then cannot jump to a neighbouring
+// tooth (a step of a whole tooth's width found another, farther minimum: issue 16's ratchet).
+double CamProfile::descend(const Eigen::Vector2d& c, double theta) const {
+  const double h = kTwoPi / kSamples;
+  auto dist = [&](double t) { return (at(t).p - c).squaredNorm(); };
+  double d = dist(theta);
+  for (int it = 0; it < kSamples; ++it) {
+    const double up = dist(theta + h), down = dist(theta - h);
+    if (!(std::min(up, down) < d)) break;
+    theta += up < down ? h : -h;
+    d = std::min(up, down);
+  }
+  return theta;
+}
+
 double CamProfile::nearest(const Eigen::Vector2d& c) const {
   bool ok = false;
-  const double guess = std::atan2(c.y(), c.x());
-  const double theta = newton(c, guess, ok);
+  const double h = kTwoPi / kSamples;
+  const double theta = newton(c, descend(c, std::atan2(c.y(), c.x())), h, ok);
   if (ok) return theta;
   double best = 0, dmin = std::numeric_limits<double>::infinity();
   for (int i = 0; i < kSamples; ++i) {
     const double t = kTwoPi * i / kSamples, d = (at(t).p - c).squaredNorm();
     if (d < dmin) dmin = d, best = t;
   }
-  return newton(c, best, ok);
+  return newton(c, best, h, ok);
 }
 
 void CamProfile::check(const std::string& where) {

@@ -36,8 +36,9 @@ class CamProfile {
     Eigen::Vector2d p, dp, ddp;
   };
   Point at(double theta) const;
-  // θ of the profile point nearest to c (cam plane): Newton on (P - c)·P' = 0 from the polar
-  // angle of c, with a sampled search when that does not converge to a minimum.
+  // θ of the profile point nearest to c (cam plane): from the polar angle of c downhill over the
+  // samples, then Newton on (P - c)·P' = 0 within a sample's width; a search over all samples
+  // when that does not converge to a minimum.
   double nearest(const Eigen::Vector2d& c) const;
   // Signed curvature at θ (> 0 where convex).
   double curvature(double theta) const;
@@ -47,7 +48,8 @@ class CamProfile {
 
  private:
   void check(const std::string& where);
-  double newton(const Eigen::Vector2d& c, double theta, bool& ok) const;
+  double newton(const Eigen::Vector2d& c, double theta, double max_step, bool& ok) const;
+  double descend(const Eigen::Vector2d& c, double theta) const;
 
   Expression expr_;              // when the profile is an expression
   std::vector<double> radii_;    // when it is a spline: ρ at θ_i
