@@ -225,6 +225,7 @@ class Simulation {
   bool next_event(const std::vector<double>& start, PendingEvent& e);
   double event_value(const PendingEvent& e);
   void impact(int item);
+  void come_to_rest(int item);
   void settle_active_set();
   std::vector<int> rest_candidates();
   void record_gaps();

@@ -41,20 +41,27 @@ std::string describe_violation(const Mechanism& mech, const Unilateral& u, doubl
   return os.str();
 }
 
+// The --events names of Simulation::EventKind, in its order.
+constexpr const char* kKindNames[] = {"impact", "lift_off", "stick", "slip", "engage", "release"};
+constexpr int kKinds = std::size(kKindNames);
+template <class Kind>
+const char* kind_name(Kind k) {
+  return kKindNames[static_cast<int>(k)];
+}
+
 // A runaway cascade: per unilateral, how many events of each kind were handled in the step, with
 // its restitution, and how many of them changed the motion (recorded: a nonzero impulse, a
 // lift-off...), so that the diagnosis says what happened instead of guessing why.
 std::string cascade(const std::vector<int>& handled, std::size_t recorded,
                     const UnilateralState& s) {
-  static const char* kKinds[] = {"impact", "lift_off", "stick", "slip", "engage", "release"};
   std::ostringstream os;
   for (std::size_t k = 0; k < s.items.size(); ++k) {
     bool named = false;
-    for (int kind = 0; kind < 6; ++kind) {
-      if (handled[6 * k + kind] == 0) continue;
+    for (int kind = 0; kind < kKinds; ++kind) {
+      if (handled[kKinds * k + kind] == 0) continue;
       if (!named) os << (os.tellp() > 0 ? "; '" : "'") << s.items[k].name << "'";
       named = true;
-      os << ' ' << kKinds[kind] << " x" << handled[6 * k + kind];
+      os << ' ' << kKindNames[kind] << " x" << handled[kKinds * k + kind];
     }
     if (named && !s.items[k].friction() && !s.items[k].slide())
       os << " (restitution " << s.items[k].restitution << ")";
@@ -301,7 +308,7 @@ void Simulation::step_with_events(double h, Integrator integrator) {
   const double t_end = t_ + h;
   std::vector<double> start;
   const std::size_t recorded = events_.size();
-  std::vector<int> handled(6 * unilaterals_.items.size(), 0);  // per unilateral and EventKind
+  std::vector<int> handled(kKinds * unilaterals_.items.size(), 0);  // per unilateral and EventKind
   for (int events = 0; t_end - t_ > 1e-13 * std::max(1.0, std::abs(t_end)); ++events) {
     if (events > kMaxEvents)
       throw SetupError("at t = " + std::to_string(t_) + " more than " + std::to_string(kMaxEvents) +
@@ -321,13 +328,20 @@ void Simulation::step_with_events(double h, Integrator integrator) {
       return event_value(e);
     };
     auto [s_lo, f_lo] = std::pair<double, double>{0.0, trial(0.0)};
-    if (e.kind == EventKind::Impact && leaving(mech_, data_, unilaterals_.items[e.item], q_, qd_))
+    if (e.kind == EventKind::Impact && leaving(mech_, data_, unilaterals_.items[e.item], q_, qd_)) {
       std::tie(s_lo, f_lo) = rise_before_return(trial, f_lo, left);
+      if (!(f_lo > 0)) {  // the bounce lands again before its gap rises past round-off
+        trial(0.0);
+        ++handled[kKinds * e.item + static_cast<int>(e.kind)];
+        come_to_rest(e.item);
+        continue;
+      }
+    }
     if (f_lo > 0) {  // else the event is due now
       const auto [lo, hi] = bracket_root(trial, s_lo, f_lo, left, e.end_value);
       trial(e.kind == EventKind::Impact ? lo : hi);  // impacts before the crossing, the rest after
     }
-    ++handled[6 * e.item + static_cast<int>(e.kind)];
+    ++handled[kKinds * e.item + static_cast<int>(e.kind)];
     handle_event(e);
   }
 }
@@ -337,7 +351,7 @@ void Simulation::handle_event(const PendingEvent& e) {
   const std::string& name = s.items[e.item].name;
   if (s.items[e.item].slide()) {
     toggle_slide(e.item);
-    events_.push_back({t_, name, e.kind == EventKind::Stick ? "stick" : "slip", 0.0});
+    events_.push_back({t_, name, kind_name(e.kind), 0.0});
     s.update_rows();
     constraints_.restack();
     settle_active_set();
@@ -351,11 +365,11 @@ void Simulation::handle_event(const PendingEvent& e) {
     case EventKind::Engage:
     case EventKind::Release:
       s.set_closed(e.item, e.kind == EventKind::Engage);
-      events_.push_back({t_, name, e.kind == EventKind::Engage ? "engage" : "release", 0.0});
+      events_.push_back({t_, name, kind_name(e.kind), 0.0});
       break;
     case EventKind::LiftOff:
       s.set_closed(e.item, false);
-      events_.push_back({t_, name, "lift_off", 0.0});
+      events_.push_back({t_, name, kind_name(e.kind), 0.0});
       break;
     case EventKind::Stick:
       if (!row_adds_rank(e.item)) {  // the loops move the joint through q̇ = 0: it cannot hold
@@ -364,7 +378,7 @@ void Simulation::handle_event(const PendingEvent& e) {
       }
       s.slip[e.item] = 0.0;
       s.set_closed(e.item, true);
-      events_.push_back({t_, name, "stick", 0.0});
+      events_.push_back({t_, name, kind_name(e.kind), 0.0});
       break;
     case EventKind::Slip: {
       const auto it = std::find(s.rows.begin(), s.rows.end(), e.item);
@@ -372,11 +386,30 @@ void Simulation::handle_event(const PendingEvent& e) {
           active_->multipliers()[constraints_.last_row0() + (it - s.rows.begin())];
       s.slip[e.item] = lambda > 0 ? -1.0 : 1.0;  // against the force the stick could not give
       s.set_closed(e.item, false);
-      events_.push_back({t_, name, "slip", 0.0});
+      events_.push_back({t_, name, kind_name(e.kind), 0.0});
       break;
     }
   }
   constraints_.restack();
+  settle_active_set();
+}
+
+// The end of a Zeno series: a contact bouncing off with a rate too small to lift it out of the
+// touch band before the approach brings it back (a flight of under 1e-9 m, the next impact due at
+// once with no impulse to give). It is held from here like one that bounced off under kRest,
+// with the residual rate projected away (the kinetic energy that takes is an impact loss), and
+// lifts off when its force would pull.
+void Simulation::come_to_rest(int item) {
+  unilaterals_.set_closed(item, true);
+  constraints_.restack();
+  auto kinetic = [&] {
+    crba(model_, data_, q_);
+    return 0.5 * qd_.dot(data_.H.selfadjointView<Eigen::Lower>() * qd_);
+  };
+  const double T0 = kinetic();
+  projection_->project(drives_, data_, t_, mech_.closure_tolerance(opt_.projection_tolerance), q_,
+                       qd_);
+  account_.add_impact(T0 - kinetic(), 0.0);
   settle_active_set();
 }
 

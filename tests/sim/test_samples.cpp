@@ -45,6 +45,7 @@ const Expected kSamples[] = {
     {"cam_follower.json", 2, 0, 0},
     {"incline_stick_slip.json", 6, 0, 0},
     {"geneva.json", 2, 0, 0},
+    {"ratchet.json", 2, 0, 0},
 };
 
 std::string sample_path(const char* file) {
