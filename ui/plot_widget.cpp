@@ -377,11 +377,17 @@ std::pair<int, int> PlotWidget::tickCounts() const {
 }
 
 void PlotWidget::fitAxes() {
-  // y: round limits a tick step beyond the data; changed only when the data leaves them.
+  // y: round limits a tick step beyond the data; changed when the data leaves them, or fills
+  // under a fifth of them (a drive torque starting at exactly 0 got ±1 and kept it while it
+  // swung by 0.02 N·m). A refit leaves the data at least about half the height, and the range
+  // of the data only grows, so this does not make the axis hunt.
   double lo = lo_, hi = hi_;
   if (!(lo <= hi)) lo = -1, hi = 1;
   const auto [ticks, xt] = tickCounts();
-  if (y0_ == y1_ || lo < y0_ || hi > y1_ || ticks != y_ticks_) {
+  const double data_mag = std::max(std::abs(lo), std::abs(hi));
+  const bool loose =  // (constant data is drawn centred in a fixed band: nothing to tighten)
+      hi - lo > 1e-9 * std::max(1.0, data_mag) && hi - lo < 0.2 * (y1_ - y0_);
+  if (y0_ == y1_ || lo < y0_ || hi > y1_ || loose || ticks != y_ticks_) {
     y_ticks_ = ticks;
     const double mag = std::max(std::abs(lo), std::abs(hi));
     double span = hi - lo;

@@ -60,6 +60,7 @@ class PlotWidget : public QWidget {
 
   QChart* chart() const { return chart_; }  // tests read its labels
   QString yAxisTitle() const;
+  std::pair<double, double> yRange() const { return {y0_, y1_}; }  // in channel units
 
   bool exportCsv(const QString& path) const;
   bool exportPng(const QString& path) const;

@@ -17,6 +17,7 @@
 #include <QTest>
 #include <QTreeWidget>
 #include <QUndoStack>
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "core/sim/mechanism.hpp"
@@ -350,6 +351,27 @@ TEST_CASE("no plot text is elided or clipped after a run of every sample", "[gui
       CHECK(plot->yAxisTitle().size() <= 12);  // a unit with its prefix, never cut
     }
   }
+}
+
+// The ratchet's drive torque starts at exactly 0 (constant data: a ±1 band) and then swings by
+// 0.02 N·m: the axis must follow it down, not keep ±1 with the curve a flat line.
+TEST_CASE("a plot whose data starts constant tightens its axis to the data", "[gui][ux-view]") {
+  Win win;
+  REQUIRE(win.w.openFile(sample("ratchet")));
+  win.w.controller()->runFor(0.3);
+  win.w.controller()->showTime(0.3);
+  waitFor([] { return false; }, 200);
+  PlotWidget* plot = win.w.plotDock()->plots().front();
+  plot->refreshIfDirty();
+  const std::vector<double>& v = plot->values(0);
+  REQUIRE(v.size() > 10);
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  const auto [y0, y1] = plot->yRange();
+  INFO("data " << *lo << " .. " << *hi << ", axis " << y0 << " .. " << y1);
+  CHECK(*hi - *lo > 0.015);  // N·m: 0.02 sin(2πt) up to t = 0.3 s
+  CHECK(y0 <= *lo);
+  CHECK(y1 >= *hi);
+  CHECK(y1 - y0 < 2.5 * (*hi - *lo));  // the data fills more than 40 % of the height
 }
 
 TEST_CASE("spatial samples open with the 3D view in front, planar ones with the sketch",
