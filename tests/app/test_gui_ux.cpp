@@ -372,6 +372,7 @@ TEST_CASE("a plot whose data starts constant tightens its axis to the data", "[g
   CHECK(y0 <= *lo);
   CHECK(y1 >= *hi);
   CHECK(y1 - y0 < 2.5 * (*hi - *lo));  // the data fills more than 40 % of the height
+  CHECK(plot->yAxisTitle() == QString::fromUtf8("mN·m"));  // ticks at ±20: in mN·m
 }
 
 TEST_CASE("spatial samples open with the 3D view in front, planar ones with the sketch",
