@@ -1,6 +1,7 @@
 #include "ui/channel.hpp"
 
 #include <QCoreApplication>
+#include <memory>
 
 #include "core/sim/mechanism.hpp"
 #include "core/sim/snapshot.hpp"
@@ -50,10 +51,31 @@ QString couplingName(const Channel& c, const Mechanism& m) {
   return QString::fromStdString(m.spec.couplings[m.couplings[c.index].index].name);
 }
 
+// The model's limits and contacts, bound once per model. bind_unilaterals runs forward
+// kinematics at q0 and parses every cam profile, and a stop channel's name and unit are asked for
+// on every hover readout, axis title and menu entry (a menu of n stops bound them 2n times). The
+// key is the shared_ptr owning the model (Mechanism::weak_from_this), not its address: a freed
+// model's address is reused by the next one, while the weak_ptr held here keeps its control block
+// from being reused. The GUI holds its models as shared_ptr<const Mechanism>, never edited in
+// place, so a key always means the same model. A model not owned by a shared_ptr (a copy on the
+// stack) is bound on every call, as before. One entry per thread: the plots show one model.
+std::shared_ptr<const std::vector<Unilateral>> boundUnilaterals(const Mechanism& m) {
+  thread_local std::weak_ptr<const Mechanism> cached_model;
+  thread_local std::shared_ptr<const std::vector<Unilateral>> cached;
+  const std::weak_ptr<const Mechanism> owner = m.weak_from_this();
+  if (owner.expired()) return std::make_shared<const std::vector<Unilateral>>(bind_unilaterals(m));
+  const bool same = !owner.owner_before(cached_model) && !cached_model.owner_before(owner);
+  if (!same || !cached) {
+    cached = std::make_shared<const std::vector<Unilateral>>(bind_unilaterals(m));
+    cached_model = owner;
+  }
+  return cached;
+}
+
 // The limit or contact a StopForce / Gap channel shows.
 Unilateral unilateralOf(const Channel& c, const Mechanism& m) {
-  const std::vector<Unilateral> u = bind_unilaterals(m);
-  return c.index < static_cast<int>(u.size()) ? u[c.index] : Unilateral{};
+  const std::shared_ptr<const std::vector<Unilateral>> u = boundUnilaterals(m);
+  return c.index >= 0 && c.index < static_cast<int>(u->size()) ? (*u)[c.index] : Unilateral{};
 }
 
 QString stopName(const Channel& c, const Mechanism& m, bool key) {
@@ -293,11 +315,11 @@ std::vector<Channel> mechanismChannels(const Mechanism& m) {
   std::vector<Channel> out{{Q::Kinetic}, {Q::Potential}, {Q::Total}, {Q::Power}, {Q::LoopError}};
   for (std::size_t i = 0; i < m.couplings.size(); ++i)
     out.push_back({Q::CouplingTau, -1, static_cast<int>(i)});
-  const std::vector<Unilateral> u = bind_unilaterals(m);
-  const int stops = static_cast<int>(u.size());
+  const std::shared_ptr<const std::vector<Unilateral>> u = boundUnilaterals(m);
+  const int stops = static_cast<int>(u->size());
   for (int i = 0; i < stops; ++i) out.push_back({Q::StopForce, -1, i});
   for (int i = 0; i < stops; ++i)
-    if (u[i].has_gap()) out.push_back({Q::Gap, -1, i});
+    if ((*u)[i].has_gap()) out.push_back({Q::Gap, -1, i});
   if (stops > 0) out.push_back({Q::ImpactLoss});
   return out;
 }

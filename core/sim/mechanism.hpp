@@ -62,7 +62,10 @@ struct CouplingBinding {
 struct SparseDynamicsModel;
 struct PlanarModel;
 
-struct Mechanism {
+// Shared ownership is the model's identity for caches of derived data (the GUI's bound limits and
+// contacts, ui/channel.cpp): weak_from_this() is empty for a model not owned by a shared_ptr, and
+// a copy is a new identity.
+struct Mechanism : std::enable_shared_from_this<Mechanism> {
   MechanismSpec spec;
   CompiledMechanism compiled;
   std::vector<DriveBinding> drives;
