@@ -41,6 +41,11 @@ std::string describe_violation(const Mechanism& mech, const Unilateral& u, doubl
   return os.str();
 }
 
+// ½ q̇ᵀ H q̇ from the lower triangle of H (as CRBA leaves it).
+double kinetic_energy(const MatX& H, const VecX& qd) {
+  return 0.5 * qd.dot(H.selfadjointView<Eigen::Lower>() * qd);
+}
+
 // The --events names of Simulation::EventKind, in its order.
 constexpr const char* kKindNames[] = {"impact", "lift_off", "stick", "slip", "engage", "release"};
 constexpr int kKinds = std::size(kKindNames);
@@ -328,21 +333,17 @@ void Simulation::step_with_events(double h, Integrator integrator) {
       return event_value(e);
     };
     auto [s_lo, f_lo] = std::pair<double, double>{0.0, trial(0.0)};
+    bool rests = false;  // the bounce lands again before its gap rises past round-off
     if (e.kind == EventKind::Impact && leaving(mech_, data_, unilaterals_.items[e.item], q_, qd_)) {
       std::tie(s_lo, f_lo) = rise_before_return(trial, f_lo, left);
-      if (!(f_lo > 0)) {  // the bounce lands again before its gap rises past round-off
-        trial(0.0);
-        ++handled[kKinds * e.item + static_cast<int>(e.kind)];
-        come_to_rest(e.item);
-        continue;
-      }
+      if ((rests = !(f_lo > 0))) trial(0.0);
     }
-    if (f_lo > 0) {  // else the event is due now
+    if (!rests && f_lo > 0) {  // else the event is due now
       const auto [lo, hi] = bracket_root(trial, s_lo, f_lo, left, e.end_value);
       trial(e.kind == EventKind::Impact ? lo : hi);  // impacts before the crossing, the rest after
     }
     ++handled[kKinds * e.item + static_cast<int>(e.kind)];
-    handle_event(e);
+    rests ? come_to_rest(e.item) : handle_event(e);
   }
 }
 
@@ -402,14 +403,12 @@ void Simulation::handle_event(const PendingEvent& e) {
 void Simulation::come_to_rest(int item) {
   unilaterals_.set_closed(item, true);
   constraints_.restack();
-  auto kinetic = [&] {
-    crba(model_, data_, q_);
-    return 0.5 * qd_.dot(data_.H.selfadjointView<Eigen::Lower>() * qd_);
-  };
-  const double T0 = kinetic();
+  crba(model_, data_, q_);
+  const double T0 = kinetic_energy(data_.H, qd_);
   projection_->project(drives_, data_, t_, mech_.closure_tolerance(opt_.projection_tolerance), q_,
                        qd_);
-  account_.add_impact(T0 - kinetic(), 0.0);
+  crba(model_, data_, q_);
+  account_.add_impact(T0 - kinetic_energy(data_.H, qd_), 0.0);
   settle_active_set();
 }
 
@@ -473,14 +472,14 @@ void Simulation::impact(int item) {
   if (!ltdl_factor(model_, data_))
     throw SetupError("at t = " + std::to_string(t_) + " the impact at '" + s.items[item].name +
                      "' involves bodies without mass: impulses are undefined");
-  const double T0 = 0.5 * qd_.dot(data_.H.selfadjointView<Eigen::Lower>() * qd_);
+  const double T0 = kinetic_energy(data_.H, qd_);
   ConstrainedDynamicsWork work;
   const ImpactSolution sol = solve_impact(model_, data_, P, work);
   if (!sol.solved)
     throw SetupError("at t = " + std::to_string(t_) + " the impact at '" + s.items[item].name +
                      "' has no consistent impulses (degenerate contact configuration)");
   qd_ += sol.dv;
-  const double T1 = 0.5 * qd_.dot(data_.H.selfadjointView<Eigen::Lower>() * qd_);
+  const double T1 = kinetic_energy(data_.H, qd_);
   account_.add_impact(-sol.contact_work, T1 - T0 - sol.contact_work);
   for (std::size_t i = 0; i < cand.size(); ++i) {
     const int k = cand[i];
