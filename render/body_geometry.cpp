@@ -59,10 +59,10 @@ struct BodyPainter {
   void inertia_solid() {
     const InertiaSolid& s = layout.solids[body];
     const double min_half = size.bar;  // keep thin rods and plates visible
-    const Vec3 half = s.half.cwiseMax(min_half);
+    Vec3 half = s.half.cwiseMax(min_half);
     if (s.sphere) {  // equal moments usually mean a lumped or assumed mass: keep it modest
-      geode.addDrawable(
-          prim::sphere(to_osg(s.center), std::min(half.x(), 0.1 * size.length), color));
+      half.setConstant(std::min(half.x(), 0.1 * size.length));
+      geode.addDrawable(prim::sphere(to_osg(s.center), half.x(), color));
     } else if (s.cylinder) {
       const Vec3 axis = s.axes.col(2) * half.z();
       geode.addDrawable(
@@ -71,11 +71,13 @@ struct BodyPainter {
       osg::Matrixd frame = pose_matrix(Transform::from_pose(s.axes, s.center));
       geode.addDrawable(prim::box(frame, to_osg(half), color));
     }
-    // A single joint point away from the solid (a pendulum pivot) is joined to it by a bar.
-    for (const Vec3& p : layout.points[body]) {
-      const Vec3 local = s.axes.transpose() * (p - s.center);
-      if ((local.cwiseAbs() - half).maxCoeff() > size.bar) bar(p, s.center);
-    }
+    // A single joint point away from the solid (a pendulum pivot), or a contact sphere or roller
+    // (a pawl's tip), is joined to it by a bar.
+    for (const auto* pts : {&layout.points[body], &layout.contact_points[body]})
+      for (const Vec3& p : *pts) {
+        const Vec3 local = s.axes.transpose() * (p - s.center);
+        if ((local.cwiseAbs() - half).maxCoeff() > size.bar) bar(p, s.center);
+      }
   }
 
   void chain(std::vector<Vec3> pts, const Vec3& dir) {

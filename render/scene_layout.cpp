@@ -138,6 +138,15 @@ SceneLayout make_layout(const Mechanism& mech) {
     layout.points[i] = distinct_points(layout.anchors, layout.body_anchors[i], tolerance);
     if (i > 0) layout.solids[i] = inertia_solid(model.inertia[i]);
   }
+  layout.contact_points.resize(model.nb + 1);
+  for (const Unilateral& u : bind_unilaterals(mech)) {
+    if (u.contact < 0 || u.slide() || u.body == 0) continue;
+    std::vector<Vec3>& on = layout.contact_points[u.body];
+    auto near = [&](const Vec3& q) { return (q - u.point).norm() <= tolerance; };
+    if (std::none_of(layout.points[u.body].begin(), layout.points[u.body].end(), near) &&
+        std::none_of(on.begin(), on.end(), near))
+      on.push_back(u.point);
+  }
   layout.slider_joint.assign(model.nb + 1, -1);
   for (int i = 1; i <= model.nb; ++i) layout.slider_joint[i] = slider_joint_of(mech, layout, i);
   return layout;

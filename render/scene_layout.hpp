@@ -33,12 +33,15 @@ struct SceneLayout {
   std::vector<Anchor> anchors;                 // 2j: parent side of joint j, 2j+1: child side
   std::vector<std::vector<int>> body_anchors;  // per model body: indices into anchors
   std::vector<std::vector<Vec3>> points;       // per model body: distinct joint points
-  std::vector<InertiaSolid> solids;            // per model body (ground: unused)
-  std::vector<int> slider_joint;               // per model body: prismatic joint drawn as its block
-  std::vector<Transform> X0;                   // per model body: ^iX_0 at the initial state
-  Vec3 up = Vec3::UnitY();                     // opposite to gravity
-  bool planar = false;                         // moves in the world x-y plane
-  double length = 1.0;                         // characteristic length
+  // Per model body: the centres of the contact spheres and cam rollers it carries (body
+  // coordinates), apart from its joint points: a pawl is drawn reaching its roller.
+  std::vector<std::vector<Vec3>> contact_points;
+  std::vector<InertiaSolid> solids;  // per model body (ground: unused)
+  std::vector<int> slider_joint;     // per model body: prismatic joint drawn as its block
+  std::vector<Transform> X0;         // per model body: ^iX_0 at the initial state
+  Vec3 up = Vec3::UnitY();           // opposite to gravity
+  bool planar = false;               // moves in the world x-y plane
+  double length = 1.0;               // characteristic length
 };
 
 // Throws nothing; a mechanism without joints gets length 1.

@@ -190,6 +190,25 @@ TEST_CASE("scene: contacts drawn where the ball meets the floor, with its weight
   CHECK(air.contacts().markers()->getNodeMask() == 0u);
 }
 
+TEST_CASE("scene: a body with one joint reaches its contact roller (ratchet pawl)", "[render]") {
+  // The pawl turns about its pivot and carries a 1 mm roller at (-0.06, 0, 0), its centre of mass
+  // at (-0.03, 0, 0) (user body frame). It is drawn out to the roller, not as a ball at its
+  // centre of mass: a ray through the arm three quarters of the way out meets the pawl.
+  const Mechanism mech = load_sample("ratchet.json");
+  MechanismScene scene(mech);
+  Data data(mech.model());
+  forward_kinematics(mech.model(), data, mech.q0);
+  const int user = mech.spec.body_index("pawl"), m = mech.compiled.model_body[user];
+  const Transform& X = mech.compiled.X_body[m];  // ^{model}X_{user}
+  auto world = [&](const Vec3& p) { return point_position(data, m, X.E * (p - X.r)); };
+  const Vec3 com = world(Vec3(-0.03, 0, 0)), roller = world(Vec3(-0.06, 0, 0));
+  const Vec3 arm = com + 0.75 * (roller - com), z = Vec3::UnitZ();
+  CHECK(cast_ray(scene, arm + z, arm - z).body == user);
+  // Off the arm sideways by 8 mm (the bar is thinner): nothing of the pawl.
+  const Vec3 side = arm + 0.008 * (roller - com).normalized().cross(z);
+  CHECK(cast_ray(scene, side + z, side - z).body != user);
+}
+
 namespace {
 // Vertices a frame sends to the rasteriser: the drawables under visible nodes, each counted once
 // per path that reaches it (shared geometry under several transforms is drawn several times).
