@@ -3,6 +3,7 @@
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <set>
 
 namespace articula::fg {
@@ -17,13 +18,37 @@ MatX upper_solve(const Tri& R, const Rhs& B) {
   return R.solve(B);
 }
 
+// The original factors a linearised factor came from, for diagnostics: a factor made by
+// eliminating a variable shares its sources' sets instead of copying them (along a chain of N
+// steps a copied set would grow to N ids at every elimination: O(N²) work for a message that is
+// only written when something fails).
+struct Origins {
+  int id = -1;                                  // an original factor, or -1
+  std::vector<std::shared_ptr<Origins>> parts;  // the sets merged into this one
+  Origins(int id_, std::vector<std::shared_ptr<Origins>> parts_)
+      : id(id_), parts(std::move(parts_)) {}
+  Origins(const Origins&) = delete;
+  Origins& operator=(const Origins&) = delete;
+  ~Origins() {  // iteratively: a chain's sets nest as deep as it is long (no deep recursion)
+    std::vector<std::shared_ptr<Origins>> todo = std::move(parts);
+    while (!todo.empty()) {
+      std::shared_ptr<Origins> o = std::move(todo.back());
+      todo.pop_back();
+      if (o.use_count() != 1) continue;  // still shared: its owner releases it
+      for (auto& p : o->parts) todo.push_back(std::move(p));
+      o->parts.clear();
+    }
+  }
+};
+using OriginsPtr = std::shared_ptr<Origins>;
+
 // A linearised factor on unknowns only: Σ A_j δ_{vars[j]} = b (soft rows already whitened).
 struct LinearFactor {
   std::vector<int> vars;
   std::vector<MatX> A;
   VecX b;
   bool hard = true;
-  std::vector<int> origins;  // original factor ids, for diagnostics
+  OriginsPtr origins;
   bool alive = true;
 };
 
@@ -52,7 +77,7 @@ void linearize(Workspace& w, const std::vector<VecX>& x) {
     LinearFactor lf;
     lf.hard = f.sigma() <= 0;
     lf.b = -weight * r;
-    lf.origins = {fi};
+    lf.origins = std::make_shared<Origins>(fi, std::vector<OriginsPtr>{});
     for (size_t k = 0; k < f.vars().size(); ++k) {
       const int v = f.vars()[k];
       if (w.pos[v] < 0) continue;
@@ -65,9 +90,23 @@ void linearize(Workspace& w, const std::vector<VecX>& x) {
   }
 }
 
-std::vector<std::string> factor_names(const Workspace& w, const std::vector<int>& origins) {
+// The names of the original factors in a set, each once, in factor order (an explicit stack:
+// a long chain's sets nest as deep as the chain is long).
+std::vector<std::string> factor_names(const Workspace& w, const OriginsPtr& origins) {
+  std::vector<int> ids;
+  std::set<const Origins*> seen;
+  std::vector<const Origins*> todo{origins.get()};
+  while (!todo.empty()) {
+    const Origins* o = todo.back();
+    todo.pop_back();
+    if (!o || !seen.insert(o).second) continue;
+    if (o->id >= 0) ids.push_back(o->id);
+    for (const OriginsPtr& p : o->parts) todo.push_back(p.get());
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   std::vector<std::string> out;
-  for (int o : origins) out.push_back(w.graph.factor(o).name());
+  for (int id : ids) out.push_back(w.graph.factor(id).name());
   return out;
 }
 
@@ -96,22 +135,22 @@ struct Gathered {
   std::vector<int> offset;
   int n = 0, nr = 0;
   MatX H, S;  // hard and soft rows, columns [x (n) | rest (nr) | b]
-  std::vector<int> origins;
+  OriginsPtr origins;
 };
 
 Gathered gather(Workspace& w, int x, const std::vector<int>& fids) {
   Gathered g;
   g.n = w.graph.variable(x).dim;
   std::set<std::pair<int, int>> others;
+  std::vector<OriginsPtr> parts;
   int mh = 0, ms = 0;
   for (int f : fids) {
     for (int v : w.factors[f].vars)
       if (v != x) others.insert({w.pos[v], v});
     (w.factors[f].hard ? mh : ms) += static_cast<int>(w.factors[f].b.size());
-    g.origins.insert(g.origins.end(), w.factors[f].origins.begin(), w.factors[f].origins.end());
+    parts.push_back(w.factors[f].origins);
   }
-  std::sort(g.origins.begin(), g.origins.end());
-  g.origins.erase(std::unique(g.origins.begin(), g.origins.end()), g.origins.end());
+  g.origins = parts.size() == 1 ? parts[0] : std::make_shared<Origins>(-1, parts);
   g.nr = 0;
   for (const auto& [p, v] : others) {
     g.rest.push_back(v);
