@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 
+#include "app/cli_fg_simulate.hpp"
 #include "app/cli_report.hpp"
 #include "core/estimation/estimate_output.hpp"
 #include "core/estimation/measurement_log.hpp"
@@ -292,6 +293,8 @@ int main(int argc, char** argv) {
   est->add_option("--window", ea.window, "fixed-lag smoother over the last N rows")
       ->excludes(batch);
   add_estimator_options(est, ea);
+  FgSimulateArgs fa;
+  auto* fgsim = add_fg_simulate_command(app, fa);
   IdentifyArgs ia2;
   auto* ident = app.add_subcommand(
       "identify",
@@ -324,6 +327,7 @@ int main(int argc, char** argv) {
     if (report->parsed()) return run_report(ra);
     if (est->parsed()) return run_estimate(ea);
     if (ident->parsed()) return run_identify(ia2);
+    if (fgsim->parsed()) return run_fg_simulate(fa);
     return run_simulate(sa);
   } catch (const ProjectError& e) {
     std::cerr << "articula-cli: invalid input: " << e.what() << '\n';

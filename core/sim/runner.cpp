@@ -115,16 +115,16 @@ namespace {
 bool has_unilaterals(const MechanismSpec& spec);
 }
 
+std::string joint_column(const std::string& joint, const char* what, int n, int k) {
+  return n == 1 ? joint + "." + what : joint + "." + what + "[" + std::to_string(k) + "]";
+}
+
 std::vector<std::string> csv_header(const Mechanism& mech) {
   std::vector<std::string> cols{"t"};
   for (const JointSpec& js : mech.spec.joints) {
     const int nq = js.joint.nq(), nv = js.joint.nv();
     auto add = [&](const char* what, int n) {
-      if (n == 1)
-        cols.push_back(js.name + "." + what);
-      else
-        for (int k = 0; k < n; ++k)
-          cols.push_back(js.name + "." + what + "[" + std::to_string(k) + "]");
+      for (int k = 0; k < n; ++k) cols.push_back(joint_column(js.name, what, n, k));
     };
     add("q", nq);
     add("qd", nv);

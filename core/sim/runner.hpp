@@ -37,6 +37,9 @@ RunOptions run_options_from(const MechanismSpec& spec);
 // contacts (contract-additions-2 §2): J.limit_force per joint with limits, C.fn, C.ft, C.gap per
 // contact, J.friction_force per joint with friction, and impact_loss.
 std::vector<std::string> csv_header(const Mechanism& mech);
+// One joint's column name as csv_header writes it: "J.what" for a 1-component quantity, else
+// "J.what[k]" (k of n). Other writers of joint columns (fg-simulate) use it so names match.
+std::string joint_column(const std::string& joint, const char* what, int n, int k);
 // One output row at the simulation's last evaluate(), in csv_header order; `row` is resized.
 void fill_row(const Simulation& sim, std::vector<double>& row);
 // Simulates and hands every output row (csv_header order) to `sink`, the first at t = 0, then

@@ -24,6 +24,7 @@ from ._articula import (  # noqa: F401  (re-exported)
     SetupError,
     Simulation,
     Spring,
+    fixed_lag_forward,
     load,
     loads,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "SetupError",
     "Simulation",
     "Spring",
+    "fixed_lag_forward",
     "load",
     "loads",
     "templates",

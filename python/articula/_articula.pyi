@@ -1,7 +1,8 @@
 """Type stubs of the compiled articula module (python/src): what editors complete."""
 
+import os
 import types
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -293,3 +294,10 @@ class Project:
 
 def load(path: str, restore_floating: bool = False) -> Project: ...
 def loads(text: str, restore_floating: bool = False) -> Project: ...
+def fixed_lag_forward(
+    project_or_path: Union[Project, str, os.PathLike[str]],
+    step: Optional[float] = None,
+    duration: Optional[float] = None,
+    window: int = 2,
+    sigma: float = 1e-3,
+) -> dict[str, Any]: ...

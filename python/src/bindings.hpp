@@ -9,5 +9,6 @@ void bind_joint_items(pybind11::module_& m);  // Joint, Force, Coupling (spec_it
 void bind_project(pybind11::module_& m);      // Project, load, loads (project_bindings.cpp)
 void bind_simulation(pybind11::module_& m);   // Simulation (simulation_bindings.cpp)
 void bind_templates(pybind11::module_& m);    // articula.templates (template_bindings.cpp)
+void bind_fixed_lag(pybind11::module_& m);    // fixed_lag_forward (fixed_lag_bindings.cpp)
 
 }  // namespace articula::py

@@ -11,6 +11,7 @@ PYBIND11_MODULE(_articula, m) {
   articula::py::bind_simulation(m);
   articula::py::bind_project(m);
   articula::py::bind_templates(m);
+  articula::py::bind_fixed_lag(m);
 #ifdef ARTICULA_VERSION
   m.attr("__version__") = ARTICULA_VERSION;
 #endif
