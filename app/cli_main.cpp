@@ -12,6 +12,7 @@
 
 #include "app/cli_fg_simulate.hpp"
 #include "app/cli_report.hpp"
+#include "app/cli_trajectory.hpp"
 #include "core/estimation/estimate_output.hpp"
 #include "core/estimation/measurement_log.hpp"
 #include "core/estimation/parameters.hpp"
@@ -306,6 +307,8 @@ int main(int argc, char** argv) {
       ->required();
   ident->add_option("--output", ia2.est.output, "JSON file to write (stdout without it)");
   add_estimator_options(ident, ia2.est);
+  TrajectoryArgs ta;
+  auto* trajectory = add_trajectory_command(app, ta);
 #ifdef ARTICULA_INTERCHANGE
   std::string convert_in, convert_out;
   auto* convert = app.add_subcommand(
@@ -328,6 +331,7 @@ int main(int argc, char** argv) {
     if (est->parsed()) return run_estimate(ea);
     if (ident->parsed()) return run_identify(ia2);
     if (fgsim->parsed()) return run_fg_simulate(fa);
+    if (trajectory->parsed()) return run_trajectory(ta);
     return run_simulate(sa);
   } catch (const ProjectError& e) {
     std::cerr << "articula-cli: invalid input: " << e.what() << '\n';

@@ -52,25 +52,20 @@ double number(const Reader& r, std::size_t line, std::size_t col, const std::str
   return v;
 }
 
-// Header: "t" first, then known, distinct sensor columns. Returns the model column of each.
-std::vector<int> read_header(Reader& r, const std::string& line, const SensorModel& sensors) {
+// Header: "t" first, then known, distinct columns. Returns the model column of each.
+std::vector<int> read_header(Reader& r, const std::string& line,
+                             const std::vector<std::string>& columns, const std::string& unknown) {
   r.header = split(line);
   if (r.header.empty() || r.header[0] != "t")
     r.fail(1, r.header.empty() ? "" : r.header[0], "the first column must be the time 't'");
   std::map<std::string, int> index;
-  for (int c = 0; c < sensors.size(); ++c) index[sensors.columns()[c]] = c;
+  for (std::size_t c = 0; c < columns.size(); ++c) index[columns[c]] = static_cast<int>(c);
   std::vector<int> model_column(r.header.size(), -1);
   std::map<std::string, std::size_t> seen;
   for (std::size_t c = 1; c < r.header.size(); ++c) {
     const std::string& h = r.header[c];
     const auto it = index.find(h);
-    if (it == index.end()) {
-      std::string known;
-      for (const std::string& k : sensors.columns()) known += (known.empty() ? "" : ", ") + k;
-      r.fail(1, h,
-             "no sensor of the project reads this column; the project's columns are: " +
-                 (known.empty() ? std::string("none (no \"sensors\" in the file)") : known));
-    }
+    if (it == index.end()) r.fail(1, h, unknown);
     if (!seen.emplace(h, c).second) r.fail(1, h, "the column appears twice");
     model_column[c] = it->second;
   }
@@ -100,6 +95,16 @@ void read_row(const Reader& r, std::size_t line, const std::vector<std::string>&
 
 MeasurementLog parse_measurements(const std::string& text, const std::string& name,
                                   const SensorModel& sensors) {
+  std::string known;
+  for (const std::string& k : sensors.columns()) known += (known.empty() ? "" : ", ") + k;
+  return parse_columns(
+      text, name, sensors.columns(),
+      "no sensor of the project reads this column; the project's columns are: " +
+          (known.empty() ? std::string("none (no \"sensors\" in the file)") : known));
+}
+
+MeasurementLog parse_columns(const std::string& text, const std::string& name,
+                             const std::vector<std::string>& columns, const std::string& unknown) {
   Reader r{name, {}};
   std::vector<std::pair<std::size_t, std::string>> lines;  // (file line, text), blank lines out
   std::istringstream in(text);
@@ -107,26 +112,39 @@ MeasurementLog parse_measurements(const std::string& text, const std::string& na
   for (std::size_t n = 1; std::getline(in, line); ++n)
     if (!trim(line).empty()) lines.emplace_back(n, line);
   if (lines.empty()) r.fail(1, "", "empty file: expected a header starting with 't'");
-  const std::vector<int> model_column = read_header(r, lines[0].second, sensors);
+  const std::vector<int> model_column = read_header(r, lines[0].second, columns, unknown);
   if (lines.size() < 2) r.fail(lines[0].first, "", "no measurements after the header");
   const auto rows = static_cast<Eigen::Index>(lines.size() - 1);
   MeasurementLog log;
   log.t = VecX::Zero(rows);
-  log.values = MatX::Constant(rows, sensors.size(), std::numeric_limits<double>::quiet_NaN());
-  log.present = MatX::Zero(rows, sensors.size());
+  const auto width = static_cast<Eigen::Index>(columns.size());
+  log.values = MatX::Constant(rows, width, std::numeric_limits<double>::quiet_NaN());
+  log.present = MatX::Zero(rows, width);
   for (Eigen::Index k = 0; k < rows; ++k) {
     const auto& [n, text_line] = lines[static_cast<std::size_t>(k) + 1];
     read_row(r, n, split(text_line), model_column, log, k);
+    log.lines.push_back(n);
   }
   return log;
 }
 
-MeasurementLog read_measurements(const std::string& path, const SensorModel& sensors) {
+namespace {
+std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw MeasurementError(path + ": cannot open");
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_measurements(text.str(), path, sensors);
+  return text.str();
+}
+}  // namespace
+
+MeasurementLog read_measurements(const std::string& path, const SensorModel& sensors) {
+  return parse_measurements(read_text(path), path, sensors);
+}
+
+MeasurementLog read_columns(const std::string& path, const std::vector<std::string>& columns,
+                            const std::string& unknown) {
+  return parse_columns(read_text(path), path, columns, unknown);
 }
 
 MeasurementWriter::MeasurementWriter(std::ostream& out, const SensorModel& sensors) : out_(out) {

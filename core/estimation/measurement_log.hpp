@@ -21,6 +21,7 @@ struct MeasurementLog {
   VecX t;        // row times, strictly increasing (s)
   MatX values;   // rows x SensorModel::size(), in its column order; NaN where missing
   MatX present;  // same shape: 1 where a value was given, 0 where missing
+  std::vector<std::size_t> lines;  // file line of each row (for messages)
   int samples() const { return static_cast<int>(present.sum()); }
 };
 
@@ -29,6 +30,13 @@ struct MeasurementLog {
 MeasurementLog parse_measurements(const std::string& text, const std::string& name,
                                   const SensorModel& sensors);
 MeasurementLog read_measurements(const std::string& path, const SensorModel& sensors);
+
+// The same CSV form with other columns (e.g. targets named by joint): `unknown` completes the
+// message for a column not in `columns` ("<file>: line 1, column 'x': " + unknown).
+MeasurementLog parse_columns(const std::string& text, const std::string& name,
+                             const std::vector<std::string>& columns, const std::string& unknown);
+MeasurementLog read_columns(const std::string& path, const std::vector<std::string>& columns,
+                            const std::string& unknown);
 
 // Writes the header, then one row per call, numbers in shortest round-trip form.
 class MeasurementWriter {
