@@ -1,12 +1,9 @@
 #include "app/cli_fg_simulate.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
+#include "app/cli_output.hpp"
 #include "core/factor_graph/fixed_lag_output.hpp"
 #include "core/io/run_setup.hpp"
 
@@ -44,21 +41,7 @@ int run_fg_simulate(const FgSimulateArgs& a) {
   if (!a.quiet)
     std::fprintf(stderr, "fg-simulate: %ld steps, window %d, %d LM iterations, max loop error %g\n",
                  static_cast<long>(r.t.size() - 1), opt.window, r.iterations, r.max_loop_error);
-  if (a.output.empty()) {
-    fg::write_fixed_lag_csv(mech, r, std::cout);
-    return 0;
-  }
-  // Write next to the target and rename at the end, so a failed write leaves nothing behind.
-  const std::string tmp = a.output + ".tmp" + std::to_string(::getpid());
-  std::ofstream out(tmp);
-  if (!out) throw std::runtime_error("cannot write '" + a.output + "'");
-  fg::write_fixed_lag_csv(mech, r, out);
-  out.close();
-  if (!out) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("error while writing '" + a.output + "'");
-  }
-  std::filesystem::rename(tmp, a.output);
+  write_output(a.output, [&](std::ostream& out) { fg::write_fixed_lag_csv(mech, r, out); });
   return 0;
 }
 

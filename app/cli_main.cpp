@@ -1,16 +1,15 @@
 // articula-cli: the headless front end (project-format-v1, "Headless CLI").
 // Exit status: 0 success, 2 invalid input, 3 cannot assemble or simulate.
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 
 #include "app/cli_fg_simulate.hpp"
+#include "app/cli_output.hpp"
 #include "app/cli_report.hpp"
 #include "app/cli_trajectory.hpp"
 #include "core/estimation/estimate_output.hpp"
@@ -127,23 +126,7 @@ int run_simulate(const SimulateArgs& a) {
     if (show)
       std::fprintf(stderr, "\rsimulating: %3d%%%s", static_cast<int>(100 * f), f >= 1 ? "\n" : "");
   };
-  if (a.output.empty()) {
-    run_to_csv(mech, opt, std::cout, progress);
-    return 0;
-  }
-  // Write next to the target and rename at the end, so a failed run leaves nothing behind.
-  const std::string tmp = a.output + ".tmp" + std::to_string(::getpid());
-  try {
-    std::ofstream out(tmp);
-    if (!out) throw std::runtime_error("cannot write '" + a.output + "'");
-    run_to_csv(mech, opt, out, progress);
-    out.close();
-    if (!out) throw std::runtime_error("error while writing '" + a.output + "'");
-    std::filesystem::rename(tmp, a.output);
-  } catch (...) {
-    std::remove(tmp.c_str());
-    throw;
-  }
+  write_output(a.output, [&](std::ostream& out) { run_to_csv(mech, opt, out, progress); });
   return 0;
 }
 

@@ -1,12 +1,9 @@
 #include "app/cli_report.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
+#include "app/cli_output.hpp"
 #include "core/io/run_setup.hpp"
 #include "core/sim/design_report.hpp"
 
@@ -52,19 +49,7 @@ int run_report(const ReportArgs& a) {
       std::fprintf(stderr, "\rreport: %3d%%%s", static_cast<int>(100 * f), f >= 1 ? "\n" : "");
   };
   const std::string text = design_report(mech, opt, points, progress).dump(1) + "\n";
-  if (a.output.empty()) {
-    std::cout << text;
-    return 0;
-  }
-  const std::string tmp = a.output + ".tmp" + std::to_string(::getpid());
-  std::ofstream out(tmp);
-  out << text;
-  out.close();
-  if (!out) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write '" + a.output + "'");
-  }
-  std::filesystem::rename(tmp, a.output);
+  write_output(a.output, [&](std::ostream& out) { out << text; });
   return 0;
 }
 

@@ -1,15 +1,12 @@
 #include "app/cli_trajectory.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "app/cli_output.hpp"
 #include "core/estimation/measurement_log.hpp"
 #include "core/factor_graph/trajectory.hpp"
 #include "core/io/project.hpp"
@@ -128,19 +125,7 @@ int run_trajectory(const TrajectoryArgs& a) {
     std::cerr << "trajectory-inverse: " << r.t.size() << " rows at h = " << format_number(h)
               << " s, sigma_jerk " << format_number(opt.sigma_jerk) << ", max loop error "
               << format_number(r.max_loop_error) << '\n';
-  if (a.output.empty()) {
-    std::cout << text.str();
-    return 0;
-  }
-  const std::string tmp = a.output + ".tmp" + std::to_string(::getpid());
-  std::ofstream out(tmp);
-  out << text.str();
-  out.close();
-  if (!out) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write '" + a.output + "'");
-  }
-  std::filesystem::rename(tmp, a.output);
+  write_output(a.output, [&](std::ostream& out) { out << text.str(); });
   return 0;
 }
 
