@@ -51,17 +51,6 @@ MatX read_targets(const std::string& path, const std::vector<std::string>& joint
   return log.values;
 }
 
-// Without --sigma-jerk: a weak smoothness prior, 10⁶ times the largest change of acceleration
-// per step the samples show (third differences / h²), which removes the alternating mode of z̈
-// the trapezoidal factors leave free while barely biasing the motion.
-double weak_jerk_sigma(const MatX& z, double h) {
-  double d3 = 0.0;
-  for (Eigen::Index k = 3; k < z.rows(); ++k)
-    d3 = std::max(
-        d3, (z.row(k) - 3 * z.row(k - 1) + 3 * z.row(k - 2) - z.row(k - 3)).cwiseAbs().maxCoeff());
-  return std::max(1e6 * d3 / (h * h), 1.0);
-}
-
 void write_result(std::ostream& out, const std::vector<std::string>& joints,
                   const fg::TrajectoryInverseResult& r) {
   out << 't';
@@ -116,7 +105,7 @@ int run_trajectory(const TrajectoryArgs& a) {
   const MatX samples = read_targets(a.targets, joints, h);
   fg::SmootherOptions opt;
   opt.sigma_prior = a.sigma_prior, opt.sigma_integration = a.sigma_integration;
-  opt.sigma_jerk = a.sigma_jerk > 0 ? a.sigma_jerk : weak_jerk_sigma(samples, h);
+  opt.sigma_jerk = a.sigma_jerk > 0 ? a.sigma_jerk : fg::weak_jerk_sigma(samples, h);
   const fg::TrajectoryInverseResult r =
       fg::trajectory_inverse_dynamics(mech, samples, h, opt, order);
   std::ostringstream text;

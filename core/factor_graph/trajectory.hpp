@@ -41,6 +41,12 @@ struct TrajectoryInverseResult {
   double max_loop_error = 0.0;        // of the assembled positions
 };
 
+// A weak smoothness prior for samples at t = k h ((N + 1) x coordinates): 10⁶ times the largest
+// change of acceleration per step they show (third differences / h²), at least 1. It removes
+// the alternating mode of z̈ the trapezoidal factors leave free while barely biasing the motion
+// (on the paper's four-bar, crank torque within 6.1e-7 of its peak of the exact one).
+double weak_jerk_sigma(const MatX& samples, double h);
+
 // samples: (N + 1) x (motion drives of m, in Mechanism::drives order; tree joints only). The
 // mechanism's drive laws are not used. Throws SetupError when a step cannot be assembled.
 TrajectoryInverseResult trajectory_inverse_dynamics(const Mechanism& m, const MatX& samples,

@@ -25,6 +25,7 @@ from ._articula import (  # noqa: F401  (re-exported)
     Simulation,
     Spring,
     fixed_lag_forward,
+    trajectory_inverse,
     load,
     loads,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "Simulation",
     "Spring",
     "fixed_lag_forward",
+    "trajectory_inverse",
     "load",
     "loads",
     "templates",

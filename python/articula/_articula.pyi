@@ -301,3 +301,11 @@ def fixed_lag_forward(
     window: int = 2,
     sigma: float = 1e-3,
 ) -> dict[str, Any]: ...
+def trajectory_inverse(
+    project_or_path: Union[Project, str, os.PathLike[str]],
+    targets: npt.ArrayLike,
+    step: float,
+    sigma_prior: float = 0.0,
+    sigma_integration: float = 1e-3,
+    sigma_jerk: Optional[float] = None,
+) -> dict[str, Any]: ...

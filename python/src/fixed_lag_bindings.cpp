@@ -7,6 +7,7 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "core/factor_graph/fixed_lag_output.hpp"
+#include "core/factor_graph/trajectory.hpp"
 #include "project.hpp"
 
 namespace articula::py {
@@ -45,6 +46,43 @@ pb::dict fixed_lag_forward(const pb::object& project_or_path, std::optional<doub
   d["window"] = opt.window;
   return d;
 }
+// Trajectory inverse dynamics with the options `articula-cli trajectory-inverse` takes.
+pb::dict trajectory_inverse(const pb::object& project_or_path, const MatX& targets, double step,
+                            double sigma_prior, double sigma_integration,
+                            std::optional<double> sigma_jerk) {
+  const std::shared_ptr<const Mechanism> mech = mechanism_of(project_or_path);
+  std::vector<std::string> joints;
+  for (const DriveBinding& d : mech->drives)
+    if (d.kind == DriveSpec::Kind::Motion) joints.push_back(mech->spec.joints[d.user_joint].name);
+  if (targets.cols() != static_cast<Eigen::Index>(joints.size()) || targets.rows() < 3)
+    throw pb::value_error("targets: (N + 1) x " + std::to_string(joints.size()) +
+                          " (one column per motion-driven joint, N >= 2) expected, got " +
+                          std::to_string(targets.rows()) + " x " + std::to_string(targets.cols()));
+  if (!(step > 0) || sigma_prior < 0 || !(sigma_integration > 0) ||
+      (sigma_jerk && !(*sigma_jerk > 0)))
+    throw pb::value_error("step, sigma_integration and sigma_jerk must be > 0, sigma_prior >= 0");
+  if (!targets.allFinite()) throw pb::value_error("targets: not finite");
+  fg::SmootherOptions opt;
+  opt.sigma_prior = sigma_prior, opt.sigma_integration = sigma_integration;
+  opt.sigma_jerk = sigma_jerk ? *sigma_jerk : fg::weak_jerk_sigma(targets, step);
+  fg::TrajectoryInverseResult r;
+  {
+    pb::gil_scoped_release nogil;
+    r = fg::trajectory_inverse_dynamics(*mech, targets, step, opt);
+  }
+  MatX q(r.t.size(), joints.size()), qd(q.rows(), q.cols()), qdd(q.rows(), q.cols());
+  for (std::size_t c = 0; c < joints.size(); ++c) {
+    const auto j = static_cast<Eigen::Index>(c);
+    q.col(j) = r.z[c].z, qd.col(j) = r.z[c].zd, qdd.col(j) = r.z[c].zdd;
+  }
+  pb::dict d;
+  d["t"] = r.t;
+  d["q"] = q, d["qd"] = qd, d["qdd"] = qdd, d["tau"] = r.force;
+  d["joints"] = joints;
+  d["sigma_jerk"] = opt.sigma_jerk;
+  d["max_loop_error"] = r.max_loop_error;
+  return d;
+}
 }  // namespace
 
 void bind_fixed_lag(pb::module_& m) {
@@ -60,6 +98,17 @@ void bind_fixed_lag(pb::module_& m) {
         "max_loop_error, step, window}. The GIL is released while solving. Raises SetupError "
         "for what it does not model (drives, springs, contacts, ...), ValueError for a bad "
         "option, ProjectError for a bad file.");
+  m.def("trajectory_inverse", &trajectory_inverse, pb::arg("project_or_path"), pb::arg("targets"),
+        pb::arg("step"), pb::arg("sigma_prior") = 0.0, pb::arg("sigma_integration") = 1e-3,
+        pb::arg("sigma_jerk") = pb::none(),
+        "Trajectory inverse dynamics (Blanco-Claraco et al. §7.2; `articula-cli "
+        "trajectory-inverse`): the actuator forces that make the motion-driven joints follow "
+        "targets sampled at t = 0, step, 2 step, ... targets: (N+1, drives) in the file's drive "
+        "order. sigma_prior 0 follows them exactly; sigma_jerk unset: a weak smoothness prior "
+        "(1e6 x the targets' largest change of acceleration per step). Returns {t, q, qd, qdd, "
+        "tau: (N+1, drives), joints: their names, sigma_jerk, max_loop_error}. The GIL is "
+        "released while solving. Raises ValueError for bad targets or options, SetupError when "
+        "a step cannot be assembled or there is no motion drive.");
 }
 
 }  // namespace articula::py
