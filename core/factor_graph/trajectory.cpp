@@ -113,9 +113,8 @@ void step_state(const Mechanism& m, Data& data, const std::vector<int>& dv,
 double weak_jerk_sigma(const MatX& z, double h) {
   double d3 = 0.0;
   for (Eigen::Index k = 3; k < z.rows(); ++k)
-    d3 = std::max(d3, (z.row(k) - 3 * z.row(k - 1) + 3 * z.row(k - 2) - z.row(k - 3))
-                          .cwiseAbs()
-                          .maxCoeff());
+    d3 = std::max(
+        d3, (z.row(k) - 3 * z.row(k - 1) + 3 * z.row(k - 2) - z.row(k - 3)).cwiseAbs().maxCoeff());
   return std::max(1e6 * d3 / (h * h), 1.0);
 }
 
