@@ -16,16 +16,6 @@
 namespace articula {
 
 namespace {
-std::vector<std::string> driven_joints(const Mechanism& m) {
-  std::vector<std::string> names;
-  for (const DriveBinding& d : m.drives)
-    if (d.kind == DriveSpec::Kind::Motion) names.push_back(m.spec.joints[d.user_joint].name);
-  if (names.empty())
-    throw SetupError(
-        "trajectory-inverse: the project has no motion-driven joint to give targets to");
-  return names;
-}
-
 // The targets as (N + 1) x drives samples at t = k h; h from the first two rows.
 MatX read_targets(const std::string& path, const std::vector<std::string>& joints, double& h) {
   std::string list;
@@ -93,19 +83,17 @@ CLI::App* add_trajectory_command(CLI::App& app, TrajectoryArgs& a) {
 }
 
 int run_trajectory(const TrajectoryArgs& a) {
-  if (a.sigma_prior < 0 || !(a.sigma_integration > 0) || a.sigma_jerk < 0)
-    throw std::invalid_argument(
-        "--sigma-prior and --sigma-jerk must be >= 0 and --sigma-integration > 0");
   const fg::EliminationOrder order = fg::order_from_name(a.order);
   LoadResult loaded = load_project(a.file);
   for (const std::string& w : loaded.warnings) std::cerr << "warning: " << w << '\n';
   const Mechanism mech = prepare_project(loaded.spec);
-  const std::vector<std::string> joints = driven_joints(mech);
+  const std::vector<std::string> joints = fg::driven_joint_names(mech);
   double h = 0.0;
   const MatX samples = read_targets(a.targets, joints, h);
-  fg::SmootherOptions opt;
-  opt.sigma_prior = a.sigma_prior, opt.sigma_integration = a.sigma_integration;
-  opt.sigma_jerk = a.sigma_jerk > 0 ? a.sigma_jerk : fg::weak_jerk_sigma(samples, h);
+  const std::optional<double> jerk =  // 0, the flag's default: the weak prior
+      a.sigma_jerk == 0 ? std::nullopt : std::optional<double>(a.sigma_jerk);
+  const fg::SmootherOptions opt =
+      fg::trajectory_options(a.sigma_prior, a.sigma_integration, jerk, samples, h);
   const fg::TrajectoryInverseResult r =
       fg::trajectory_inverse_dynamics(mech, samples, h, opt, order);
   std::ostringstream text;

@@ -10,6 +10,11 @@ namespace articula {
 
 using namespace smoother;
 
+// The information matrix's factor. Variables are numbered knot after knot (parameters last), so
+// H is block-tridiagonal (an arrow with parameters): its natural order has no fill beyond the
+// band, and AMD's ordering, recomputed at every factorisation, cost 5 % of the fixed-lag run.
+using InformationLdlt = Eigen::SimplicialLDLT<Sparse, Eigen::Lower, Eigen::NaturalOrdering<int>>;
+
 namespace {
 // Knots s, s + 1, ... of xu moved by scale step, in place (only the window's rows are touched:
 // the fixed-lag smoother's time per row must not grow with the log).
@@ -95,8 +100,8 @@ double trial_cost(Problem& p, std::vector<VecX>& xu, const VecX& step, double sc
 
 // Gauss-Newton with step halving over knots s..e-1 (and the parameters); returns the
 // iterations. ldlt holds the information matrix at the last linearisation.
-int gauss_newton(Problem& p, std::vector<VecX>& xu, Eigen::SimplicialLDLT<Sparse>& ldlt,
-                 int max_iterations, double& cost) {
+int gauss_newton(Problem& p, std::vector<VecX>& xu, InformationLdlt& ldlt, int max_iterations,
+                 double& cost) {
   Sparse H;
   VecX g;
   int it = 0;
@@ -126,7 +131,7 @@ int gauss_newton(Problem& p, std::vector<VecX>& xu, Eigen::SimplicialLDLT<Sparse
 }
 
 // The nb x nb block of H⁻¹ for knot k of the problem's range.
-MatX knot_covariance(const Eigen::SimplicialLDLT<Sparse>& ldlt, int n, int nb, int k) {
+MatX knot_covariance(const InformationLdlt& ldlt, int n, int nb, int k) {
   MatX E = MatX::Zero(n, nb);
   for (int j = 0; j < nb; ++j) E(k * nb + j, j) = 1.0;
   return ldlt.solve(E).middleRows(k * nb, nb);
@@ -187,7 +192,7 @@ SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
   LinearisationCache cache;
   cache.threshold = opt.relinearise;
   p.cache = &cache;
-  Eigen::SimplicialLDLT<Sparse> ldlt;
+  InformationLdlt ldlt;
   for (int e = 1; e <= N; ++e) {
     p.e = e;
     if (e > 1) predict(p, e - 2, xu);
@@ -221,7 +226,7 @@ SmoothedMotion solve_batch(Problem& p, MatX* param_cov) {
     (void)p.space().place(p.log.t[k], xu[k], p.q[k]);
   }
   SmoothedMotion out;
-  Eigen::SimplicialLDLT<Sparse> ldlt;
+  InformationLdlt ldlt;
   out.iterations = gauss_newton(p, xu, ldlt, p.opt.max_iterations, out.cost);
   // The covariance at the solution: one more linearisation there.
   Rows rows = build(p, xu, true);

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "core/algorithms/closed_loop_dynamics.hpp"
+#include "core/algorithms/kinematics.hpp"
+#include "core/algorithms/loop_constraints.hpp"
 #include "core/sim/simulation.hpp"
 
 namespace articula::fg {
@@ -87,10 +89,11 @@ class Window {
   }
   // Solves steps [1, size) with step 0 frozen; returns the iterations taken.
   int solve(std::vector<State>& x, const std::vector<Linearisation>& lin);
-  double loop_error(const VecX& q) {
-    VecX qdd;
-    dynamics(q, VecX::Zero(n_), qdd);
-    return work_.delta.size() ? work_.delta.cwiseAbs().maxCoeff() : 0.0;
+  double loop_error(const VecX& q) {  // positions only: no dynamics needed for δ
+    if (c_ == 0) return 0.0;
+    forward_kinematics(m_.model(), data_, q);
+    loop_position_errors(m_.model(), data_, m_.compiled.loops, work_.delta);
+    return work_.delta.cwiseAbs().maxCoeff();
   }
 
  private:
@@ -253,7 +256,7 @@ FixedLagResult fixed_lag_forward(const Mechanism& m, const FixedLagOptions& opt)
   const Simulation start(m);  // the assembled initial state, velocities projected
   Window win(m, opt);
   const int n = m.model().nv;
-  FixedLagResult out{VecX(steps + 1), MatX(steps + 1, n), MatX(steps + 1, n)};
+  FixedLagResult out{VecX(steps + 1), MatX(steps + 1, n), MatX(steps + 1, n), VecX(steps + 1)};
   std::vector<State> w(1);
   std::vector<Linearisation> lin(1);  // lin[i] belongs to w[i]; lin[0] is not used
   w[0].q = start.q(), w[0].qd = start.qd();
@@ -261,7 +264,8 @@ FixedLagResult fixed_lag_forward(const Mechanism& m, const FixedLagOptions& opt)
   int frozen = 0;                           // step of w[0]
   auto emit = [&](const State& x, int k) {
     out.t[k] = k * opt.step, out.q.row(k) = x.q.transpose(), out.qd.row(k) = x.qd.transpose();
-    out.max_loop_error = std::max(out.max_loop_error, win.loop_error(x.q));
+    out.loop_error[k] = win.loop_error(x.q);
+    out.max_loop_error = std::max(out.max_loop_error, out.loop_error[k]);
   };
   emit(w[0], 0);
   for (int k = 1; k <= steps; ++k) {

@@ -35,8 +35,9 @@ struct FixedLagOptions {
 struct FixedLagResult {
   VecX t;              // N + 1 instants
   MatX q, qd;          // (N + 1) x nv: model coordinates, the final (frozen) estimate of each step
+  VecX loop_error;     // N + 1: max |δ| over the loop constraints at each row's q (m or rad)
   int iterations = 0;  // LM iterations, all windows
-  double max_loop_error = 0;  // max |δ| over the estimates
+  double max_loop_error = 0;  // max of loop_error
 };
 
 // Throws SetupError for what this solver does not take (drives, springs, dampers, applied

@@ -2,8 +2,6 @@
 
 #include <stdexcept>
 
-#include "core/algorithms/kinematics.hpp"
-#include "core/algorithms/loop_constraints.hpp"
 #include "core/io/run_setup.hpp"
 
 namespace articula::fg {
@@ -67,21 +65,12 @@ void write_fixed_lag_csv(const Mechanism& m, const FixedLagResult& r, std::ostre
   for (std::size_t c = 0; c < cols.size(); ++c) out << (c ? "," : "") << cols[c];
   out << '\n';
   const std::vector<TreeCoordinates> tree = tree_coordinates(m);
-  Data data(m.model());
-  VecX delta = VecX::Zero(m.compiled.nc);
   for (Eigen::Index i = 0; i < r.t.size(); ++i) {
     out << format_number(r.t[i]);
     for (const MatX* x : {&r.q, &r.qd})
       for (const TreeCoordinates& c : tree)
         for (int k = 0; k < c.n; ++k) out << ',' << format_number((*x)(i, c.v + k));
-    double loop_error = 0.0;  // as Simulation::evaluate measures it
-    if (m.has_loops()) {
-      const VecX q = r.q.row(i).transpose();
-      forward_kinematics(m.model(), data, q);
-      loop_position_errors(m.model(), data, m.compiled.loops, delta);
-      loop_error = delta.size() ? delta.cwiseAbs().maxCoeff() : 0.0;
-    }
-    out << ',' << format_number(loop_error) << '\n';
+    out << ',' << format_number(r.loop_error[i]) << '\n';
   }
 }
 

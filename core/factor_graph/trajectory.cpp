@@ -1,11 +1,13 @@
 #include "core/factor_graph/trajectory.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "core/algorithms/assembly.hpp"
 #include "core/algorithms/loop_constraints.hpp"
 #include "core/factor_graph/dynamics_factors.hpp"
 #include "core/sim/applied_forces.hpp"
+#include "core/sim/runner.hpp"
 
 namespace articula::fg {
 
@@ -116,6 +118,31 @@ double weak_jerk_sigma(const MatX& z, double h) {
     d3 = std::max(
         d3, (z.row(k) - 3 * z.row(k - 1) + 3 * z.row(k - 2) - z.row(k - 3)).cwiseAbs().maxCoeff());
   return std::max(1e6 * d3 / (h * h), 1.0);
+}
+
+std::vector<std::string> driven_joint_names(const Mechanism& m) {
+  std::vector<std::string> names;
+  for (const DriveBinding& d : m.drives)
+    if (d.kind == DriveSpec::Kind::Motion) names.push_back(m.spec.joints[d.user_joint].name);
+  if (names.empty())
+    throw SetupError(
+        "trajectory inverse dynamics: the project has no motion-driven joint to give targets to");
+  return names;
+}
+
+SmootherOptions trajectory_options(double sigma_prior, double sigma_integration,
+                                   std::optional<double> sigma_jerk, const MatX& samples,
+                                   double h) {
+  auto bad = [](const std::string& what, double v) {
+    throw std::invalid_argument(what + " (got " + format_number(v) + ")");
+  };
+  if (!(sigma_prior >= 0)) bad("sigma_prior must be >= 0", sigma_prior);
+  if (!(sigma_integration > 0)) bad("sigma_integration must be > 0", sigma_integration);
+  if (sigma_jerk && !(*sigma_jerk > 0)) bad("sigma_jerk must be > 0 or unset", *sigma_jerk);
+  SmootherOptions opt;
+  opt.sigma_prior = sigma_prior, opt.sigma_integration = sigma_integration;
+  opt.sigma_jerk = sigma_jerk ? *sigma_jerk : weak_jerk_sigma(samples, h);
+  return opt;
 }
 
 TrajectoryInverseResult trajectory_inverse_dynamics(const Mechanism& m, const MatX& samples,

@@ -10,6 +10,8 @@
 // same solution: its dynamics factors are the only ones with the forces, one per step, and can
 // always be met by them, so they do not move the motion; solving them per step is exact.
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/factor_graph/dynamics_graph.hpp"
 #include "core/sim/mechanism.hpp"
@@ -46,6 +48,16 @@ struct TrajectoryInverseResult {
 // the alternating mode of z̈ the trapezoidal factors leave free while barely biasing the motion
 // (on the paper's four-bar, crank torque within 6.1e-7 of its peak of the exact one).
 double weak_jerk_sigma(const MatX& samples, double h);
+
+// The names of m's motion-driven joints in Mechanism::drives order: the columns of the samples
+// (and of the CLI's targets). Throws SetupError when there is none.
+std::vector<std::string> driven_joint_names(const Mechanism& m);
+
+// Options from σs a user gave (CLI or Python): sigma_prior >= 0 (0: hard), sigma_integration > 0,
+// sigma_jerk > 0 or unset (then weak_jerk_sigma(samples, h)). Throws std::invalid_argument
+// naming the bad value.
+SmootherOptions trajectory_options(double sigma_prior, double sigma_integration,
+                                   std::optional<double> sigma_jerk, const MatX& samples, double h);
 
 // samples: (N + 1) x (motion drives of m, in Mechanism::drives order; tree joints only). The
 // mechanism's drive laws are not used. Throws SetupError when a step cannot be assembled.

@@ -41,6 +41,7 @@ pb::dict fixed_lag_forward(const pb::object& project_or_path, std::optional<doub
   d["qd"] = r.qd;
   d["coordinates"] = fg::fixed_lag_coordinate_names(*mech);
   d["iterations"] = r.iterations;
+  d["loop_error"] = r.loop_error;
   d["max_loop_error"] = r.max_loop_error;
   d["step"] = opt.step;
   d["window"] = opt.window;
@@ -51,20 +52,15 @@ pb::dict trajectory_inverse(const pb::object& project_or_path, const MatX& targe
                             double sigma_prior, double sigma_integration,
                             std::optional<double> sigma_jerk) {
   const std::shared_ptr<const Mechanism> mech = mechanism_of(project_or_path);
-  std::vector<std::string> joints;
-  for (const DriveBinding& d : mech->drives)
-    if (d.kind == DriveSpec::Kind::Motion) joints.push_back(mech->spec.joints[d.user_joint].name);
+  const std::vector<std::string> joints = fg::driven_joint_names(*mech);
   if (targets.cols() != static_cast<Eigen::Index>(joints.size()) || targets.rows() < 3)
     throw pb::value_error("targets: (N + 1) x " + std::to_string(joints.size()) +
                           " (one column per motion-driven joint, N >= 2) expected, got " +
                           std::to_string(targets.rows()) + " x " + std::to_string(targets.cols()));
-  if (!(step > 0) || sigma_prior < 0 || !(sigma_integration > 0) ||
-      (sigma_jerk && !(*sigma_jerk > 0)))
-    throw pb::value_error("step, sigma_integration and sigma_jerk must be > 0, sigma_prior >= 0");
+  if (!(step > 0)) throw pb::value_error("step must be > 0 s");
   if (!targets.allFinite()) throw pb::value_error("targets: not finite");
-  fg::SmootherOptions opt;
-  opt.sigma_prior = sigma_prior, opt.sigma_integration = sigma_integration;
-  opt.sigma_jerk = sigma_jerk ? *sigma_jerk : fg::weak_jerk_sigma(targets, step);
+  const fg::SmootherOptions opt =
+      fg::trajectory_options(sigma_prior, sigma_integration, sigma_jerk, targets, step);
   fg::TrajectoryInverseResult r;
   {
     pb::gil_scoped_release nogil;
@@ -95,7 +91,8 @@ void bind_fixed_lag(pb::module_& m) {
         "the file's simulation block (defaults 1 ms, 5 s); window: time steps solved together; "
         "sigma: of every factor. Returns {t: (N+1,), q, qd: (N+1, nv) in model coordinates, "
         "coordinates: the column name of each (J.q), iterations: LM iterations, "
-        "max_loop_error, step, window}. The GIL is released while solving. Raises SetupError "
+        "loop_error: (N+1,) max |δ| per row, max_loop_error, step, window}. The GIL is released "
+        "while solving. Raises SetupError "
         "for what it does not model (drives, springs, contacts, ...), ValueError for a bad "
         "option, ProjectError for a bad file.");
   m.def("trajectory_inverse", &trajectory_inverse, pb::arg("project_or_path"), pb::arg("targets"),

@@ -37,11 +37,10 @@ void check_equals_library(const Csv& csv, const Mechanism& m, const fg::FixedLag
       CHECK(csv.at(i, name + ".q") == r.q(i, v));
       CHECK(csv.at(i, name + ".qd") == r.qd(i, v));
     }
+    CHECK(csv.at(i, "loop_error") == r.loop_error[i]);  // bit-equal: the library's per row
     max_loop = std::max(max_loop, csv.at(i, "loop_error"));
   }
-  // The same measure of the loop closure at the same q: the library's maximum (1e-18 m: the
-  // two evaluate δ by different routines, equal to round-off).
-  CHECK(std::abs(max_loop - r.max_loop_error) <= 1e-18);
+  CHECK(max_loop == r.max_loop_error);
 }
 }  // namespace
 

@@ -78,7 +78,10 @@ TEST_CASE("Fixed-lag factor-graph simulation of the paper's four-bar against RK4
     INFO("window " << window << ": RMSE " << e * 1e3 << " mm, " << r.iterations
                    << " LM iterations, loop error " << r.max_loop_error);
     CHECK(e < 3.118e-3 / 100);  // m: a hundred times closer than the paper's Table 1 (1.7e-5 m)
-    CHECK(r.max_loop_error < 1e-6);    // m: the soft position factors (σ 1e-3) hold the loop
+    CHECK(r.max_loop_error < 1e-6);  // m: the soft position factors (σ 1e-3) hold the loop
+    REQUIRE(r.loop_error.size() == steps + 1);
+    CHECK(r.loop_error.maxCoeff() == r.max_loop_error);
+    CHECK(r.loop_error[0] < 1e-12);    // m: the assembled start
     CHECK(r.iterations <= 2 * steps);  // 1.7 LM iterations per step (the paper: 3 to 5)
     CHECK(std::abs(r.t[steps] - 5.0) < 1e-12);
   }

@@ -66,5 +66,10 @@ def test_bad_targets_and_options_raise(driven, source_dir):
     with pytest.raises(ValueError, match="not finite"):
         articula.trajectory_inverse(driven, np.full_like(z, np.nan), 1e-3)
     free = source_dir / "tests" / "data" / "factor_graph" / "paper_fourbar_free.json"
-    with pytest.raises(ValueError, match="x 0"):
+    # As the CLI (exit 3): the true cause, not a shape mismatch against zero columns.
+    with pytest.raises(articula.SetupError, match="no motion-driven joint"):
         articula.trajectory_inverse(free, z, 1e-3)
+    with pytest.raises(ValueError, match="sigma_integration must be > 0"):
+        articula.trajectory_inverse(driven, z, 1e-3, sigma_integration=0.0)
+    with pytest.raises(ValueError, match="sigma_jerk must be > 0 or unset"):
+        articula.trajectory_inverse(driven, z, 1e-3, sigma_jerk=-1.0)
