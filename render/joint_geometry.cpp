@@ -104,8 +104,10 @@ void JointPainter::rail(const Anchor& guide, const Anchor& slider) {
 }
 
 void JointPainter::prismatic() {
-  const bool child_slides = layout.slider_joint[child().body] == joint;
-  const bool parent_slides = layout.slider_joint[parent().body] == joint;
+  // A block, or a ball (scene_layout.hpp), runs on the other side's rail.
+  const bool child_slides = layout.slider_joint[child().body] == joint || layout.ball[child().body];
+  const bool parent_slides =
+      layout.slider_joint[parent().body] == joint || layout.ball[parent().body];
   if (child_slides) return rail(parent(), child());
   if (parent_slides) return rail(child(), parent());
   // Cylinder and rod: a gland where the rod leaves the barrel, unless another joint sits there.

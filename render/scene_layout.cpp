@@ -59,8 +59,10 @@ std::vector<Vec3> distinct_points(const std::vector<Anchor>& anchors,
 
 // A body is drawn as a slider block when a prismatic joint's frame is its only joint point and
 // its inertia says it is compact: the slider of a slider-crank, not the rod of a cylinder.
+// A ball (a contact sphere centred on its only joint point, the bouncing ball on its guide) is
+// drawn as itself: a block there would hide the sphere that meets the floor.
 int slider_joint_of(const Mechanism& mech, const SceneLayout& layout, int body) {
-  if (body == 0 || layout.points[body].size() > 1) return -1;
+  if (body == 0 || layout.points[body].size() > 1 || layout.ball[body]) return -1;
   if (layout.solids[body].extent() > 0.3 * layout.length) return -1;
   for (int k : layout.body_anchors[body]) {
     const Anchor& a = layout.anchors[k];
@@ -139,13 +141,15 @@ SceneLayout make_layout(const Mechanism& mech) {
     if (i > 0) layout.solids[i] = inertia_solid(model.inertia[i]);
   }
   layout.contact_points.resize(model.nb + 1);
+  layout.ball.assign(model.nb + 1, false);
   for (const Unilateral& u : bind_unilaterals(mech)) {
     if (u.contact < 0 || u.slide() || u.body == 0) continue;
     std::vector<Vec3>& on = layout.contact_points[u.body];
     auto near = [&](const Vec3& q) { return (q - u.point).norm() <= tolerance; };
-    if (std::none_of(layout.points[u.body].begin(), layout.points[u.body].end(), near) &&
-        std::none_of(on.begin(), on.end(), near))
-      on.push_back(u.point);
+    const bool at_joint =
+        std::any_of(layout.points[u.body].begin(), layout.points[u.body].end(), near);
+    if (at_joint && u.radius > 0) layout.ball[u.body] = true;
+    if (!at_joint && std::none_of(on.begin(), on.end(), near)) on.push_back(u.point);
   }
   layout.slider_joint.assign(model.nb + 1, -1);
   for (int i = 1; i <= model.nb; ++i) layout.slider_joint[i] = slider_joint_of(mech, layout, i);

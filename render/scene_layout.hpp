@@ -38,10 +38,13 @@ struct SceneLayout {
   std::vector<std::vector<Vec3>> contact_points;
   std::vector<InertiaSolid> solids;  // per model body (ground: unused)
   std::vector<int> slider_joint;     // per model body: prismatic joint drawn as its block
-  std::vector<Transform> X0;         // per model body: ^iX_0 at the initial state
-  Vec3 up = Vec3::UnitY();           // opposite to gravity
-  bool planar = false;               // moves in the world x-y plane
-  double length = 1.0;               // characteristic length
+  // per model body: a contact sphere centred on its only joint point (a ball on a guide), drawn as
+  // the ball on its guide's rail instead of a slider block that would hide it
+  std::vector<bool> ball;
+  std::vector<Transform> X0;  // per model body: ^iX_0 at the initial state
+  Vec3 up = Vec3::UnitY();    // opposite to gravity
+  bool planar = false;        // moves in the world x-y plane
+  double length = 1.0;        // characteristic length
 };
 
 // Throws nothing; a mechanism without joints gets length 1.

@@ -1,6 +1,7 @@
 // The mechanism scene (render/mechanism_scene) against the core's kinematics: one transform per
 // model body, every joint frame where forward kinematics puts it, sizes that follow the
 // mechanism, picking by ray casting (no GL context needed).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <osg/Geode>
@@ -16,6 +17,7 @@
 #include "core/sim/snapshot.hpp"
 #include "render/contact_overlay.hpp"
 #include "render/mechanism_scene.hpp"
+#include "render/scene_layout.hpp"
 
 using namespace articula;
 
@@ -175,8 +177,16 @@ TEST_CASE("scene: contacts drawn where the ball meets the floor, with its weight
   CHECK(contacts.touching(0));
   CHECK((contacts.touching_point(0) - osg::Vec3d(0, 0, 0)).length() < 1e-12);
   CHECK((contacts.force(0) - osg::Vec3d(0, 0.1 * 9.81, 0)).length() < 1e-9);  // λ from the LCP
-  // The sphere is drawn on the ball: a ray down the y axis meets the ball, not the floor patch.
-  CHECK(cast_ray(scene, Vec3(0, 1, 0), Vec3(0, -1, 0)).body == spec.body_index("ball"));
+  // The sphere is drawn on the ball: a ray down beside the guide's rail (on the y axis) and
+  // 30 mm off it, inside the 50 mm ball, meets the ball, not the floor patch.
+  CHECK(cast_ray(scene, Vec3(0.03, 1, 0), Vec3(0.03, -1, 0)).body == spec.body_index("ball"));
+  // The ball is drawn as a ball, not as a slider block on its guide that would hide the sphere.
+  const SceneLayout layout = make_layout(resting);
+  CHECK(layout.slider_joint[resting.compiled.model_body[spec.body_index("ball")]] == -1);
+  CHECK(layout.solids[resting.compiled.model_body[spec.body_index("ball")]].sphere);
+  const SceneLayout crank = make_layout(load_sample("slider_crank.json"));  // no contact: a block
+  CHECK(std::count_if(crank.slider_joint.begin(), crank.slider_joint.end(),
+                      [](int j) { return j >= 0; }) == 1);
   // In the air (0.4 m up, falling): apart, no force, the foot straight below on the floor.
   spec.joints[0].q0 = std::vector<double>{0.4};
   const Mechanism falling = prepare(spec);
