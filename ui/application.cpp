@@ -15,6 +15,7 @@
 #include <cstdio>
 
 #include "ui/autosave.hpp"
+#include "ui/estimation_dock.hpp"
 #include "ui/main_window.hpp"
 #include "ui/recent_files.hpp"
 #include "ui/responsiveness_probe.hpp"
@@ -36,7 +37,8 @@ namespace articula {
 namespace {
 
 struct Options {
-  QString file, screenshot, video;
+  QString file, screenshot, video, sensor_log;
+  bool estimate = false;
   double run_for = 1.0, measure = 0.0;
   QSize size{1280, 800};
   bool size_set = false;
@@ -79,12 +81,18 @@ int parse(QApplication& app, Options& o) {
         "OUT.mp4"},
        {"fps", "Video frames per second (default 30).", "N"},
        {"speed", "Simulated seconds per video second (default 1; 0.5 is slow motion).", "FACTOR"},
-       {"video-window", "Film the whole window (plots too), not only the 3D view."}});
+       {"video-window", "Film the whole window (plots too), not only the 3D view."},
+       {"sensor-log", "Import a sensor log (CSV) against the project.", "LOG.csv"},
+       {"estimate", "With --screenshot: estimate from the --sensor-log first."}});
   p.process(app);
   const QStringList args = p.positionalArguments();
   if (args.size() > 1) return fail("expected at most one project file"), 1;
   if (!args.isEmpty()) o.file = args[0];
   o.screenshot = p.value("screenshot");
+  o.sensor_log = p.value("sensor-log");
+  o.estimate = p.isSet("estimate");
+  if (o.estimate && (o.sensor_log.isEmpty() || o.screenshot.isEmpty()))
+    return fail("--estimate needs --sensor-log and --screenshot"), 1;
   bool ok = true;
   if (p.isSet("run-for")) o.run_for = p.value("run-for").toDouble(&ok);
   if (!ok || o.run_for < 0) return fail("--run-for needs a number of seconds >= 0"), 1;
@@ -111,8 +119,22 @@ void settle(int ms) {
   }
 }
 
+// Runs the estimate of the imported log and waits for it (at most 10 minutes).
+bool estimateAndWait(MainWindow& w) {
+  EstimationDock* dock = w.estimationDock();
+  dock->estimate();
+  QElapsedTimer t;
+  t.start();
+  while (dock->isRunning() && t.elapsed() < 600000) settle(50);
+  if (dock->result()) return true;
+  fail(dock->isRunning() ? QStringLiteral("the estimate did not finish in 10 minutes")
+                         : QStringLiteral("the estimate failed; see the Diagnostics dock"));
+  return false;
+}
+
 int screenshot(MainWindow& w, const Options& o) {
   w.controller()->runFor(o.run_for);
+  if (o.estimate && !estimateAndWait(w)) return 4;
   settle(400);
   const QPixmap image = w.grab();
   if (image.isNull() || !image.save(o.screenshot, "PNG"))
@@ -227,6 +249,8 @@ int runApplication(QApplication& app) {
   if (o.file.isEmpty() && !samplesDirectory().isEmpty())  // the four-bar, as a copy
     w.openSample(QDir(samplesDirectory()).filePath("fourbar.json"));
   else if (!o.file.isEmpty() && !w.openFile(o.file) && headless)
+    return fail(w.lastError()), 2;
+  if (!o.sensor_log.isEmpty() && !w.importSensorLog(o.sensor_log) && headless)
     return fail(w.lastError()), 2;
   if (!o.screenshot.isEmpty()) return screenshot(w, o);
   if (o.measure > 0) return measure(w, o);

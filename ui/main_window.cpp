@@ -20,6 +20,7 @@
 #include "ui/central_views.hpp"
 #include "ui/diagnostics_dock.hpp"
 #include "ui/document.hpp"
+#include "ui/estimation_dock.hpp"
 #include "ui/history_csv.hpp"
 #include "ui/icons.hpp"
 #include "ui/model_tree_dock.hpp"
@@ -110,6 +111,7 @@ void MainWindow::createDocks() {
   resizeDocks({tree_, properties_}, {300, 300}, Qt::Vertical);
   resizeDocks({tree_}, {290}, Qt::Horizontal);
   resizeDocks({plots_}, {300}, Qt::Vertical);
+  createEstimationDock();
   connect(tree_, &ModelTreeDock::plotRequested, plots_, &PlotDock::plotChannel);
   connect(tree_, &ModelTreeDock::driveChangeRequested, this, &MainWindow::changeDrive);
 }
@@ -165,6 +167,9 @@ void MainWindow::createMenus() {
   sim->addAction(toolbar_->toggleAction());
   sim->addAction(toolbar_->stepAction());
   sim->addAction(toolbar_->resetAction());
+  sim->addSeparator();
+  sim->addAction(estimation_->estimateAction());
+  sim->addAction(estimation_->cancelAction());
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About Articula"), this, [this] {
     QMessageBox::about(this, tr("About Articula"),
@@ -211,6 +216,8 @@ void MainWindow::createFileMenu() {
   file->addAction(themedIcon("export-image"), tr("Export &Image…"), this,
                   &MainWindow::exportImageInteractive);
   createExchangeActions(file);
+  file->addAction(tr("Import Sensor &Log…"), this, &MainWindow::importSensorLogInteractive)
+      ->setObjectName("action_import_sensor_log");
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 }
@@ -271,9 +278,9 @@ void MainWindow::createViewMenu() {
   }
   view_modes_ = arrangement;
   view->addSeparator();
-  for (QDockWidget* d :
-       {static_cast<QDockWidget*>(tree_), static_cast<QDockWidget*>(properties_),
-        static_cast<QDockWidget*>(diagnostics_), static_cast<QDockWidget*>(plots_)})
+  for (QDockWidget* d : {static_cast<QDockWidget*>(tree_), static_cast<QDockWidget*>(properties_),
+                         static_cast<QDockWidget*>(diagnostics_), static_cast<QDockWidget*>(plots_),
+                         static_cast<QDockWidget*>(estimation_)})
     view->addAction(d->toggleViewAction());
   view->addAction(toolbar_->toggleViewAction());
 }

@@ -17,6 +17,7 @@ namespace articula {
 class Autosave;
 class DiagnosticsDock;
 class Document;
+class EstimationDock;
 class ModelTreeDock;
 class PlotDock;
 class PropertiesDock;
@@ -51,6 +52,10 @@ class MainWindow : public QMainWindow {
   // exchange.cpp). Import opens the mechanism as an untitled project; warnings go to Diagnostics.
   bool importFile(const QString& path);
   bool exportFile(const QString& path);
+  // Reads a sensor log against the open project (main_window_estimation.cpp) into the
+  // Estimation dock. On failure the reader's message (file, line, column) goes to the
+  // diagnostics and lastError(), and, when interactive, to a message box; returns false.
+  bool importSensorLog(const QString& path);
 
   // Non-interactive windows (tests, screenshots) show no dialogs and keep no window state.
   void setInteractive(bool interactive) { interactive_ = interactive; }
@@ -62,6 +67,7 @@ class MainWindow : public QMainWindow {
   SimulationController* controller() const { return controller_; }
   ViewportPanel* viewport() const { return viewport_; }
   PlotDock* plotDock() const { return plots_; }
+  EstimationDock* estimationDock() const { return estimation_; }
   ModelTreeDock* modelTree() const { return tree_; }
   DiagnosticsDock* diagnostics() const { return diagnostics_; }
   SimulationToolBar* simulationToolBar() const { return toolbar_; }
@@ -100,6 +106,9 @@ class MainWindow : public QMainWindow {
   void importInteractive();
   void exportInteractive();
   void exportVideoInteractive();
+  // The Estimation dock (tabbed with the plots) and its messages to the diagnostics.
+  void createEstimationDock();
+  void importSensorLogInteractive();
   void showError(const QString& title, const QString& text);
 
   Document* document_;
@@ -110,6 +119,7 @@ class MainWindow : public QMainWindow {
   PropertiesDock* properties_ = nullptr;
   DiagnosticsDock* diagnostics_ = nullptr;
   PlotDock* plots_ = nullptr;
+  EstimationDock* estimation_ = nullptr;
   SketchEditor* sketch_ = nullptr;
   CentralViews* central_ = nullptr;
   QActionGroup* view_modes_ = nullptr;

@@ -98,10 +98,18 @@ double trial_cost(Problem& p, std::vector<VecX>& xu, const VecX& step, double sc
   return cost;
 }
 
+// Reports an iteration to the options' progress callback; stops the solve when it says so.
+void report(const Problem& p, int iterations) {
+  if (p.opt.progress &&
+      !p.opt.progress(iterations, static_cast<double>(p.e) / static_cast<double>(p.log.t.size())))
+    throw EstimationCancelled();
+}
+
 // Gauss-Newton with step halving over knots s..e-1 (and the parameters); returns the
-// iterations. ldlt holds the information matrix at the last linearisation.
+// iterations. ldlt holds the information matrix at the last linearisation. `done`: iterations
+// before this call (for the progress report).
 int gauss_newton(Problem& p, std::vector<VecX>& xu, InformationLdlt& ldlt, int max_iterations,
-                 double& cost) {
+                 double& cost, int done = 0) {
   Sparse H;
   VecX g;
   int it = 0;
@@ -125,6 +133,7 @@ int gauss_newton(Problem& p, std::vector<VecX>& xu, InformationLdlt& ldlt, int m
       p.values += scale * step.tail(p.params->size());
       p.space_ = &p.params->at(p.values);
     }
+    report(p, done + it + 1);
     if (scale * step.cwiseAbs().maxCoeff() < p.opt.tolerance) return it + 1;
   }
   return it;
@@ -203,7 +212,7 @@ SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
       out.cov[p.s] = knot_covariance(ldlt, (e - 1 - p.s) * nb, nb, 0);
       marginalise_first(p, xu);
     }
-    out.iterations += gauss_newton(p, xu, ldlt, opt.max_iterations, out.cost);
+    out.iterations += gauss_newton(p, xu, ldlt, opt.max_iterations, out.cost, out.iterations);
   }
   for (int k = p.s; k < N; ++k) {
     out.xu[k] = xu[k];

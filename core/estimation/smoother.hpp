@@ -13,6 +13,8 @@
 // Jacobians by central differences of the simulation and sensor model. The posterior covariance
 // of every knot is the matching block of the inverse information matrix at the solution
 // (Laplace approximation); for a linear-Gaussian system this is the Rauch-Tung-Striebel smoother.
+#include <functional>
+#include <stdexcept>
 #include <vector>
 
 #include "core/estimation/measurement_log.hpp"
@@ -37,6 +39,16 @@ struct EstimatorOptions {
   double relinearise = 1e-4;
   int max_iterations = 30;
   double tolerance = 1e-10;  // stop when the step's largest entry is below this
+  // Optional, for a front end (the app's Estimate): called after every Gauss-Newton iteration
+  // with the iterations so far and the fraction of the log's rows taken in (the batch form and
+  // identify take all of them at once: 1). Returning false stops the solve by throwing
+  // EstimationCancelled. Called on the solving thread.
+  std::function<bool(int iterations, double rows_done)> progress;
+};
+
+// Thrown when EstimatorOptions::progress asked to stop.
+struct EstimationCancelled : std::runtime_error {
+  EstimationCancelled() : std::runtime_error("estimation cancelled") {}
 };
 
 struct SmoothedMotion {

@@ -162,6 +162,37 @@ TEST_CASE("fixed-lag smoother: exact marginalisation on the linear oscillator", 
   CHECK((lag.cov[5] - part.cov[5]).norm() < 1e-9 * part.cov[5].norm());
 }
 
+TEST_CASE("progress callback: every iteration reported, false cancels", "[estimation]") {
+  // The app's Estimate shows this and cancels through it; the result must not change.
+  const Mechanism mech = prepare_project(parse_project(oscillator().dump()).spec);
+  StateSpace space(mech);
+  std::ostringstream csv;
+  csv << "t,enc\n";
+  for (int k = 0; k < 20; ++k) csv << 0.02 * k << ',' << 0.1 * std::cos(0.04 * k) << '\n';
+  const MeasurementLog log = parse_measurements(csv.str(), "osc.csv", space.sensors());
+  EstimatorOptions opt;
+  const SmoothedMotion plain = smooth_fixed_lag(space, log, opt, 5);
+  std::vector<std::pair<int, double>> calls;
+  opt.progress = [&](int it, double rows) {
+    calls.emplace_back(it, rows);
+    return true;
+  };
+  const SmoothedMotion watched = smooth_fixed_lag(space, log, opt, 5);
+  REQUIRE(static_cast<int>(calls.size()) == plain.iterations);  // once per iteration
+  CHECK(calls.back().first == plain.iterations);
+  CHECK(calls.front().second == Approx(1.0 / 20));  // the first row alone
+  CHECK(calls.back().second == 1.0);
+  for (std::size_t k = 0; k < plain.xu.size(); ++k) CHECK(watched.xu[k] == plain.xu[k]);
+  int batch_calls = 0;
+  opt.progress = [&](int it, double rows) {
+    ++batch_calls;
+    CHECK(rows == 1.0);  // the batch takes every row at once
+    return it < 1;       // stop after the first iteration
+  };
+  CHECK_THROWS_AS(smooth_batch(space, log, opt), EstimationCancelled);
+  CHECK(batch_calls == 1);
+}
+
 namespace {
 // The four-bar sample with an encoder on the crank and a gyro on the coupler; `unknown`
 // replaces the crank's motion drive by an unknown one.
