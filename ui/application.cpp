@@ -16,6 +16,7 @@
 
 #include "ui/autosave.hpp"
 #include "ui/estimation_dock.hpp"
+#include "ui/identification_dock.hpp"
 #include "ui/main_window.hpp"
 #include "ui/recent_files.hpp"
 #include "ui/responsiveness_probe.hpp"
@@ -38,6 +39,7 @@ namespace {
 
 struct Options {
   QString file, screenshot, video, sensor_log;
+  QStringList identify;  // JSON pointers
   bool estimate = false;
   double run_for = 1.0, measure = 0.0;
   QSize size{1280, 800};
@@ -83,7 +85,9 @@ int parse(QApplication& app, Options& o) {
        {"speed", "Simulated seconds per video second (default 1; 0.5 is slow motion).", "FACTOR"},
        {"video-window", "Film the whole window (plots too), not only the 3D view."},
        {"sensor-log", "Import a sensor log (CSV) against the project.", "LOG.csv"},
-       {"estimate", "With --screenshot: estimate from the --sensor-log first."}});
+       {"estimate", "With --screenshot: estimate from the --sensor-log first."},
+       {"identify", "With --screenshot: identify this number (JSON pointer; repeatable) first.",
+        "POINTER"}});
   p.process(app);
   const QStringList args = p.positionalArguments();
   if (args.size() > 1) return fail("expected at most one project file"), 1;
@@ -91,8 +95,9 @@ int parse(QApplication& app, Options& o) {
   o.screenshot = p.value("screenshot");
   o.sensor_log = p.value("sensor-log");
   o.estimate = p.isSet("estimate");
-  if (o.estimate && (o.sensor_log.isEmpty() || o.screenshot.isEmpty()))
-    return fail("--estimate needs --sensor-log and --screenshot"), 1;
+  o.identify = p.values("identify");
+  if ((o.estimate || !o.identify.isEmpty()) && (o.sensor_log.isEmpty() || o.screenshot.isEmpty()))
+    return fail("--estimate and --identify need --sensor-log and --screenshot"), 1;
   bool ok = true;
   if (p.isSet("run-for")) o.run_for = p.value("run-for").toDouble(&ok);
   if (!ok || o.run_for < 0) return fail("--run-for needs a number of seconds >= 0"), 1;
@@ -132,9 +137,25 @@ bool estimateAndWait(MainWindow& w) {
   return false;
 }
 
+// Identifies the pointers from the imported log and waits (at most 10 minutes); its dock in front.
+bool identifyAndWait(MainWindow& w, const QStringList& pointers) {
+  IdentificationDock* dock = w.identificationDock();
+  dock->setParameters(pointers);
+  dock->show();
+  dock->raise();
+  dock->identify();
+  QElapsedTimer t;
+  t.start();
+  while (dock->isRunning() && t.elapsed() < 600000) settle(50);
+  if (dock->hasResult()) return true;
+  fail(QStringLiteral("the identification failed or did not finish; see the Diagnostics dock"));
+  return false;
+}
+
 int screenshot(MainWindow& w, const Options& o) {
   w.controller()->runFor(o.run_for);
   if (o.estimate && !estimateAndWait(w)) return 4;
+  if (!o.identify.isEmpty() && !identifyAndWait(w, o.identify)) return 4;
   settle(400);
   const QPixmap image = w.grab();
   if (image.isNull() || !image.save(o.screenshot, "PNG"))

@@ -7,9 +7,10 @@
 //                                         the input latency (JSON), exit
 //   articula --export-video OUT.mp4 --run-for S [--fps 30] [--speed 1] [--size WxH]
 //            [--video-window] FILE.json   simulate S seconds, write the motion as a video, exit
-//   articula --sensor-log LOG.csv [--estimate] ...
+//   articula --sensor-log LOG.csv [--estimate] [--identify POINTER ...] ...
 //                                         import a sensor log (Estimation dock); with
-//                                         --screenshot, --estimate runs the estimate first
+//                                         --screenshot, --estimate runs the estimate and
+//                                         --identify the identification first
 // Exit status: 0 on success, 1 for usage errors, 2 when the file cannot be opened, 3 when the
 // image or video cannot be written, 4 when the simulation failed (the image is still written).
 class QApplication;

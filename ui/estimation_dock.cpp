@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include "core/estimation/state_space.hpp"
+#include "ui/dock_scroll.hpp"
 #include "ui/document.hpp"
 #include "ui/estimate_chart.hpp"
 #include "ui/estimation_run.hpp"
@@ -51,7 +52,7 @@ EstimationDock::EstimationDock(Document* document, QWidget* parent)
   scroll->setWidgetResizable(true);
   scroll->setWidget(charts);
   layout->addWidget(scroll, 1);
-  setWidget(body);
+  setWidget(shrinkable(body));
   poll_->setInterval(100);
   connect(poll_, &QTimer::timeout, this, &EstimationDock::showProgress);
   connect(document_, &Document::documentChanged, this, &EstimationDock::onProjectChanged);
@@ -189,6 +190,7 @@ bool EstimationDock::importLog(const QString& path) {
   clearResult();
   log_label_->setText(
       tr("Log: %1 (%2 rows, %3 samples)").arg(name).arg(logRows()).arg(log_->samples()));
+  emit logChanged();
   emit info(tr("Imported sensor log %1: %2 rows, %3 samples")
                 .arg(path)
                 .arg(logRows())
@@ -290,6 +292,7 @@ void EstimationDock::onProjectChanged() {
       log_.reset();
       log_label_->setText(tr("No sensor log: File > Import Sensor Log…"));
       emit problem(tr("Sensor log %1 no longer fits the project: %2").arg(log_name_, error));
+      emit logChanged();
     }
   }
   updateActions();

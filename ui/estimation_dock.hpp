@@ -51,6 +51,10 @@ class EstimationDock : public QDockWidget {
   const std::vector<QChartView*>& charts() const { return charts_; }
   QAction* estimateAction() const { return estimate_action_; }
   QAction* cancelAction() const { return cancel_action_; }
+  // The loaded log (null without one) and the dock's estimator options (the Identification dock
+  // uses both).
+  const MeasurementLog* log() const { return log_.get(); }
+  EstimatorOptions options() const;
   // The options the next estimate uses (window 0: batch); tests and the CLI's defaults.
   void setWindow(int rows);
   void setNoise(double accel_sigma, double force_sigma);
@@ -59,6 +63,7 @@ class EstimationDock : public QDockWidget {
   void info(const QString& text);     // for the Diagnostics dock
   void problem(const QString& text);  // a log dropped, an estimate that failed
   void estimateFinished(bool ok);
+  void logChanged();  // imported, or dropped because it no longer fits the project
 
  private:
   QWidget* makeHeader();
@@ -70,7 +75,6 @@ class EstimationDock : public QDockWidget {
   void clearResult();
   void showResult();
   void updateActions();
-  EstimatorOptions options() const;
 
   Document* document_;
   std::unique_ptr<MeasurementLog> log_;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/estimation/parameters.hpp"
 #include "core/estimation/state_space.hpp"
 #include "core/sim/mechanism.hpp"
 
@@ -123,12 +124,14 @@ EstimateResult estimate_series(StateSpace& space, const MeasurementLog& log,
 }
 
 EstimationRun::EstimationRun(std::shared_ptr<const Mechanism> mech, MeasurementLog log,
-                             EstimatorOptions opt, int window, QObject* parent)
+                             EstimatorOptions opt, int window, QObject* parent,
+                             std::vector<std::string> parameters)
     : QObject(parent),
       mech_(std::move(mech)),
       log_(std::move(log)),
       opt_(std::move(opt)),
-      window_(window) {}
+      window_(window),
+      parameters_(std::move(parameters)) {}
 
 EstimationRun::~EstimationRun() {
   if (thread_) {
@@ -157,6 +160,18 @@ void EstimationRun::work() {
   QElapsedTimer clock;
   clock.start();
   try {
+    if (!parameters_.empty()) {
+      ParameterModel model(mech_->spec, parameters_);
+      const Identified id = identify(model, log_, opt_);
+      if (cancel_) throw EstimationCancelled();
+      result_ = estimate_series(model.at(id.values), log_, id.motion);
+      for (int i = 0; i < model.size(); ++i) {
+        result_.parameters.push_back(id.values[i]);
+        result_.parameter_sigma.push_back(std::sqrt(std::max(0.0, id.cov(i, i))));
+      }
+      result_.seconds = clock.elapsed() * 1e-3;
+      return;
+    }
     StateSpace space(*mech_);
     const SmoothedMotion est = window_ > 0 ? smooth_fixed_lag(space, log_, opt_, window_)
                                            : smooth_batch(space, log_, opt_);

@@ -8,6 +8,7 @@
 #include <QString>
 #include <atomic>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/estimation/measurement_log.hpp"
@@ -35,6 +36,8 @@ struct EstimateResult {
   int iterations = 0;                   // Gauss-Newton iterations (summed over rows: fixed-lag)
   double cost = 0.0;                    // ½ Σ ρ(r²) at the solution
   double seconds = 0.0;                 // wall time of the solve and the post-processing
+  // Identify only: the parameters (EstimationRun's pointers, in order) and their σ.
+  std::vector<double> parameters, parameter_sigma;
 };
 
 // The sensors and unknown drives of `est` (solved in `space`) as plotted series, σ of a sensor
@@ -48,9 +51,10 @@ class EstimationRun : public QObject {
   Q_OBJECT
 
  public:
-  // window 0: batch; else the fixed-lag smoother over that many rows.
+  // window 0: batch; else the fixed-lag smoother over that many rows. With `parameters` (JSON
+  // pointers into the project), identify them with the motion instead (batch; window ignored).
   EstimationRun(std::shared_ptr<const Mechanism> mech, MeasurementLog log, EstimatorOptions opt,
-                int window, QObject* parent = nullptr);
+                int window, QObject* parent = nullptr, std::vector<std::string> parameters = {});
   ~EstimationRun() override;
   void start();
   void cancel() { cancel_ = true; }  // the solver stops at its next iteration
@@ -72,6 +76,7 @@ class EstimationRun : public QObject {
   MeasurementLog log_;
   EstimatorOptions opt_;
   int window_;
+  std::vector<std::string> parameters_;
   QThread* thread_ = nullptr;
   std::atomic<bool> cancel_{false};
   std::atomic<int> iterations_{0};

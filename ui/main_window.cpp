@@ -23,6 +23,7 @@
 #include "ui/estimation_dock.hpp"
 #include "ui/history_csv.hpp"
 #include "ui/icons.hpp"
+#include "ui/identification_dock.hpp"
 #include "ui/model_tree_dock.hpp"
 #include "ui/plot_dock.hpp"
 #include "ui/properties_dock.hpp"
@@ -170,6 +171,8 @@ void MainWindow::createMenus() {
   sim->addSeparator();
   sim->addAction(estimation_->estimateAction());
   sim->addAction(estimation_->cancelAction());
+  sim->addAction(identification_->identifyAction());
+  sim->addAction(identification_->applyAction());
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About Articula"), this, [this] {
     QMessageBox::about(this, tr("About Articula"),
@@ -278,9 +281,10 @@ void MainWindow::createViewMenu() {
   }
   view_modes_ = arrangement;
   view->addSeparator();
-  for (QDockWidget* d : {static_cast<QDockWidget*>(tree_), static_cast<QDockWidget*>(properties_),
-                         static_cast<QDockWidget*>(diagnostics_), static_cast<QDockWidget*>(plots_),
-                         static_cast<QDockWidget*>(estimation_)})
+  for (QDockWidget* d :
+       {static_cast<QDockWidget*>(tree_), static_cast<QDockWidget*>(properties_),
+        static_cast<QDockWidget*>(diagnostics_), static_cast<QDockWidget*>(plots_),
+        static_cast<QDockWidget*>(estimation_), static_cast<QDockWidget*>(identification_)})
     view->addAction(d->toggleViewAction());
   view->addAction(toolbar_->toggleViewAction());
 }

@@ -18,6 +18,7 @@ class Autosave;
 class DiagnosticsDock;
 class Document;
 class EstimationDock;
+class IdentificationDock;
 class ModelTreeDock;
 class PlotDock;
 class PropertiesDock;
@@ -68,6 +69,7 @@ class MainWindow : public QMainWindow {
   ViewportPanel* viewport() const { return viewport_; }
   PlotDock* plotDock() const { return plots_; }
   EstimationDock* estimationDock() const { return estimation_; }
+  IdentificationDock* identificationDock() const { return identification_; }
   ModelTreeDock* modelTree() const { return tree_; }
   DiagnosticsDock* diagnostics() const { return diagnostics_; }
   SimulationToolBar* simulationToolBar() const { return toolbar_; }
@@ -106,7 +108,8 @@ class MainWindow : public QMainWindow {
   void importInteractive();
   void exportInteractive();
   void exportVideoInteractive();
-  // The Estimation dock (tabbed with the plots) and its messages to the diagnostics.
+  // The Estimation and Identification docks (tabbed with the plots), their messages to the
+  // diagnostics.
   void createEstimationDock();
   void importSensorLogInteractive();
   void showError(const QString& title, const QString& text);
@@ -120,6 +123,7 @@ class MainWindow : public QMainWindow {
   DiagnosticsDock* diagnostics_ = nullptr;
   PlotDock* plots_ = nullptr;
   EstimationDock* estimation_ = nullptr;
+  IdentificationDock* identification_ = nullptr;
   SketchEditor* sketch_ = nullptr;
   CentralViews* central_ = nullptr;
   QActionGroup* view_modes_ = nullptr;

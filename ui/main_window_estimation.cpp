@@ -1,11 +1,13 @@
-// MainWindow's part of estimation from a sensor log (issue 20): the Estimation dock beside the
-// plots, File > Import Sensor Log… and the dock's messages in the Diagnostics dock.
+// MainWindow's part of estimation from a sensor log (issue 20): the Estimation and
+// Identification docks beside the plots, File > Import Sensor Log… and the docks' messages in
+// the Diagnostics dock.
 #include <QFileDialog>
 #include <QFileInfo>
 
 #include "ui/diagnostics_dock.hpp"
 #include "ui/document.hpp"
 #include "ui/estimation_dock.hpp"
+#include "ui/identification_dock.hpp"
 #include "ui/main_window.hpp"
 #include "ui/plot_dock.hpp"
 
@@ -17,13 +19,21 @@ void MainWindow::createEstimationDock() {
   estimation_ = new EstimationDock(document_, this);
   addDockWidget(Qt::BottomDockWidgetArea, estimation_);
   tabifyDockWidget(plots_, estimation_);
+  identification_ = new IdentificationDock(document_, estimation_, this);
+  tabifyDockWidget(estimation_, identification_);
+  // Out of the layout until a log is imported (View menu or the import show them).
+  estimation_->hide();
+  identification_->hide();
   plots_->raise();
-  connect(estimation_, &EstimationDock::info, this,
-          [this](const QString& m) { diagnostics_->addMessage(Severity::Info, m); });
-  connect(estimation_, &EstimationDock::problem, this, [this](const QString& m) {
+  const auto info = [this](const QString& m) { diagnostics_->addMessage(Severity::Info, m); };
+  const auto problem = [this](const QString& m) {
     diagnostics_->addMessage(Severity::Error, m);
     showError(tr("Estimation"), m);
-  });
+  };
+  connect(estimation_, &EstimationDock::info, this, info);
+  connect(estimation_, &EstimationDock::problem, this, problem);
+  connect(identification_, &IdentificationDock::info, this, info);
+  connect(identification_, &IdentificationDock::problem, this, problem);
 }
 
 bool MainWindow::importSensorLog(const QString& path) {
@@ -33,6 +43,7 @@ bool MainWindow::importSensorLog(const QString& path) {
     showError(tr("Cannot import sensor log"), last_error_);
     return false;
   }
+  identification_->show();
   estimation_->show();
   estimation_->raise();
   // Room for a row of charts under the dock's two rows of controls.

@@ -1,7 +1,8 @@
 // Estimation from a sensor log in the app (issue 20, item 4): File > Import Sensor Log with a
 // good log and bad ones (the reader's line and column in the error and the Diagnostics dock, the
 // previous log kept), Simulation > Estimate on its own thread finishing with finite charts whose
-// estimate follows the truth, Cancel, and the result dropped when the project changes. Truth: the
+// estimate follows the truth, Cancel, the result dropped when the project changes, and Identify
+// with Apply as one undo step. Truth: the
 // four-bar simulated by Articula with seeded sensor noise (what simulate --sensors-out writes),
 // estimated back with the crank torque declared unknown, as the CLI estimate test does. Under
 // Xvfb; built only as its own target (ARTICULA_GUI_ESTIMATION_TEST).
@@ -14,7 +15,9 @@
 #include <QChartView>
 #include <QFile>
 #include <QLineSeries>
+#include <QTableWidget>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
@@ -32,6 +35,7 @@
 #include "ui/document.hpp"
 #include "ui/estimation_dock.hpp"
 #include "ui/estimation_run.hpp"
+#include "ui/identification_dock.hpp"
 #include "ui/main_window.hpp"
 
 using namespace articula;
@@ -217,6 +221,51 @@ TEST_CASE("Estimate: finite charts following the truth, cancel, stale results dr
   CHECK(f.dock()->result() == nullptr);
   CHECK(f.dock()->charts().empty());
   CHECK(f.dock()->hasLog());
+}
+
+TEST_CASE("Identify: the coupler's mass from the log, applied as one undo step",
+          "[estimation-identify]") {
+  // The file's coupler mass 50 % high; the log is the truth's. Identified with the motion (the
+  // CLI identify's problem) from the Estimation dock's log and options.
+  Fixture f;
+  std::ifstream in(f.est_file.toStdString());
+  json off = json::parse(in);
+  const double truth = off["bodies"][1]["mass"].get<double>();
+  off["bodies"][1]["mass"] = 1.5 * truth;
+  REQUIRE(f.w.openFile(f.write("off.json", off.dump(2))));
+  REQUIRE(f.w.importSensorLog(f.log_file));
+  IdentificationDock* id = f.w.identificationDock();
+  id->setParameters({"/bodies/1/mass"});
+  CHECK(id->table()->item(0, 1)->text() == QString::number(1.5 * truth, 'g', 6));
+  f.dock()->setNoise(0.01, 0.05);
+  f.w.findChild<QAction*>("action_identify")->trigger();
+  REQUIRE(id->isRunning());
+  REQUIRE(waitFor([&] { return !id->isRunning(); }, 120000));
+  REQUIRE(id->hasResult());
+  const double mass = id->values()[0], sigma = id->sigmas()[0];
+  INFO("identified " << mass << " ± " << sigma << ", truth " << truth);
+  CHECK(id->table()->item(0, 2)->text() == QString::number(mass, 'g', 6));
+  // Within 3σ of the truth (a Gaussian leaves it with probability 0.3 %) and within 5 % of it
+  // from 50 % off; σ below 5 % of the mass (the log does inform it).
+  CHECK(std::abs(mass - truth) < 3 * sigma);
+  CHECK(std::abs(mass - truth) < 0.05 * truth);
+  CHECK(sigma < 0.05 * truth);
+  // Apply: one undo step that sets the mass; undo restores the file's value.
+  QUndoStack* undo = f.w.document()->undoStack();
+  const int steps = undo->count();
+  REQUIRE(f.w.findChild<QAction*>("action_apply_identified")->isEnabled());
+  REQUIRE(id->apply());
+  CHECK(undo->count() == steps + 1);
+  CHECK(f.w.document()->spec().bodies[1].mass == mass);
+  CHECK(id->table()->item(0, 1)->text() == QString::number(mass, 'g', 6));
+  undo->undo();
+  CHECK(f.w.document()->spec().bodies[1].mass == 1.5 * truth);
+  // A pointer to nothing fails with its name in the Diagnostics dock.
+  id->setParameters({"/bodies/9/mass"});
+  id->identify();
+  REQUIRE(waitFor([&] { return !id->isRunning(); }, 120000));
+  CHECK_FALSE(id->hasResult());
+  CHECK(f.diagnosticsMention("/bodies/9/mass"));
 }
 
 int main(int argc, char** argv) {

@@ -1,0 +1,70 @@
+#pragma once
+// The Identification dock (issue 20 in the app): numbers of the project named by JSON pointer
+// (as `articula-cli identify --param`), identified together with the motion from the sensor log
+// of the Estimation dock, with its estimator options, off the GUI thread (EstimationRun); the
+// table shows each number in the project, identified, and its σ. Apply writes the identified
+// values into the project as one undo step. A change to the project drops the identified column.
+#include <QDockWidget>
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <vector>
+
+class QAction;
+class QLabel;
+class QTableWidget;
+
+namespace articula {
+
+class Document;
+class EstimationDock;
+class EstimationRun;
+
+class IdentificationDock : public QDockWidget {
+  Q_OBJECT
+
+ public:
+  IdentificationDock(Document* document, EstimationDock* estimation, QWidget* parent = nullptr);
+  ~IdentificationDock() override;
+
+  void setParameters(const QStringList& pointers);  // the table's rows
+  QStringList parameters() const;
+  void identify();  // with the Estimation dock's log and options; nothing while running
+  // The identified values into the project as one undo step; false (and error()) when they
+  // cannot be applied (e.g. an invalid value).
+  bool apply();
+  bool isRunning() const { return run_ != nullptr; }
+  bool hasResult() const { return !values_.empty(); }
+  const std::vector<double>& values() const { return values_; }
+  const std::vector<double>& sigmas() const { return sigmas_; }
+  const QString& error() const { return error_; }
+  QTableWidget* table() const { return table_; }
+  QAction* identifyAction() const { return identify_action_; }
+  QAction* applyAction() const { return apply_action_; }
+
+ signals:
+  void info(const QString& text);
+  void problem(const QString& text);
+  void identifyFinished(bool ok);
+
+ private:
+  void onFinished();
+  void onProjectChanged();
+  void showValues();  // the project's numbers in the table
+  void clearResult();
+  void updateActions();
+
+  Document* document_;
+  EstimationDock* estimation_;
+  EstimationRun* run_ = nullptr;
+  std::vector<double> values_, sigmas_;
+  QString error_;
+  QTableWidget* table_;
+  QLabel* status_;
+  QAction* identify_action_;
+  QAction* apply_action_;
+  QAction* add_action_;
+  QAction* remove_action_;
+};
+
+}  // namespace articula
