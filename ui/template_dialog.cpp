@@ -8,6 +8,8 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSettings>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -70,7 +72,10 @@ TemplateDialog::TemplateDialog(QWidget* parent)
     description_->setText(tr(kDescriptions[row]));
     revalidate();
   });
-  connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons_, &QDialogButtonBox::accepted, this, [this] {
+    saveSettings();
+    accept();
+  });
   connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
   auto* right = new QVBoxLayout;
@@ -84,7 +89,29 @@ TemplateDialog::TemplateDialog(QWidget* parent)
   v->addLayout(top, 1);
   v->addWidget(buttons_);
   resize(860, 640);
-  list_->setCurrentRow(Stewart);
+  list_->setCurrentRow(restoreSettings());
+}
+
+// The values last accepted, per template (not the DH table's rows), and that template selected.
+int TemplateDialog::restoreSettings() {
+  QSettings settings;
+  settings.beginGroup("templates");
+  for (int t = 0; t < TemplateCount; ++t) {
+    const QSignalBlocker quiet(forms_[t]);  // one validation when the page is shown, not per value
+    settings.beginGroup(QString::number(t));
+    forms_[t]->restoreValues(settings);
+    settings.endGroup();
+  }
+  return std::clamp(settings.value("current", static_cast<int>(Stewart)).toInt(), 0,
+                    TemplateCount - 1);
+}
+
+void TemplateDialog::saveSettings() const {
+  QSettings settings;
+  settings.beginGroup("templates");
+  settings.setValue("current", static_cast<int>(currentTemplate()));
+  settings.beginGroup(QString::number(currentTemplate()));
+  forms_[currentTemplate()]->saveValues(settings);
 }
 
 void TemplateDialog::selectTemplate(Template t) {

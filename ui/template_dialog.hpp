@@ -24,6 +24,7 @@ class TemplateDialog : public QDialog {
  public:
   enum Template { Stewart, Rssr, Bennett, Delta, DhArm, TemplateCount };
 
+  // Opens with the template and the values last accepted (QSettings "templates/").
   explicit TemplateDialog(QWidget* parent = nullptr);
 
   void selectTemplate(Template t);
@@ -41,6 +42,8 @@ class TemplateDialog : public QDialog {
 
  private:
   MechanismSpec build() const;  // throws TemplateError / std::exception
+  int restoreSettings();        // returns the template to show first
+  void saveSettings() const;
   void buildStewartForm();
   void buildRssrForm();
   void buildBennettForm();

@@ -11,6 +11,7 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -158,6 +159,52 @@ void ParamForm::addSection(const QString& key, const QString& label, const BarSe
   h->addWidget(first);
   h->addWidget(second);
   add(key, label, row);
+}
+
+namespace {
+// The inputs of a field in a fixed order: the field itself, or the boxes of its row.
+QList<QWidget*> inputs(QWidget* field) {
+  auto input = [](QWidget* w) {
+    return qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QCheckBox*>(w) ||
+           qobject_cast<QComboBox*>(w);
+  };
+  QList<QWidget*> out;
+  if (input(field)) out.push_back(field);
+  for (QWidget* w : field->findChildren<QWidget*>())
+    if (input(w)) out.push_back(w);
+  return out;
+}
+}  // namespace
+
+void ParamForm::saveValues(QSettings& settings) const {
+  for (auto it = fields_.begin(); it != fields_.end(); ++it) {
+    const QList<QWidget*> in = inputs(it.value());
+    for (int i = 0; i < in.size(); ++i) {
+      const QString key = it.key() + "/" + QString::number(i);
+      if (auto* d = qobject_cast<QDoubleSpinBox*>(in[i])) settings.setValue(key, d->value());
+      if (auto* n = qobject_cast<QSpinBox*>(in[i])) settings.setValue(key, n->value());
+      if (auto* c = qobject_cast<QCheckBox*>(in[i])) settings.setValue(key, c->isChecked());
+      if (auto* c = qobject_cast<QComboBox*>(in[i])) settings.setValue(key, c->currentIndex());
+    }
+  }
+}
+
+// Choices first: a material preset sets its density, which a stored custom density then overrides.
+void ParamForm::restoreValues(const QSettings& settings) {
+  for (int pass = 0; pass < 2; ++pass)
+    for (auto it = fields_.begin(); it != fields_.end(); ++it) {
+      const QList<QWidget*> in = inputs(it.value());
+      for (int i = 0; i < in.size(); ++i) {
+        const QVariant v = settings.value(it.key() + "/" + QString::number(i));
+        if (!v.isValid()) continue;
+        if (auto* c = qobject_cast<QComboBox*>(in[i]); c && pass == 0)
+          c->setCurrentIndex(std::clamp(v.toInt(), 0, c->count() - 1));
+        if (auto* c = qobject_cast<QCheckBox*>(in[i]); c && pass == 0) c->setChecked(v.toBool());
+        if (auto* d = qobject_cast<QDoubleSpinBox*>(in[i]); d && pass == 1)
+          d->setValue(v.toDouble());
+        if (auto* n = qobject_cast<QSpinBox*>(in[i]); n && pass == 1) n->setValue(v.toInt());
+      }
+    }
 }
 
 QWidget* ParamForm::field(const QString& key) const {

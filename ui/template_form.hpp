@@ -3,6 +3,7 @@
 // names (so a TemplateError's parameter finds its widget), shown in the user's units (m, deg, kg,
 // Hz) and read back in SI. A field can be marked invalid in place with the reason as its tooltip.
 #include <QHash>
+#include <QSettings>
 #include <QWidget>
 #include <string>
 
@@ -49,6 +50,12 @@ class ParamForm : public QWidget {
   BarSection section(const QString& key) const;
   QWidget* field(const QString& key) const;  // the widget that takes a parameter's value
   QString label(const QString& key) const;   // its label as shown ("" if none)
+
+  // Every field's typed values into the settings' current group (key/0, key/1, ... for the inputs
+  // of a field's row), and back: the template dialog remembers what was last accepted. Values
+  // missing from the settings keep the defaults; out-of-range ones are clamped by their boxes.
+  void saveValues(QSettings& settings) const;
+  void restoreValues(const QSettings& settings);
 
   // Marks the field of `parameter` invalid (red, with the reason as tooltip); false if unknown.
   bool setError(const std::string& parameter, const QString& reason);

@@ -8,11 +8,13 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSettings>
 #include <QTableWidget>
 #include <QThread>
 #include <QTimer>
@@ -167,10 +169,40 @@ TEST_CASE("File > New from Template builds a Stewart platform that simulates", "
   CHECK(w.grab().save(screenshotPath("template_stewart_window.png"), "PNG"));
 }
 
+TEST_CASE("the template dialog opens with the values last accepted", "[gui][templates]") {
+  {
+    TemplateDialog d;
+    d.selectTemplate(TemplateDialog::Rssr);
+    ParamForm* f = d.form(TemplateDialog::Rssr);
+    qobject_cast<QDoubleSpinBox*>(f->field("crank"))->setValue(0.045);
+    auto* material = f->field("material")->findChildren<QComboBox*>().front();
+    material->setCurrentIndex(1);  // aluminium (the default is steel)
+    REQUIRE(d.isValid());
+    okButton(&d)->click();
+    CHECK(d.result() == QDialog::Accepted);
+  }
+  {
+    TemplateDialog d;  // reopened: the RSSR page with what was accepted
+    CHECK(d.currentTemplate() == TemplateDialog::Rssr);
+    ParamForm* f = d.form(TemplateDialog::Rssr);
+    CHECK(f->value("crank") == Approx(0.045).epsilon(1e-12));
+    CHECK(f->material("material").density == Approx(Material::aluminium().density));
+    CHECK(d.isValid());
+    d.reject();  // cancelled: nothing stored
+  }
+  TemplateDialog other;
+  CHECK(other.currentTemplate() == TemplateDialog::Rssr);
+  QSettings().remove("templates");
+  TemplateDialog fresh;  // nothing stored: the defaults
+  CHECK(fresh.currentTemplate() == TemplateDialog::Stewart);
+  CHECK(fresh.form(TemplateDialog::Rssr)->value("crank") == Approx(RssrParams().crank));
+}
+
 int main(int argc, char* argv[]) {
   prepareApplication();
   QApplication app(argc, argv);
   QCoreApplication::setOrganizationName("ArticulaTest");
+  QSettings().remove("templates");  // each run starts from the defaults
   return Catch::Session().run(argc, argv);
 }
 #endif  // ARTICULA_GUI_TEMPLATES_TEST
