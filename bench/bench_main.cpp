@@ -90,12 +90,15 @@ void run_forward(benchmark::State& s, const Case& c) {
 
 // One simulated second at 1 ms from the benchmark mechanism's assembled state; the counter
 // loop_error is the largest loop-closure error at the end.
-void run_sim(benchmark::State& s, const Case& c, Integrator integrator) {
+void run_sim(benchmark::State& s, const Case& c, Integrator integrator,
+             SolverChoice solver = SolverChoice::Auto) {
   double err = 0;
+  SimulationOptions options;
+  options.solver = solver;
   try {
     for (auto _ : s) {
       s.PauseTiming();
-      Simulation sim(*c.bm->mech);
+      Simulation sim(*c.bm->mech, options);
       s.ResumeTiming();
       for (int k = 0; k < 1000; ++k) sim.step(1e-3, integrator);
       keep(sim.q());
@@ -244,6 +247,14 @@ int main(int argc, char** argv) {
       const std::string name = std::string("articula/") + op.name + "/" + models[k].name;
       benchmark::RegisterBenchmark(name.c_str(),
                                    [run = op.run, c](benchmark::State& s) { run(s, c); });
+    }
+  for (std::size_t k = 0; k < models.size(); ++k)  // the operator solver and its projection
+    if (models[k].name.rfind("ladder", 0) == 0) {
+      const Case c{&models[k], &inputs[k]};
+      const std::string name = "articula/sim1s_rk4_operator/" + models[k].name;
+      benchmark::RegisterBenchmark(name.c_str(), [c](benchmark::State& s) {
+        run_sim(s, c, articula::Integrator::RK4, articula::SolverChoice::Operator);
+      })->Unit(benchmark::kMillisecond);
     }
   register_factor_graph(models);
   register_estimation();

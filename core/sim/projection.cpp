@@ -5,6 +5,7 @@
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/planar_dynamics.hpp"
 #include "core/model/configuration.hpp"
+#include "core/sim/operator_projection.hpp"
 
 namespace articula {
 
@@ -15,8 +16,12 @@ constexpr double kProjectionRankTolerance = 1e-13;
 }  // namespace
 
 ManifoldProjection::ManifoldProjection(const Mechanism& mech, ConstraintSet& constraints,
-                                       const PlanarModel* pm, PlanarData* pd)
-    : mech_(mech), set_(constraints), pm_(pm), pd_(pd) {}
+                                       const PlanarModel* pm, PlanarData* pd, bool mass_weighted)
+    : mech_(mech), set_(constraints), pm_(pm), pd_(pd) {
+  if (mass_weighted && !pm) weighted_ = std::make_unique<OperatorProjection>(mech, constraints);
+}
+
+ManifoldProjection::~ManifoldProjection() = default;
 
 void ManifoldProjection::linearise(const ConstraintContext& c, const VecX& q) {
   if (pm_)
@@ -24,9 +29,11 @@ void ManifoldProjection::linearise(const ConstraintContext& c, const VecX& q) {
   else
     forward_kinematics(mech_.model(), c.data, q);
   set_.position(c, J_, e_);
+  weighted_now_ = weighted_ && weighted_->linearise(c, q);
 }
 
 void ManifoldProjection::min_norm_step(VecX& rhs_y, VecX& out) {  // out = J^+ rhs
+  if (weighted_now_) return weighted_->step(J_, rhs_y, out);
   for (int v : set_.prescribed_coordinates()) J_.col(v).setZero();
   // Rows of J below 1e-12 of the largest (a planar loop's out-of-plane rows) give pivots far
   // under kProjectionRankTolerance: the factor would drop them, so they are left out up front.

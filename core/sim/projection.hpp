@@ -4,6 +4,11 @@
 // loop joints, couplings), then the minimum-norm velocity correction to J q̇ = y. Coordinates
 // prescribed exactly (motion-driven tree joints) are held. J J^T is small (constraint rows) and
 // its pivoted L D L^T reveals redundant rows, without allocating once sized.
+// Mass-weighted (with the operator solver): the steps are the least kinetic-energy ones,
+// dq = M^-1 J^T (J M^-1 J^T)^-1 e, from the spatial operator algebra (operator_projection.hpp)
+// in O(N m + m^3) instead of the Euclidean J^T (J J^T)^-1 e through the dense J J^T (O(N m^2)).
+#include <memory>
+
 #include "core/algorithms/pivoted_ldlt.hpp"
 #include "core/sim/constraints/constraint_set.hpp"
 
@@ -11,16 +16,22 @@ namespace articula {
 
 struct PlanarModel;
 struct PlanarData;
+class OperatorProjection;
 
 class ManifoldProjection {
  public:
   // planar: linearise on the planar kinematics (the solver's), or null for the spatial ones.
+  // mass_weighted: take the operator algebra's M^-1-weighted steps wherever the rows have a
+  // body-level form and M's innovations factorisation exists at q (else the Euclidean ones).
   ManifoldProjection(const Mechanism& mech, ConstraintSet& constraints, const PlanarModel* pm,
-                     PlanarData* pd);
+                     PlanarData* pd, bool mass_weighted = false);
+  ~ManifoldProjection();
   // Projects (q, q̇) at time t; throws SetupError naming the driven joints when the errors cannot
   // be brought below the tolerance (a dead point, the end of the range).
   void project(const std::vector<DriveBinding>& drives, Data& data, double t, double tolerance,
                VecX& q, VecX& qd);
+  // Whether the last step taken was the mass-weighted one (else Euclidean).
+  bool mass_weighted_now() const { return weighted_now_; }
 
  private:
   void linearise(const ConstraintContext& c, const VecX& q);
@@ -35,6 +46,8 @@ class ManifoldProjection {
   VecX e_, y_, dq_, yc_;
   std::vector<int> rows_;  // rows of J the solve keeps (not negligibly small)
   PivotedLdlt ldlt_;
+  std::unique_ptr<OperatorProjection> weighted_;  // null: Euclidean steps only
+  bool weighted_now_ = false;  // the last linearise set up weighted_ (its step applies)
 };
 
 }  // namespace articula

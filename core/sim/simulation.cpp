@@ -45,7 +45,8 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   reporter_ = make_reporting_solver(env);
   active_ = solver_.get();
   projection_ = std::make_unique<ManifoldProjection>(mech_, constraints_, solver_->planar_model(),
-                                                     solver_->planar_data());
+                                                     solver_->planar_data(),
+                                                     solver_->mass_weighted_projection());
   f_ = [this](double t, const VecX& q, const VecX& v, VecX& qdd) { accelerations(t, q, v, qdd); };
   q_ = mech_.q0;
   qd_ = mech_.qd0;

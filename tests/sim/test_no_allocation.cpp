@@ -177,4 +177,25 @@ TEST_CASE("1000 steps by the sparse-matrix method allocate nothing", "[allocatio
   }
 }
 
+TEST_CASE("1000 steps by the operator solver and its mass-weighted projection allocate nothing",
+          "[allocation]") {
+  // Planar and ladder loops (the Stewart platform's multi-DoF loop joints still allocate in
+  // their body-level rows).
+  std::vector<MechanismSpec> specs = {make_ladder(20)};
+  for (const char* file : {"fourbar.json", "slider_crank.json"})
+    specs.push_back(load_project(test::sample_path(file)).spec);
+  SimulationOptions o;
+  o.solver = SolverChoice::Operator;
+  for (const MechanismSpec& spec : specs) {
+    const Mechanism mech = prepare(spec);
+    Simulation sim(mech, o);
+    REQUIRE(std::string(sim.solver_name()) == "operator");
+    const Counts c = allocations_during_steps(sim, 1000, Integrator::RK4);
+    INFO(spec.name << ": " << c.mallocs << " malloc calls, " << c.news
+                   << " operator new calls in 1000 steps");
+    CHECK(c.mallocs == 0);
+    CHECK(c.news == 0);
+  }
+}
+
 #endif  // ARTICULA_SANITIZED

@@ -56,6 +56,9 @@ class DynamicsSolver {
   // The planar kinematics this solver runs on (the projection linearises on the same), or null.
   virtual const PlanarModel* planar_model() const { return nullptr; }
   virtual PlanarData* planar_data() const { return nullptr; }
+  // Whether the projection after each step takes the mass-weighted steps of the spatial operator
+  // algebra (operator_projection.hpp) rather than the Euclidean ones through a dense J J^T.
+  virtual bool mass_weighted_projection() const { return false; }
   // The constraint embedding when this solver works in minimal coordinates (the simulation
   // then steps the independent coordinates and solves for the rest), or null.
   virtual ConstraintEmbedding* embedding() { return nullptr; }

@@ -19,6 +19,8 @@ class OperatorSolver final : public DynamicsSolver {
  public:
   explicit OperatorSolver(const SolverEnv& env);
   const char* name() const override { return "operator"; }
+  // Its projection is the least kinetic-energy one, from the same operators (O(N m + m^3)).
+  bool mass_weighted_projection() const override { return true; }
   const VecX& accelerations(const SolverInput& in) override;
   const VecX& multipliers() const override { return fell_back_ ? fallback_.multipliers() : mu_; }
   int rank() const override { return fell_back_ ? fallback_.rank() : rank_; }

@@ -1,0 +1,101 @@
+#include "core/sim/operator_projection.hpp"
+
+#include <limits>
+
+#include "core/algorithms/aba.hpp"
+
+namespace articula {
+
+namespace {
+// The Euclidean path's relative pivot tolerance (projection.cpp): pivots of G M^-1 G^T are
+// squared singular values of G M^-1/2, so this drops directions below ~3e-7 of the largest
+// (redundant rows give ~1e-16).
+constexpr double kRankTolerance = 1e-13;
+}  // namespace
+
+OperatorProjection::OperatorProjection(const Mechanism& mech, const ConstraintSet& constraints)
+    : mech_(mech), set_(constraints), prescribing_(constraints.prescribing_rows()) {
+  work_.resize(mech.model());
+  zero_.setZero(mech.model().nv);
+}
+
+bool OperatorProjection::linearise(const ConstraintContext& c, const VecX& q) {
+  data_ = nullptr;
+  if (!set_.operator_capable()) return false;
+  // ABA's passes at zero velocity and forces (innovations_factorisation without its temporary).
+  aba(mech_.model(), c.data, q, zero_, zero_);
+  if (!innovations_valid(mech_.model(), c.data)) return false;
+  set_.operator_rows(c, all_);
+  of_projected_.assign(set_.projected_rows(), -1);
+  for (int r = 0; r < set_.rows(); ++r)
+    if (const int p = set_.projected_row(r); p >= 0) of_projected_[p] = r;
+  data_ = &c.data;
+  return true;
+}
+
+void OperatorProjection::step(const MatX& J, const VecX& r, VecX& dq) {
+  // Rows of J below 1e-12 of the largest (a planar loop's out-of-plane rows) are left out up
+  // front, as the Euclidean path leaves them out; the prescribing rows follow with target 0.
+  significant_rows(J, 1e-24, kept_);
+  selected_.clear();
+  for (int k : kept_) selected_.push_back(of_projected_[k]);
+  selected_.insert(selected_.end(), prescribing_.begin(), prescribing_.end());
+  const int mk = static_cast<int>(kept_.size()), mc = static_cast<int>(selected_.size());
+  rhs_.setZero(mc);
+  for (int k = 0; k < mk; ++k) rhs_[k] = r[kept_[k]];
+  dq.setZero(mech_.model().nv);
+  if (mc == 0) return;
+  if (selected_ == factored_ && refine(dq))
+    ++refined_;
+  else
+    fresh(dq), ++factorisations_;
+  // The step satisfies dq_v = 0 to round-off; held means exactly.
+  for (int v : set_.prescribed_coordinates()) dq[v] = 0.0;
+}
+
+void OperatorProjection::respond() {
+  for (Force& f : work_.z) f.setZero();
+  work_.tau.setZero();
+  for (int k = 0; k < static_cast<int>(selected_.size()); ++k)
+    add_row_force(all_[selected_[k]], mu_[k], work_);
+  solve_in_place(mech_.model(), *data_, work_);  // M^-1 G^T μ
+}
+
+bool OperatorProjection::refine(VecX& dq) {
+  // μ_{k+1} = μ_k + F^-1 (r - Λ^-1 μ_k), F the kept factor: the error shrinks by about the
+  // relative change of Λ^-1 since F was formed (1e-3 over a 1 ms step); a residual that does not
+  // shrink tenfold per iteration means F no longer fits (rows, rank or configuration changed).
+  const double target = kRefineTolerance * rhs_.cwiseAbs().maxCoeff();
+  const int mc = static_cast<int>(selected_.size());
+  mu_ = rhs_;
+  ldlt_.solve(mu_);
+  double last = std::numeric_limits<double>::infinity();
+  for (int it = 0; it < 6; ++it) {
+    respond();
+    res_.resize(mc);
+    for (int k = 0; k < mc; ++k) res_[k] = rhs_[k] - apply_row(all_[selected_[k]], work_);
+    const double norm = res_.cwiseAbs().maxCoeff();
+    if (norm <= target) {
+      dq = work_.qdd;
+      return true;
+    }
+    if (!(norm <= 0.1 * last)) return false;
+    last = norm;
+    ldlt_.solve(res_);
+    mu_ += res_;
+  }
+  return false;
+}
+
+void OperatorProjection::fresh(VecX& dq) {
+  inverse_operational_inertia(mech_.model(), *data_, all_, selected_, A_, work_);  // O(N m + m^2)
+  ldlt_.factor(A_, kRankTolerance);
+  factored_ = selected_;
+  res_.resize(static_cast<int>(selected_.size()));  // sized for refine(): no allocation there
+  mu_ = rhs_;
+  ldlt_.solve(mu_);
+  respond();
+  dq = work_.qdd;
+}
+
+}  // namespace articula
