@@ -59,6 +59,14 @@ SeriesSummary summarize(const EstimateSeries& s) {
   return out;
 }
 
+QString estimateChartKey() {
+  return QObject::tr(
+      "<span style='color:#dc5a1e'>&#9679;</span> measured &nbsp;&nbsp; "
+      "<span style='color:#1446b4'>&#9473;&#9473;</span> estimate &nbsp;&nbsp; "
+      "<span style='background-color:#a8c5f0'>&nbsp;&nbsp;&nbsp;&nbsp;</span> ±2σ band "
+      "(first-order, from the knot's posterior covariance)");
+}
+
 QChartView* makeEstimateChart(const EstimateSeries& s, QWidget* parent) {
   auto* chart = new QChart;
   const std::size_t stride = std::max<std::size_t>(1, (s.t.size() + kMaxPoints - 1) / kMaxPoints);
@@ -109,7 +117,8 @@ QChartView* makeEstimateChart(const EstimateSeries& s, QWidget* parent) {
   else
     title += QObject::tr("unknown drive, mean σ %1 %2").arg(sum.mean_sigma, 0, 'g', 3).arg(s.unit);
   chart->setTitle(title);
-  chart->legend()->setAlignment(Qt::AlignBottom);
+  // One key for all charts (estimateChartKey): a legend in each, three to a row, was elided.
+  chart->legend()->hide();
   chart->setMargins(QMargins(4, 2, 4, 2));
   auto* view = new QChartView(chart, parent);
   view->setRenderHint(QPainter::Antialiasing);

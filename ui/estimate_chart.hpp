@@ -11,7 +11,9 @@ namespace articula {
 
 struct EstimateSeries;
 
+// The chart has no legend of its own: the dock shows this key (rich text) once above them all.
 QChartView* makeEstimateChart(const EstimateSeries& s, QWidget* parent = nullptr);
+QString estimateChartKey();
 
 // "0.0123 rad" style summary of a series: RMS of (measured - estimate) over the present cells,
 // and the mean σ of the estimate (for the chart's title and the tests).

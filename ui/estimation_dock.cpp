@@ -44,6 +44,10 @@ EstimationDock::EstimationDock(Document* document, QWidget* parent)
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(makeHeader());
   layout->addWidget(makeOptions());
+  key_ = new QLabel(estimateChartKey());
+  key_->setObjectName("estimate_key");
+  key_->setVisible(false);  // with results only
+  layout->addWidget(key_);
   auto* charts = new QWidget;
   grid_ = new QGridLayout(charts);
   grid_->setContentsMargins(0, 0, 0, 0);
@@ -257,6 +261,7 @@ void EstimationDock::clearResult() {
   result_.reset();
   for (QChartView* c : charts_) c->deleteLater();
   charts_.clear();
+  key_->setVisible(false);
 }
 
 void EstimationDock::showResult() {
@@ -269,6 +274,7 @@ void EstimationDock::showResult() {
   };
   for (const EstimateSeries& s : result_->drives) add(s);
   for (const EstimateSeries& s : result_->sensors) add(s);
+  key_->setVisible(i > 0);
 }
 
 // The result belongs to the old mechanism: dropped. A running estimate is abandoned (it stops

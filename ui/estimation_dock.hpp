@@ -95,6 +95,7 @@ class EstimationDock : public QDockWidget {
   QDoubleSpinBox* force_ = nullptr;
   QComboBox* loss_ = nullptr;
   QGridLayout* grid_ = nullptr;
+  QLabel* key_ = nullptr;  // what the charts' dots, line and band are (shown with results)
   QTimer* poll_;
 };
 

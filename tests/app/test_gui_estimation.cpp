@@ -14,6 +14,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QFile>
+#include <QLabel>
+#include <QLegend>
 #include <QLineSeries>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -173,6 +175,12 @@ TEST_CASE("Estimate: finite charts following the truth, cancel, stale results dr
   REQUIRE(r->sensors.size() == 5);  // enc, cell, gyro[0..2]
   REQUIRE(r->drives.size() == 1);   // A0.tau
   CHECK(f.dock()->charts().size() == 6);
+  // One key above the charts instead of a legend in each (three to a row, those were elided).
+  auto* key = f.dock()->findChild<QLabel*>("estimate_key");
+  REQUIRE(key);
+  CHECK(key->isVisible());
+  CHECK(key->text().contains("measured"));
+  for (QChartView* view : f.dock()->charts()) CHECK_FALSE(view->chart()->legend()->isVisible());
   // The encoder's estimate against the simulated truth: within 4 posterior σ at every row (a
   // Gaussian leaves 4σ with probability 6e-5; 51 rows), and σ no larger than the encoder's
   // (the estimate combines it with the dynamics and the other sensors).
@@ -220,6 +228,7 @@ TEST_CASE("Estimate: finite charts following the truth, cancel, stale results dr
   REQUIRE(f.w.openFile(f.est_file));
   CHECK(f.dock()->result() == nullptr);
   CHECK(f.dock()->charts().empty());
+  CHECK_FALSE(key->isVisible());
   CHECK(f.dock()->hasLog());
 }
 
