@@ -12,6 +12,9 @@ using Type = SensorSpec::Type;
 SensorModel::SensorModel(const Mechanism& mech) : mech_(mech), data_(mech.model()) {
   const MechanismSpec& spec = mech.spec;
   for (std::size_t s = 0; s < spec.sensors.size(); ++s) {
+    if (spec.sensors[s].type == Type::LoadCell) stage_ = EvaluationStage::Full;
+    if (spec.sensors[s].type == Type::Accelerometer && stage_ != EvaluationStage::Full)
+      stage_ = EvaluationStage::Acceleration;
     const int n = values(static_cast<int>(s));
     for (int k = 0; k < n; ++k) {
       columns_.push_back(n == 1 ? spec.sensors[s].name

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/model/data.hpp"
+#include "core/sim/evaluation_stage.hpp"
 #include "core/sim/joint_outputs.hpp"
 #include "core/sim/mechanism.hpp"
 
@@ -42,6 +43,9 @@ class SensorModel {
   void read(const SensorState& state, VecX& out);
   // At a simulation's last evaluate().
   void read(const Simulation& sim, VecX& out);
+  // How far a simulation must be evaluated for read(sim): Full with a load cell (joint wrenches),
+  // Acceleration with an accelerometer (q̈), else Motion (encoders, gyros, positions).
+  EvaluationStage stage() const { return stage_; }
 
  private:
   Vec3 point_in_model(int body, const Vec3& p) const;  // user body coordinates -> model body
@@ -52,6 +56,7 @@ class SensorModel {
   std::vector<std::string> columns_;
   std::vector<int> sensor_;
   VecX sigma_;
+  EvaluationStage stage_ = EvaluationStage::Motion;
 };
 
 // Gaussian noise with each column's σ from a seeded generator (std::mt19937_64): the same seed

@@ -142,14 +142,13 @@ std::vector<int> StateSpace::encoder_columns() const {
 }
 
 void StateSpace::set_forces(const VecX& xu) {
-  for (int k = 0; k < nu(); ++k)
-    sim_->set_drive_expression(unknown_joints_[k], "(" + format_number(xu[nx() + k]) + ")");
+  for (int k = 0; k < nu(); ++k) sim_->set_drive_value(unknown_joints_[k], xu[nx() + k]);
 }
 
 const Simulation& StateSpace::place(double t, const VecX& xu, VecX& q) {
   full_state(t, xu.head(nx()), q, qd_);
   set_forces(xu);
-  sim_->restore(t, q, qd_, 0.0, 0.0);
+  sim_->restore(t, q, qd_, 0.0, 0.0, sensors_.stage());  // only what the sensors read
   return *sim_;
 }
 

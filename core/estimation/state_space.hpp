@@ -37,7 +37,8 @@ class StateSpace {
   void full_state(double t, const VecX& x, VecX& q, VecX& qd);
   // Per independent coordinate: the sensor column of an encoder reading it directly, or -1.
   std::vector<int> encoder_columns() const;
-  // The simulation at (t, x, u), evaluated there (q holds the guess, as for full_state).
+  // The simulation at (t, x, u), evaluated there as far as the sensors need (SensorModel::stage;
+  // joint_states() q and q̇ always) (q holds the guess, as for full_state).
   const Simulation& place(double t, const VecX& xu, VecX& q);
   // From the last place() on to t_end with u held, in RK4 steps no longer than the file's: x there.
   VecX advance(double t_end);

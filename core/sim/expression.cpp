@@ -556,6 +556,18 @@ class Parser {
 
 Expression::Expression() = default;
 
+Expression Expression::constant(double c) {
+  Expression e;
+  Node n;
+  n.c = c;
+  e.nodes_ = std::make_shared<const std::vector<Node>>(1, n);
+  e.root_ = 0;
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, c);
+  e.text_.assign(buf, r.ptr);
+  return e;
+}
+
 Expression Expression::parse(const std::string& text, const std::string& variable) {
   Expression e;
   Parser parser(text, variable);

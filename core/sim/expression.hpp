@@ -29,6 +29,8 @@ class Expression {
   // Throws ExpressionError with a message such as "unknown function 'sinn' at position 3".
   // The variable is t, or another name (a cam profile's theta); `pi` and `e` stay constants.
   static Expression parse(const std::string& text, const std::string& variable = "t");
+  // The constant c, its text the shortest that reads back as c.
+  static Expression constant(double c);
 
   double value(double t) const;
   TimeJet eval(double t) const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_geometry.hpp"
 #include "core/algorithms/rnea.hpp"
 #include "core/sim/diagnostics.hpp"
@@ -47,16 +48,36 @@ void JointOutputs::compute(Data& data, double t, const VecX& q, const VecX& qd, 
       wrench_[j] = constraint.joint_wrench[j] + applied.loop_wrench(map.index);
       continue;
     }
-    const int i = map.index, nq = model.joints[i].nq(), nv = model.joints[i].nv();
-    js.q = q.segment(model.q_index[i], nq);
-    js.qd = qd.segment(model.v_index[i], nv);
-    js.qdd = qdd.segment(model.v_index[i], nv);
+    const int i = map.index, nv = model.joints[i].nv();
+    tree_joint_motion(i, q, qd, qdd, js);
     // J.tau is what the drive and spring produce: exactly the applied force on passive joints,
     // on motion-driven ones the inverse-dynamics force less what couplings apply there.
     js.tau = driven_body_[i] ? VecN(tau_.segment(model.v_index[i], nv) -
                                     constraint.tree_tau.segment(model.v_index[i], nv))
                              : VecN(tau_in.segment(model.v_index[i], nv));
   }
+}
+
+// Loop joints' motion from the bodies' relative motion: gravity, which RNEA's pass adds to every
+// body's acceleration and forward kinematics does not, cancels in it.
+void JointOutputs::motion(Data& data, const VecX& q, const VecX& qd, const VecX& qdd) {
+  forward_kinematics(mech_.model(), data, q, qd, qdd);
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const JointMapping& map = mech_.compiled.joint_map[j];
+    if (map.loop)
+      loop_joint_motion(data, map.index, joints_[j]);
+    else
+      tree_joint_motion(map.index, q, qd, qdd, joints_[j]);
+  }
+}
+
+void JointOutputs::tree_joint_motion(int i, const VecX& q, const VecX& qd, const VecX& qdd,
+                                     JointState& out) const {
+  const Model& model = mech_.model();
+  const int nq = model.joints[i].nq(), nv = model.joints[i].nv();
+  out.q = q.segment(model.q_index[i], nq);
+  out.qd = qd.segment(model.v_index[i], nv);
+  out.qdd = qdd.segment(model.v_index[i], nv);
 }
 
 void JointOutputs::tree_wrenches(const Data& data) {

@@ -28,6 +28,10 @@ class JointOutputs {
   void compute(Data& data, double t, const VecX& q, const VecX& qd, const VecX& qdd,
                const AppliedForces& applied, const ConstraintForces& constraint);
 
+  // Only the joints' q, q̇, q̈ at (q, q̇, q̈) (forward kinematics, no forces): τ, the wrenches
+  // and tau() keep their last values.
+  void motion(Data& data, const VecX& q, const VecX& qd, const VecX& qdd);
+
   const std::vector<JointState>& joints() const { return joints_; }
   // Per user joint, [moment about the joint origin; force] in child joint-frame coordinates.
   const std::vector<Force>& wrench() const { return wrench_; }
@@ -38,6 +42,8 @@ class JointOutputs {
  private:
   void tree_wrenches(const Data& data);
   void loop_joint_motion(const Data& data, int l, JointState& out) const;
+  void tree_joint_motion(int i, const VecX& q, const VecX& qd, const VecX& qdd,
+                         JointState& out) const;
 
   const Mechanism& mech_;
   std::vector<bool> driven_body_;  // per model body: its tree joint is motion-driven

@@ -77,7 +77,18 @@ void Simulation::set_drive_expression(int user_joint, const std::string& express
   throw std::invalid_argument("joint " + std::to_string(user_joint) + " has no drive");
 }
 
-void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, double dissipated) {
+void Simulation::set_drive_value(int user_joint, double value) {
+  for (DriveBinding& d : drives_)
+    if (d.user_joint == user_joint) {
+      d.expression = Expression::constant(value);
+      d.law.reset();
+      return;
+    }
+  throw std::invalid_argument("joint " + std::to_string(user_joint) + " has no drive");
+}
+
+void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, double dissipated,
+                         Stage upto) {
   if (q.size() != q_.size() || qd.size() != qd_.size() || !q.allFinite() || !qd.allFinite())
     throw SetupError("cannot restore a state of another model or a non-finite state");
   t_ = t;
@@ -85,7 +96,9 @@ void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, d
   qd_ = qd;
   account_.reset(work, dissipated);
   h_adaptive_ = 0.0;  // the error control starts afresh, as at t = 0
-  evaluate();
+  if (upto == Stage::Full) return evaluate();
+  if (upto == Stage::Acceleration) accelerations(t_, q_, qd_, qdd_);  // the stepping solver's
+  outputs_.motion(data_, q_, qd_, qdd_);
 }
 
 void Simulation::accelerations(double t, const VecX& q_in, const VecX& v_in, VecX& qdd) {

@@ -16,6 +16,7 @@
 #include "core/sim/constraints/constraint_set.hpp"
 #include "core/sim/contact/unilateral.hpp"
 #include "core/sim/energy_account.hpp"
+#include "core/sim/evaluation_stage.hpp"
 #include "core/sim/integrators.hpp"
 #include "core/sim/joint_outputs.hpp"
 #include "core/sim/mechanism.hpp"
@@ -58,11 +59,16 @@ class Simulation {
   // drive takes its new value at the next step; loops are re-closed by the projection. Throws
   // std::invalid_argument for an unknown joint or a kind change, ExpressionError for bad text.
   void set_drive_expression(int user_joint, const std::string& expression);
+  // The same with the constant `value` (no text to parse: the estimator sets a force per trial).
+  void set_drive_value(int user_joint, double value);
+
+  using Stage = EvaluationStage;  // how far restore() evaluates (core/sim/evaluation_stage.hpp)
 
   // Continues from a recorded state (the GUI's play after scrubbing back): time, coordinates
   // and the energy account at that instant. Drive laws stay as they are now. The state must be
   // one this simulation produced (it is not re-assembled); throws SetupError on a size mismatch.
-  void restore(double t, const VecX& q, const VecX& qd, double work, double dissipated);
+  void restore(double t, const VecX& q, const VecX& qd, double work, double dissipated,
+               Stage upto = Stage::Full);
 
   double time() const { return t_; }
   const VecX& q() const { return q_; }

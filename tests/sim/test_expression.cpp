@@ -431,3 +431,16 @@ TEST_CASE("Expression knows whether it depends on time", "[expression]") {
   const TimeJet c = Expression::parse("-(1 + 2)^2").eval(5.0);
   CHECK((c.value == -9 && c.d1 == 0 && c.d2 == 0));
 }
+
+TEST_CASE("Expression::constant: the value, no time dependence, text that reads back",
+          "[expression]") {
+  for (double c : {0.0, -1.5, 0.1, 1e-300, -2.718281828459045e12}) {
+    const Expression e = Expression::constant(c);
+    const TimeJet j = e.eval(0.7);
+    CHECK(j.value == c);  // exact: no arithmetic on it
+    CHECK(j.d1 == 0.0);
+    CHECK(j.d2 == 0.0);
+    CHECK_FALSE(e.depends_on_time());
+    CHECK(Expression::parse(e.text()).value(3.0) == c);  // the shortest round-trip text
+  }
+}
