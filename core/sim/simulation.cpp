@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/algorithms/energy.hpp"
 #include "core/algorithms/kinematics.hpp"
@@ -67,24 +68,25 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   energy_.residual = 0.0;
 }
 
-void Simulation::set_drive_expression(int user_joint, const std::string& expression) {
-  for (DriveBinding& d : drives_)
+namespace {
+// The drive on user_joint, its law replaced by e (the expression then rules, not a motion law).
+void replace_drive_law(std::vector<DriveBinding>& drives, int user_joint, Expression e) {
+  for (DriveBinding& d : drives)
     if (d.user_joint == user_joint) {
-      d.expression = Expression::parse(expression);
+      d.expression = std::move(e);
       d.law.reset();
       return;
     }
   throw std::invalid_argument("joint " + std::to_string(user_joint) + " has no drive");
 }
+}  // namespace
+
+void Simulation::set_drive_expression(int user_joint, const std::string& expression) {
+  replace_drive_law(drives_, user_joint, Expression::parse(expression));
+}
 
 void Simulation::set_drive_value(int user_joint, double value) {
-  for (DriveBinding& d : drives_)
-    if (d.user_joint == user_joint) {
-      d.expression = Expression::constant(value);
-      d.law.reset();
-      return;
-    }
-  throw std::invalid_argument("joint " + std::to_string(user_joint) + " has no drive");
+  replace_drive_law(drives_, user_joint, Expression::constant(value));
 }
 
 void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, double dissipated,
