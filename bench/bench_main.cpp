@@ -55,7 +55,7 @@ struct Case {
   // One simulated second: the 7-DoF arm and the sample mechanisms. The long chains and the tree
   // of light 0.1 m rods at random speeds are too stiff for explicit Euler at 1 ms.
   bool simulate() const {
-    for (const char* name : {"chain7", "fourbar", "slidercrank", "stewart"})
+    for (const char* name : {"chain7", "fourbar", "slidercrank", "stewart", "fourbar_chain20"})
       if (bm->name == name) return true;
     return false;
   }
@@ -209,6 +209,37 @@ double loop_error(const BenchMechanism& bm, const BenchInput& in) {
   return err;
 }
 
+// The simulated second with each closed-loop solver forced, beside auto's choice, on the
+// samples and the four-bar chain: articula/sim1s_{rk4,euler}_<solver>/<model>, registered only
+// where the solver applies (its constructor accepts the mechanism).
+void register_solver_comparison(const std::vector<BenchMechanism>& models,
+                                const std::vector<BenchInput>& inputs) {
+  const SolverChoice solvers[] = {SolverChoice::Method2, SolverChoice::Sparse,
+                                  SolverChoice::Operator, SolverChoice::Embedding};
+  const std::pair<const char*, Integrator> integrators[] = {{"rk4", Integrator::RK4},
+                                                            {"euler", Integrator::Euler}};
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    const Case c{&models[k], &inputs[k]};
+    if (c.tree() || !c.simulate()) continue;
+    for (SolverChoice solver : solvers) {
+      SimulationOptions options;
+      options.solver = solver;
+      try {
+        Simulation probe(*models[k].mech, options);
+      } catch (const std::exception&) {
+        continue;  // does not apply (e.g. the sparse method with couplings)
+      }
+      for (const auto& [iname, integrator] : integrators) {
+        const std::string name = std::string("articula/sim1s_") + iname + "_" +
+                                 solver_name(solver) + "/" + models[k].name;
+        benchmark::RegisterBenchmark(name.c_str(), [c, integrator, solver](benchmark::State& s) {
+          run_sim(s, c, integrator, solver);
+        })->Unit(benchmark::kMillisecond);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace articula::bench
 
@@ -256,6 +287,7 @@ int main(int argc, char** argv) {
         run_sim(s, c, articula::Integrator::RK4, articula::SolverChoice::Operator);
       })->Unit(benchmark::kMillisecond);
     }
+  register_solver_comparison(models, inputs);
   register_factor_graph(models);
   register_estimation();
   try {  // the coupling gate: a geared mechanism the peers must move as Articula does

@@ -157,6 +157,7 @@ std::vector<BenchMechanism> benchmark_mechanisms(const std::string& samples_dir)
   }
   for (int k : {5, 20, 80})
     out.push_back(bench_mechanism("ladder" + std::to_string(k), k, make_ladder(k)));
+  out.push_back(bench_mechanism("fourbar_chain20", 20, make_fourbar_chain(20)));
   return out;
 }
 

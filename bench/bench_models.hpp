@@ -38,7 +38,8 @@ struct BenchMechanism {
   const Model& model() const { return mech->model(); }
   const std::vector<LoopJoint>& loops() const { return mech->compiled.loops; }
 };
-// chain7, chain30, chain100, tree31, fourbar, slidercrank, stewart, ladder5, ladder20, ladder80.
+// chain7, chain30, chain100, tree31, fourbar, slidercrank, stewart, ladder5, ladder20, ladder80,
+// fourbar_chain20 (20 four-bar modules in series, make_fourbar_chain).
 // samples_dir holds fourbar.json, slider_crank.json and stewart_platform.json.
 std::vector<BenchMechanism> benchmark_mechanisms(const std::string& samples_dir);
 

@@ -118,4 +118,11 @@ MechanismSpec make_dh_arm(const DhArmParams& p);
 // mobility k. No spanning-tree method is O(n) on it (RBDA 8.13): a benchmark and test model.
 MechanismSpec make_ladder(int k);
 
+// A chain of k planar four-bar modules (crank 0.1 m, coupler 0.206 m, rocker 0.15 m, pivots
+// 0.2 m apart; rods of 3.4 kg/m), each module's ground being the previous module's rocker:
+// 3k bodies, 4k revolute joints, k local loops, mobility k; no gravity, the cranks started at
+// alternately +1 and -1 rad/s. Every loop is its own aggregated
+// node of three bodies (constraint embedding, issue 18): a benchmark and test model.
+MechanismSpec make_fourbar_chain(int k);
+
 }  // namespace articula

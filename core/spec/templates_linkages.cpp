@@ -173,49 +173,87 @@ MechanismSpec make_bennett(const BennettParams& p) {
   return sb.finish(4.0, text);
 }
 
+namespace {
+// A rod of 3.4 kg/m along its body x axis (the ladder's and the four-bar chain's links), posed
+// in the x-y plane at `at`, turned by `angle` about z.
+void add_rod(MechanismSpec& spec, const std::string& name, double length, const Vec3& at,
+             double angle) {
+  BodySpec b;
+  b.name = name;
+  b.mass = 3.4 * length;
+  b.com = Vec3(length / 2, 0, 0);
+  const double r = 0.02, axial = b.mass * r * r / 2,
+               tr = b.mass * (3 * r * r + length * length) / 12;
+  b.inertia = {axial, tr, tr, 0, 0, 0};
+  b.pose = PoseSpec{};
+  b.pose->position = at;
+  b.pose->orientation = Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
+  spec.bodies.push_back(b);
+}
+// A revolute joint about z at points given in the parent's and the child's body frames.
+void add_hinge(MechanismSpec& spec, const std::string& name, const std::string& parent,
+               const Vec3& at_parent, const std::string& child, const Vec3& at_child) {
+  JointSpec j;
+  j.name = name;
+  j.joint = Joint::revolute();
+  j.parent = parent;
+  j.child = child;
+  j.parent_frame.position = at_parent;
+  j.child_frame.position = at_child;
+  spec.joints.push_back(j);
+}
+}  // namespace
+
 MechanismSpec make_ladder(int k) {
   constexpr double L = 0.2, h = 0.15;  // rail link length, rung length
   MechanismSpec spec;
   spec.name = "ladder" + std::to_string(k);
   spec.gravity = Vec3(0, -9.81, 0);
-  auto rod = [&](const std::string& name, double length, const Vec3& at, double angle) {
-    BodySpec b;
-    b.name = name;
-    b.mass = 3.4 * length;
-    b.com = Vec3(length / 2, 0, 0);
-    const double r = 0.02, axial = b.mass * r * r / 2,
-                 tr = b.mass * (3 * r * r + length * length) / 12;
-    b.inertia = {axial, tr, tr, 0, 0, 0};
-    b.pose = PoseSpec{};
-    b.pose->position = at;
-    b.pose->orientation = Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
-    spec.bodies.push_back(b);
-  };
-  auto hinge = [&](const std::string& name, const std::string& parent, const Vec3& at_parent,
-                   const std::string& child, const Vec3& at_child) {
-    JointSpec j;
-    j.name = name;
-    j.joint = Joint::revolute();
-    j.parent = parent;
-    j.child = child;
-    j.parent_frame.position = at_parent;
-    j.child_frame.position = at_child;
-    spec.joints.push_back(j);
-  };
   for (int i = 1; i <= k; ++i) {
     const std::string s = std::to_string(i), prev = std::to_string(i - 1);
-    rod("top" + s, L, Vec3((i - 1) * L, h, 0), 0.0);
-    rod("bottom" + s, L, Vec3((i - 1) * L, 0, 0), 0.0);
-    hinge("t" + s, i == 1 ? "ground" : "top" + prev, i == 1 ? Vec3(0, h, 0) : Vec3(L, 0, 0),
-          "top" + s, Vec3::Zero());
-    hinge("b" + s, i == 1 ? "ground" : "bottom" + prev, i == 1 ? Vec3::Zero() : Vec3(L, 0, 0),
-          "bottom" + s, Vec3::Zero());
+    add_rod(spec, "top" + s, L, Vec3((i - 1) * L, h, 0), 0.0);
+    add_rod(spec, "bottom" + s, L, Vec3((i - 1) * L, 0, 0), 0.0);
+    add_hinge(spec, "t" + s, i == 1 ? "ground" : "top" + prev,
+              i == 1 ? Vec3(0, h, 0) : Vec3(L, 0, 0), "top" + s, Vec3::Zero());
+    add_hinge(spec, "b" + s, i == 1 ? "ground" : "bottom" + prev,
+              i == 1 ? Vec3::Zero() : Vec3(L, 0, 0), "bottom" + s, Vec3::Zero());
   }
   for (int i = 1; i <= k; ++i) {
     const std::string s = std::to_string(i);
-    rod("rung" + s, h, Vec3(i * L, h, 0), -kPi / 2);
-    hinge("r" + s, "top" + s, Vec3(L, 0, 0), "rung" + s, Vec3::Zero());
-    hinge("c" + s, "rung" + s, Vec3(h, 0, 0), "bottom" + s, Vec3(L, 0, 0));
+    add_rod(spec, "rung" + s, h, Vec3(i * L, h, 0), -kPi / 2);
+    add_hinge(spec, "r" + s, "top" + s, Vec3(L, 0, 0), "rung" + s, Vec3::Zero());
+    add_hinge(spec, "c" + s, "rung" + s, Vec3(h, 0, 0), "bottom" + s, Vec3(L, 0, 0));
+  }
+  return spec;
+}
+
+MechanismSpec make_fourbar_chain(int k) {
+  // Crank a, rocker c, ground pivots d apart: Grashof (a + coupler < c + d), so the crank turns
+  // fully and the crank is always a valid independent coordinate. Module i's ground is module
+  // i-1's rocker: its pivots at the rocker's tip and d from it, square to the rocker, so that
+  // at assembly every module's ground line is horizontal (crank and rocker vertical).
+  constexpr double a = 0.10, c = 0.15, d = 0.20;
+  const double b = std::hypot(d, c - a), coupler_angle = std::atan2(c - a, d);
+  MechanismSpec spec;
+  spec.name = "fourbar_chain" + std::to_string(k);
+  // No gravity (a boom in orbit): under gravity the 4 m chain falls and whips its tip faster
+  // than a 1 ms step follows; here it moves from the cranks' initial speeds.
+  spec.gravity = Vec3::Zero();
+  for (int i = 1; i <= k; ++i) {
+    const std::string s = std::to_string(i),
+                      base = i == 1 ? "ground" : "rocker" + std::to_string(i - 1);
+    const Vec3 O = (i - 1) * Vec3(d, c, 0);  // module origin: its crank's pivot
+    add_rod(spec, "crank" + s, a, O, kPi / 2);
+    add_rod(spec, "rocker" + s, c, O + Vec3(d, 0, 0), kPi / 2);
+    add_rod(spec, "coupler" + s, b, O + Vec3(0, a, 0), coupler_angle);
+    // On ground the pivots are world points; on a rocker (x along it) they are its tip and the
+    // point d to its right when it stands vertical, (c, -d).
+    const Vec3 pa = i == 1 ? O : Vec3(c, 0, 0), pb = i == 1 ? O + Vec3(d, 0, 0) : Vec3(c, -d, 0);
+    add_hinge(spec, "crank_pivot" + s, base, pa, "crank" + s, Vec3::Zero());
+    spec.joints.back().qd0 = std::vector<double>{i % 2 ? 1.0 : -1.0};
+    add_hinge(spec, "rocker_pivot" + s, base, pb, "rocker" + s, Vec3::Zero());
+    add_hinge(spec, "crank_pin" + s, "crank" + s, Vec3(a, 0, 0), "coupler" + s, Vec3::Zero());
+    add_hinge(spec, "rocker_pin" + s, "coupler" + s, Vec3(b, 0, 0), "rocker" + s, Vec3(c, 0, 0));
   }
   return spec;
 }
