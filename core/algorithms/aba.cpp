@@ -150,59 +150,61 @@ void pass2_single(const Model& model, Data& data, int i, double tau_i) {
   for (int k = 0; k < 6; ++k) IAp.col(k) = (IAp.col(k) + IA.col(k)) - UD * U[k];
 }
 
-void world_pass2(const Model& model, Data& data, const VecX& tau) {
-  for (int i = model.nb; i >= 1; --i) {
-    const int nv = model.joints[i].nv(), p = model.parent[i];
-    Mat6& IA = data.oIA[i];
-    if (nv == 1) {
-      pass2_single(model, data, i, tau[model.v_index[i]]);
-      continue;
-    }
-    if (nv > 1) {
-      const Mat6X& S0 = data.oS[i];
-      Mat6X& U = data.oU[i];
-      U.noalias() = IA * S0;
-      const MatN D = S0.transpose() * U;
-      data.Dinv[i] = D.ldlt().solve(MatN::Identity(nv, nv));
-      data.u[i] = tau.segment(model.v_index[i], nv) - S0.transpose() * data.opA[i];
-      if (p == 0) continue;
-      const Mat6X UDinv = U * data.Dinv[i];
-      IA.noalias() -= UDinv * U.transpose();
-      data.opA[p].noalias() += UDinv * data.u[i];
-    }
-    if (p == 0) continue;
-    data.opA[p] += data.opA[i];
-    data.opA[p].noalias() += IA * data.oc[i];
-    data.oIA[p] += IA;
+}  // namespace
+
+void aba_pass2_body(const Model& model, Data& data, int i, const VecX& tau) {
+  const int nv = model.joints[i].nv(), p = model.parent[i];
+  Mat6& IA = data.oIA[i];
+  if (nv == 1) {
+    pass2_single(model, data, i, tau[model.v_index[i]]);
+    return;
+  }
+  if (nv > 1) {
+    const Mat6X& S0 = data.oS[i];
+    Mat6X& U = data.oU[i];
+    U.noalias() = IA * S0;
+    const MatN D = S0.transpose() * U;
+    data.Dinv[i] = D.ldlt().solve(MatN::Identity(nv, nv));
+    data.u[i] = tau.segment(model.v_index[i], nv) - S0.transpose() * data.opA[i];
+    if (p == 0) return;
+    const Mat6X UDinv = U * data.Dinv[i];
+    IA.noalias() -= UDinv * U.transpose();
+    data.opA[p].noalias() += UDinv * data.u[i];
+  }
+  if (p == 0) return;
+  data.opA[p] += data.opA[i];
+  data.opA[p].noalias() += IA * data.oc[i];
+  data.oIA[p] += IA;
+}
+
+void aba_pass3_body(const Model& model, Data& data, int i) {
+  const int nv = model.joints[i].nv(), vi = model.v_index[i];
+  const Motion& ap = data.oa[model.parent[i]];
+  if (nv == 1) {  // q̈ = (u - U.c) / D - (U / D).a_λ (pass2_single): a shorter chain
+    const double qdd = data.u[i][0] - data.oU[i].col(0).dot(ap);
+    data.qdd[vi] = qdd;
+    data.oa[i] = (ap + data.oc[i]) + data.oS[i].col(0) * qdd;
+    return;
+  }
+  data.oa[i] = ap + data.oc[i];
+  if (nv > 1) {
+    auto qdd = data.qdd.segment(vi, nv);
+    qdd.noalias() = data.Dinv[i] * (data.u[i] - data.oU[i].transpose() * data.oa[i]);
+    data.oa[i].noalias() += data.oS[i] * qdd;
   }
 }
 
-void world_pass3(const Model& model, Data& data) {
-  data.oa[0] = -model.a_grav;
-  for (int i = 1; i <= model.nb; ++i) {
-    const int nv = model.joints[i].nv(), vi = model.v_index[i];
-    const Motion& ap = data.oa[model.parent[i]];
-    if (nv == 1) {  // q̈ = (u - U.c) / D - (U / D).a_λ (pass2_single): a shorter chain
-      const double qdd = data.u[i][0] - data.oU[i].col(0).dot(ap);
-      data.qdd[vi] = qdd;
-      data.oa[i] = (ap + data.oc[i]) + data.oS[i].col(0) * qdd;
-      continue;
-    }
-    data.oa[i] = ap + data.oc[i];
-    if (nv > 1) {
-      auto qdd = data.qdd.segment(vi, nv);
-      qdd.noalias() = data.Dinv[i] * (data.u[i] - data.oU[i].transpose() * data.oa[i]);
-      data.oa[i].noalias() += data.oS[i] * qdd;
-    }
-  }
+void aba_pass1(const Model& model, Data& data, const VecX& q, const VecX& qd,
+               const ExternalForces* f_ext) {
+  world_pass1(model, data, q, qd, f_ext);
 }
-}  // namespace
 
 const VecX& aba(const Model& model, Data& data, const VecX& q, const VecX& qd, const VecX& tau,
                 const ExternalForces* f_ext) {  // RBDA Table 7.1
   world_pass1(model, data, q, qd, f_ext);
-  world_pass2(model, data, tau);
-  world_pass3(model, data);
+  for (int i = model.nb; i >= 1; --i) aba_pass2_body(model, data, i, tau);
+  data.oa[0] = -model.a_grav;
+  for (int i = 1; i <= model.nb; ++i) aba_pass3_body(model, data, i);
   return data.qdd;
 }
 

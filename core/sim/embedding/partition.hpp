@@ -51,6 +51,12 @@ class ConstraintEmbedding {
   // the selected rows; throws SetupError when it does not reach tol.
   double solve_dependent(ConstraintContext& c, double tol, VecX& q, VecX& qd);
 
+  // The nodes: their coordinates (increasing) and the independent ones among them (increasing,
+  // each also in independent(); X's columns for node n are those coordinates' positions there).
+  int nodes() const { return static_cast<int>(nodes_.size()); }
+  const std::vector<int>& node_columns(int n) const { return nodes_[n].cols; }
+  const std::vector<int>& node_independent(int n) const { return nodes_[n].ind; }
+
   int rechosen() const { return rechosen_; }  // choices re-made since construction
   std::string describe() const;               // per node: its independent coordinates' joints
 

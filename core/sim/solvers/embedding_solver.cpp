@@ -6,7 +6,7 @@
 
 namespace articula {
 
-EmbeddingSolver::EmbeddingSolver(const SolverEnv& env) : DynamicsSolver(env) {
+EmbeddingSolver::EmbeddingSolver(const SolverEnv& env, EmbeddingForm form) : DynamicsSolver(env) {
   env_.alpha = 0.0;  // exact by construction: no stabilisation terms in the rows
   const Model& model = env.mech.model();
   forward_kinematics_bias(model, env.data, env.mech.q0, env.mech.qd0);
@@ -17,6 +17,10 @@ EmbeddingSolver::EmbeddingSolver(const SolverEnv& env) : DynamicsSolver(env) {
       std::make_unique<ConstraintEmbedding>(env.mech, env.constraints, env.constraints.G());
   embedding_->choose(env.constraints.G(), "at the assembled state");
   rank_ = env.constraints.rows();
+  if (form == EmbeddingForm::Articulated) try {
+      aba_ = std::make_unique<EmbeddedAba>(model, *embedding_);
+    } catch (const SetupError&) {  // a node hanging from two bodies: the dense form
+    }
 }
 
 const VecX& EmbeddingSolver::accelerations(const SolverInput& in) {
@@ -24,11 +28,29 @@ const VecX& EmbeddingSolver::accelerations(const SolverInput& in) {
   Data& data = env_.data;
   forward_kinematics_bias(model, data, in.q, in.v);
   env_.constraints.acceleration(context(in));
+  embedding_->factor(env_.constraints.G());
+  embedding_->particular(env_.constraints.g(), y_);  // Ẋ θ̇_R and the drives' q̈
+  if (aba_)
+    articulated(in);
+  else
+    dense(in);
+  embedding_->multipliers(r_, mu_);
+  return data.qdd;
+}
+
+void EmbeddingSolver::articulated(const SolverInput& in) {
+  if (aba_->solve(env_.data, *embedding_, y_, in.q, in.v, in.tau, in.f_ext, r_)) return;
+  // A node's D_S is not positive definite: the dense form says why (or solves, if only the
+  // node's local factor failed).
+  forward_kinematics_bias(env_.mech.model(), env_.data, in.q, in.v);
+  dense(in);
+}
+
+void EmbeddingSolver::dense(const SolverInput& in) {
+  const Model& model = env_.mech.model();
+  Data& data = env_.data;
   crba_from_kinematics(model, data);
   nonlinear_effects_from_bias_kinematics(model, data, in.f_ext);
-  const MatX& G = env_.constraints.G();
-  embedding_->factor(G);
-  embedding_->particular(env_.constraints.g(), y_);  // Ẋ θ̇_R and the drives' q̈
   const MatX& X = embedding_->X();
   HX_.noalias() = data.H * X;
   M_.noalias() = X.transpose() * HX_;
@@ -47,8 +69,6 @@ const VecX& EmbeddingSolver::accelerations(const SolverInput& in) {
   data.qdd.noalias() += X * u_;
   r_ = data.C - in.tau;  // G^T μ = H q̈ + C - τ
   r_.noalias() += data.H * data.qdd;
-  embedding_->multipliers(r_, mu_);
-  return data.qdd;
 }
 
 }  // namespace articula
