@@ -210,34 +210,42 @@ double loop_error(const BenchMechanism& bm, const BenchInput& in) {
 }
 
 // The simulated second with each closed-loop solver forced, beside auto's choice, on the
-// samples and the four-bar chain: articula/sim1s_{rk4,euler}_<solver>/<model>, registered only
-// where the solver applies (its constructor accepts the mechanism).
+// samples and the four-bar chains: articula/sim1s_{rk4,euler}_<solver>/<model>, registered only
+// where the solver applies (its constructor accepts the mechanism). fourbar_chain80 (how the
+// costs grow with the number of loops) is timed here only, auto's choice included.
+void register_solver(const Case& c, SolverChoice solver) {
+  SimulationOptions options;
+  options.solver = solver;
+  try {
+    Simulation probe(*c.bm->mech, options);
+  } catch (const std::exception&) {
+    return;  // does not apply (e.g. the sparse method with couplings)
+  }
+  const std::pair<const char*, Integrator> integrators[] = {{"rk4", Integrator::RK4},
+                                                            {"euler", Integrator::Euler}};
+  for (const auto& [iname, integrator] : integrators) {
+    const std::string suffix =
+        solver == SolverChoice::Auto ? "" : std::string("_") + solver_name(solver);
+    const std::string name = std::string("articula/sim1s_") + iname + suffix + "/" + c.bm->name;
+    benchmark::RegisterBenchmark(name.c_str(), [c, integrator, solver](benchmark::State& s) {
+      run_sim(s, c, integrator, solver);
+    })->Unit(benchmark::kMillisecond);
+  }
+}
+
 void register_solver_comparison(const std::vector<BenchMechanism>& models,
                                 const std::vector<BenchInput>& inputs) {
   const SolverChoice solvers[] = {SolverChoice::Method2, SolverChoice::Sparse,
                                   SolverChoice::Operator, SolverChoice::Embedding};
-  const std::pair<const char*, Integrator> integrators[] = {{"rk4", Integrator::RK4},
-                                                            {"euler", Integrator::Euler}};
   for (std::size_t k = 0; k < models.size(); ++k) {
     const Case c{&models[k], &inputs[k]};
     if (c.tree() || !c.simulate()) continue;
-    for (SolverChoice solver : solvers) {
-      SimulationOptions options;
-      options.solver = solver;
-      try {
-        Simulation probe(*models[k].mech, options);
-      } catch (const std::exception&) {
-        continue;  // does not apply (e.g. the sparse method with couplings)
-      }
-      for (const auto& [iname, integrator] : integrators) {
-        const std::string name = std::string("articula/sim1s_") + iname + "_" +
-                                 solver_name(solver) + "/" + models[k].name;
-        benchmark::RegisterBenchmark(name.c_str(), [c, integrator, solver](benchmark::State& s) {
-          run_sim(s, c, integrator, solver);
-        })->Unit(benchmark::kMillisecond);
-      }
-    }
+    for (SolverChoice solver : solvers) register_solver(c, solver);
   }
+  static const BenchMechanism chain80 = fourbar_chain_mechanism(80);
+  static const BenchInput input80 = make_mechanism_input(chain80);
+  register_solver({&chain80, &input80}, SolverChoice::Auto);
+  for (SolverChoice solver : solvers) register_solver({&chain80, &input80}, solver);
 }
 
 }  // namespace

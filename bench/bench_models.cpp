@@ -157,8 +157,12 @@ std::vector<BenchMechanism> benchmark_mechanisms(const std::string& samples_dir)
   }
   for (int k : {5, 20, 80})
     out.push_back(bench_mechanism("ladder" + std::to_string(k), k, make_ladder(k)));
-  out.push_back(bench_mechanism("fourbar_chain20", 20, make_fourbar_chain(20)));
+  out.push_back(fourbar_chain_mechanism(20));
   return out;
+}
+
+BenchMechanism fourbar_chain_mechanism(int k) {
+  return bench_mechanism("fourbar_chain" + std::to_string(k), k, make_fourbar_chain(k));
 }
 
 BenchMechanism geared_mechanism(const std::string& samples_dir) {

@@ -39,9 +39,13 @@ struct BenchMechanism {
   const std::vector<LoopJoint>& loops() const { return mech->compiled.loops; }
 };
 // chain7, chain30, chain100, tree31, fourbar, slidercrank, stewart, ladder5, ladder20, ladder80,
-// fourbar_chain20 (20 four-bar modules in series, make_fourbar_chain).
+// fourbar_chain20 (fourbar_chain_mechanism(20)).
 // samples_dir holds fourbar.json, slider_crank.json and stewart_platform.json.
 std::vector<BenchMechanism> benchmark_mechanisms(const std::string& samples_dir);
+
+// make_fourbar_chain(k) as a benchmark mechanism (fourbar_chain<k>): the solver comparison's
+// larger chain, kept out of benchmark_mechanisms (Method 2 takes seconds per simulated second).
+BenchMechanism fourbar_chain_mechanism(int k);
 
 // The peer gate's geared mechanism: samples/geared_crank_rocker.json without its drive.
 BenchMechanism geared_mechanism(const std::string& samples_dir);

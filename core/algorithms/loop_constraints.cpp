@@ -70,6 +70,17 @@ inline RowBasis rotated_row_basis(const LoopJoint& l, const LoopTerms& t) {
   return b;
 }
 
+// The nearest common ancestor of bodies a and b (0: ground); parents have lower indices.
+int common_ancestor(const Model& model, int a, int b) {
+  while (a != b) {
+    if (a > b)
+      a = model.parent[a];
+    else
+      b = model.parent[b];
+  }
+  return a;
+}
+
 // rotated: the columns of rotated_column for every degree of freedom (nv), or nullptr to
 // compute them here. Loops that share a path (a Stewart platform's legs all end at the top
 // plate) then rotate each column once.
@@ -103,8 +114,12 @@ void jacobian_rows(const Model& model, const Data& data, const LoopJoint& l, con
     out[1] += sign * (Tb[1][3] * x[3] + Tb[1][4] * x[4] + Tb[1][5] * x[5]);
     out[2] += sign * (Tb[2][3] * x[3] + Tb[2][4] * x[4] + Tb[2][5] * x[5]);
   };
+  // The columns above the ends' nearest common ancestor would enter once with each sign and
+  // cancel exactly (0 + x - x = 0): the paths stop there, so a loop costs its own length, not its
+  // depth (a chain of loops would otherwise be O(N²)).
+  const int nca = common_ancestor(model, l.successor, l.predecessor);
   auto add_path = [&](int body, double sign, auto add_rows) {
-    for (int i = body; i > 0; i = model.parent[i]) {
+    for (int i = body; i > nca; i = model.parent[i]) {
       const int nvi = model.joints[i].nv(), col0 = model.v_index[i];
       if (nvi == 0) continue;
       const Transform& X = data.X0[i];

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/algorithms/kinematics.hpp"
+#include "core/sim/embedding/aggregation.hpp"
 #include "core/sim/mechanism.hpp"
 
 namespace articula {
@@ -19,7 +20,36 @@ constexpr double kSparseMargin = 0.85;
 // that auto keeps Method 2 and the sparse method on every sample.
 constexpr double kOperatorPerBodyRow = 100.0;
 constexpr double kOperatorPerBody = 4200.0;
+// The embedding's step per body (five position solves of 1.6-2.2 Newton iterations, four
+// accelerations with their kinematics and ABA) and per n_S³ of a node (its Y₁ and M̃_S factors):
+// fitted to the simulated second (RK4, 1 ms) of the four-bar chains of 20, 40 and 80 modules
+// and the Stewart platform against the sparse method and Method 2 measured in the same run.
+constexpr double kEmbeddingPerBody = 75000.0;
+constexpr double kEmbeddingPerNodeCube = 80.0;
 }  // namespace
+
+double embedding_step_cost(const Mechanism& m) {
+  const Model& model = m.model();
+  double cubes = 0.0;
+  for (const EmbeddingNode& n : aggregate(m).nodes) {
+    double ns = 0.0;
+    for (int b : n.bodies) ns += model.joints[b].nv();
+    cubes += ns * ns * ns;
+  }
+  return kEmbeddingPerBody * model.nb + kEmbeddingPerNodeCube * cubes;
+}
+
+bool prefer_embedding(const Mechanism& m, int rows, int solved_rows) {
+  if (rows == 0) return false;
+  // The others' RK4 step: four evaluations and a projection onto the loops, whose dense solve
+  // in the rows (as Method 2's G H⁻¹ Gᵀ) grows as rows² n and dominates long chains of loops.
+  const double me = solved_rows, n = m.model().nv;
+  const double projection = 12.3 * (me * me * n + me * me * me / 3);
+  double call = std::min(method2_cost(m.model(), rows, solved_rows),
+                         operator_cost(m.model(), rows, solved_rows));
+  if (m.sparse) call = std::min(call, kSparseCostPerFlop * m.sparse->flops);
+  return embedding_step_cost(m) < 0.5 * (4 * call + projection);
+}
 
 double operator_cost(const Model& model, int rows, int solved_rows) {
   double depth_sum = 0.0;  // the dense rows span the paths to the base, as in Method 2

@@ -25,6 +25,18 @@ double operator_cost(const Model& model, int rows, int solved_rows);
 // of the sparse method's (when that applies), so near a tie the better-tested methods stay.
 bool prefer_operator(const Mechanism& m, int rows, int solved_rows);
 
+// Predicted instructions of one step of a simulation with the embedding solver (embedded ABA,
+// embedding/embedded_aba.hpp): per body its kinematics, position solves and ABA at every stage,
+// and per aggregated node its local factors, O(n_S³). Compared in prefer_embedding with the
+// other solvers' RK4 step (four calls and the projection after the step, which the embedding
+// has not): fitted to the bench's simulated seconds on four-bar chains of 20 to 80 modules, the
+// Stewart platform and the four-bar (ratios to the best other within a factor 1.6).
+double embedding_step_cost(const Mechanism& m);
+
+// Whether `auto` picks the embedding solver: its predicted step cost is under half of the best
+// other solver's (so near a tie the solvers with a projection and a rank-revealing solve stay).
+bool prefer_embedding(const Mechanism& m, int rows, int solved_rows);
+
 // The sparse-matrix method when it applies and its predicted cost (flops of its symbolic
 // analysis) is below Method 2's; null selects Method 2.
 std::shared_ptr<const SparseDynamicsModel> select_loop_method(const Mechanism& m);

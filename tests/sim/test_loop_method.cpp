@@ -67,3 +67,27 @@ TEST_CASE("The loop method is chosen at prepare time by predicted cost", "[spars
   CHECK_FALSE(sparse_dynamics_model(prepare(load_project(test::sample_path("bennett.json")).spec)));
   CHECK_FALSE(prepare(load_project(test::sample_path("double_pendulum.json")).spec).sparse);
 }
+
+TEST_CASE("auto picks the embedding solver where its predicted step is cheapest", "[embedding]") {
+  // Bench, RK4 simulated second (README "Constraint embedding"): on 80 four-bar modules the
+  // embedding is several times faster than the best other solver (the others' projection grows
+  // as rows² n); on 20 modules and on every sample another solver is faster, and auto keeps the
+  // choice it made before the embedding entered it.
+  auto solver = [](const Mechanism& m) { return std::string(Simulation(m).solver_name()); };
+  const Mechanism chain80 = prepare(make_fourbar_chain(80));
+  const Mechanism chain20 = prepare(make_fourbar_chain(20));
+  CHECK(solver(chain80) == "embedding");
+  CHECK(solver(chain20) == "sparse");
+  CHECK(prefer_embedding(chain80, constraint_rows(chain80.compiled.loops), 2 * 80));
+  int samples = 0;
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::string(ARTICULA_SOURCE_DIR) + "/samples")) {
+    if (e.path().extension() != ".json") continue;
+    INFO(e.path().filename().string());
+    const Mechanism m = prepare(load_project(e.path().string()).spec);
+    if (!m.has_loops() && m.couplings.empty()) continue;
+    CHECK(solver(m) != "embedding");
+    ++samples;
+  }
+  CHECK(samples >= 15);
+}

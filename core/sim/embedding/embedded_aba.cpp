@@ -119,10 +119,14 @@ bool EmbeddedAba::tip_to_base(Data& data, Node& n, const VecX& y, const VecX& ta
   n.W.noalias() = n.U * n.X;
   for (std::size_t i = 0; i < n.cols.size(); ++i) n.h[i] = tau[n.cols[i]] - n.h[i];  // τ_S - h_S
   if (k > 0) {
-    n.ldlt.compute(n.X.transpose() * n.M * n.X);
+    n.MX.noalias() = n.M * n.X;
+    n.D.noalias() = n.X.transpose() * n.MX;
+    n.ldlt.compute(n.D);
     if (n.ldlt.info() != Eigen::Success || !(n.ldlt.vectorD().minCoeff() > 0.0)) return false;
-    n.Dinv_u = n.ldlt.solve(n.X.transpose() * n.h);
-    n.DinvWt = n.ldlt.solve(n.W.transpose());
+    n.Xh.noalias() = n.X.transpose() * n.h;
+    n.Dinv_u = n.ldlt.solve(n.Xh);
+    n.DinvWt = n.W.transpose();
+    n.ldlt.solveInPlace(n.DinvWt);
     IC.noalias() -= n.W * n.DinvWt;
     p.noalias() += n.W * n.Dinv_u;
   }
@@ -144,7 +148,9 @@ void EmbeddedAba::base_to_tip(Data& data, Node& n, VecX& r) {
     n.theta.noalias() -= n.DinvWt * aP;
     n.qdd.noalias() = n.X * n.theta;
   }
-  VecX rs = n.U.transpose() * aP - n.h;
+  VecX& rs = n.rs;
+  rs.noalias() = n.U.transpose() * aP;
+  rs -= n.h;
   rs.noalias() += n.M * n.qdd;
   n.qdd += n.ys;
   for (int i = 0; i < ns; ++i) data.qdd[n.cols[i]] = n.qdd[i], r[n.cols[i]] = rs[i];

@@ -57,7 +57,8 @@ class EmbeddedAba {
         S;  // 6 x n_S: the coordinates' motion subspaces (base coords)
     Eigen::Matrix<double, 6, Eigen::Dynamic> U, W;  // U_S (6 x n_S), W_S (6 x k)
     MatX M, X, DinvWt;  // M̃_S (n_S x n_S), X_S (n_S x k), D_S⁻¹ W_Sᵀ (k x 6)
-    VecX h, ys, Dinv_u, theta, qdd;
+    MatX MX, D;         // M̃_S X_S, D_S (scratch)
+    VecX h, ys, Dinv_u, theta, qdd, Xh, rs;
     Eigen::LDLT<MatX> ldlt;  // of D_S
   };
   bool tip_to_base(Data& data, Node& n, const VecX& y, const VecX& tau);

@@ -171,12 +171,14 @@ void ConstraintEmbedding::choose(const MatX& G, const std::string& when) {
   factor(G);
 }
 
-double ConstraintEmbedding::factor(const MatX& G) {
+double ConstraintEmbedding::factor(const MatX& G, bool estimate) {
   double worst = 1.0;
   for (Node& n : nodes_) {
     n.lu.compute(sub(G, n.sel, n.dep));
-    n.rcond = n.lu.rcond();
-    worst = std::min(worst, n.rcond / n.rcond0);
+    if (estimate) {
+      n.rcond = n.lu.rcond();
+      worst = std::min(worst, n.rcond / n.rcond0);
+    }
     if (n.ind.empty()) continue;
     const MatX Xd = -n.lu.solve(sub(G, n.sel, n.ind));  // Eq. 60: -Y₁⁻¹ Y₂
     for (std::size_t j = 0; j < n.ind.size(); ++j) {

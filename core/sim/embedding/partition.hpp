@@ -30,8 +30,9 @@ class ConstraintEmbedding {
   // Partition of every node at rows G: sel rows, dep / ind coordinates. when: for diagnoses.
   void choose(const MatX& G, const std::string& when);
   // Y₁ factors and X_S at rows G (same rows as at the last choose). Returns the worst ratio of
-  // a node's Y₁ reciprocal condition estimate to its value when chosen.
-  double factor(const MatX& G);
+  // a node's Y₁ reciprocal condition estimate to its value when chosen; with estimate = false
+  // (the solver's calls, between monitor()s) the estimate is skipped and 1 returned.
+  double factor(const MatX& G, bool estimate = true);
   // Re-chooses the nodes whose Y₁ has degraded by kRechoose since chosen; returns how many.
   int monitor(const MatX& G, const std::string& when);
 

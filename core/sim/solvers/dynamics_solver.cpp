@@ -84,6 +84,12 @@ std::unique_ptr<DynamicsSolver> make_solver(const SolverEnv& env, SolverChoice c
   switch (choice) {
     case SolverChoice::Auto:
       if (env.constraints.tree_only()) return std::make_unique<TreeSolver>(env);
+      if (env.constraints.operator_capable() &&  // no limit, contact or friction rows
+          prefer_embedding(env.mech, env.constraints.rows(), solved_rows(env)))
+        try {
+          return std::make_unique<EmbeddingSolver>(env);
+        } catch (const SetupError&) {  // quaternions the loops do not determine: the others
+        }
       if (env.constraints.operator_capable() &&
           prefer_operator(env.mech, env.constraints.rows(), solved_rows(env)))
         return std::make_unique<OperatorSolver>(env);

@@ -28,7 +28,7 @@ const VecX& EmbeddingSolver::accelerations(const SolverInput& in) {
   Data& data = env_.data;
   forward_kinematics_bias(model, data, in.q, in.v);
   env_.constraints.acceleration(context(in));
-  embedding_->factor(env_.constraints.G());
+  embedding_->factor(env_.constraints.G(), false);   // conditioning: Simulation's monitor()
   embedding_->particular(env_.constraints.g(), y_);  // Ẋ θ̇_R and the drives' q̈
   if (aba_)
     articulated(in);
