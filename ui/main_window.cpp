@@ -60,6 +60,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(viewport_, &ViewportPanel::picked, this, [this](int body, int joint) {
     document_->setSelection(document_->fromSimulated(body, joint));
   });
+  viewport_->setDocument(document_);  // the 3D build tools edit it
   connect(controller_, &SimulationController::frameChanged, viewport_,
           &ViewportPanel::showSnapshot);
   // A trace shows the recorded run: reset (or resuming from a scrubbed instant) starts it anew.
@@ -469,8 +470,9 @@ void MainWindow::onDocumentChanged() {
   plots_->setMechanism(mech.get());
   controller_->setMechanism(mech);
   plots_->showDefaultPlots();
-  if (ortho_action_) ortho_action_->setChecked(mech && mech->planar);
-  viewport_->fitToView();
+  // Building in 3D keeps the camera (and its projection) where the user builds.
+  if (ortho_action_ && !viewport_->isBuilding()) ortho_action_->setChecked(mech && mech->planar);
+  viewport_->fitToViewUnlessBuilding();
   updateSummary();
 }
 

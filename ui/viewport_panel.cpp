@@ -7,11 +7,16 @@
 #include <QVBoxLayout>
 #include <limits>
 
+#include "core/doc/sketch_geometry.hpp"
 #include "core/sim/mechanism.hpp"
 #include "ui/sketch_view.hpp"
 
 #ifdef ARTICULA_HAVE_RENDER
+#include <QLabel>
+
 #include "render/mechanism_scene.hpp"
+#include "ui/build3d_bar.hpp"
+#include "ui/build3d_controller.hpp"
 #include "ui/viewport_widget.hpp"
 #endif
 
@@ -93,11 +98,68 @@ ViewportPanel::~ViewportPanel() {
 #endif
 }
 
+void ViewportPanel::setDocument(Document* document) {
+  document_ = document;
+#ifdef ARTICULA_HAVE_RENDER
+  if (build_ || !document) return;
+  build_ = new Build3DController(
+      viewport_, document,
+      [this](const RayHit& hit, int& body, Vec3& point, Vec3& normal) {
+        return sketchedHit(hit, body, point, normal);
+      },
+      this);
+  auto* bar = new Build3DBar(build_, this);
+  auto* layout = static_cast<QVBoxLayout*>(this->layout());
+  layout->insertWidget(0, bar);
+  layout->insertWidget(1, bar->promptLabel());
+  layout->setStretchFactor(viewport_, 1);  // the prompt line takes only its height
+#endif
+}
+
+bool ViewportPanel::isBuilding() const {
+#ifdef ARTICULA_HAVE_RENDER
+  return build_ && build_->tool() != Build3DController::Tool::None;
+#else
+  return false;
+#endif
+}
+
+void ViewportPanel::fitToViewUnlessBuilding() {
+  if (!isBuilding()) fitToView();
+}
+
+#ifdef ARTICULA_HAVE_RENDER
+bool ViewportPanel::sketchedHit(const RayHit& hit, int& body, Vec3& point, Vec3& normal) const {
+  const Vec3 world(hit.world.x(), hit.world.y(), hit.world.z());
+  const Vec3 n(hit.normal.x(), hit.normal.y(), hit.normal.z());
+  if (hit.body < 0) {  // ground geometry does not move
+    body = -1, point = world, normal = n;
+    return true;
+  }
+  if (!document_ || !scene_ || !mech_) return false;
+  body = document_->fromSimulated(hit.body, -1).body;
+  osg::Vec3d at, tip;
+  if (body < 0 || !scene_->body_point(hit.body, hit.world, at) ||
+      !scene_->body_point(hit.body, hit.world + hit.normal, tip))
+    return false;
+  // Model body frame -> the user's body frame (^{model}X_{user}: p_model = E (p_user - r)) ->
+  // the world of the sketched pose, where edits are made.
+  const Transform& X = mech_->compiled.X_body[mech_->compiled.model_body[hit.body]];
+  const Vec3 a = X.E.transpose() * Vec3(at.x(), at.y(), at.z()) + X.r;
+  const Vec3 b = X.E.transpose() * Vec3(tip.x(), tip.y(), tip.z()) + X.r;
+  const MechanismSpec& spec = document_->spec();
+  point = to_world(spec, body, a);
+  normal = (to_world(spec, body, b) - point).normalized();
+  return true;
+}
+#endif
+
 bool ViewportPanel::has3D() const {
   return viewport_ != nullptr;
 }
 
 void ViewportPanel::setMechanism(const Mechanism* m) {
+  mech_ = m;
   if (sketch_) sketch_->setMechanism(m);
 #ifdef ARTICULA_HAVE_RENDER
   viewport_->setScene(nullptr);
@@ -111,7 +173,7 @@ void ViewportPanel::setMechanism(const Mechanism* m) {
   scene_->set_joint_axes_visible(overlays_.axes);
   scene_->set_body_frames_visible(overlays_.frames);
   scene_->set_grid_visible(overlays_.grid);
-  viewport_->setWorldUp(scene_->up());
+  if (!isBuilding()) viewport_->setWorldUp(scene_->up());  // building keeps the camera
   viewport_->setScene(scene_->root());
 #endif
 }

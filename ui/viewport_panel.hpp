@@ -11,6 +11,10 @@
 #include "core/sim/snapshot.hpp"
 #include "ui/document.hpp"
 
+#ifdef ARTICULA_HAVE_RENDER
+#include "ui/viewport_widget.hpp"  // RayHit
+#endif
+
 namespace articula {
 
 struct Mechanism;
@@ -18,6 +22,7 @@ struct Snapshot;
 class SketchView;
 class ViewportWidget;
 class MechanismScene;
+class Build3DController;
 
 class ViewportPanel : public QWidget {
   Q_OBJECT
@@ -33,6 +38,14 @@ class ViewportPanel : public QWidget {
 
   explicit ViewportPanel(QWidget* parent = nullptr);
   ~ViewportPanel() override;
+
+  // The document the 3D build tools edit (ui/build3d_*); adds the build bar above the 3D view.
+  void setDocument(Document* document);
+  // Null without the renderer or before setDocument.
+  Build3DController* build3D() const { return build_; }
+  bool isBuilding() const;  // a 3D build tool is active: edits keep the camera where it is
+  // Fits to view, unless a build tool is active (after an edit: building keeps the camera).
+  void fitToViewUnlessBuilding();
 
   void setMechanism(const Mechanism* m);
   void showSnapshot(const Snapshot& s);
@@ -64,7 +77,15 @@ class ViewportPanel : public QWidget {
   void picked(int body, int joint);
 
  private:
+#ifdef ARTICULA_HAVE_RENDER
+  // A ray hit on the shown (simulated) mechanism as a document body and sketched world point.
+  bool sketchedHit(const RayHit& hit, int& body, Vec3& point, Vec3& normal) const;
+#endif
+
   SketchView* sketch_ = nullptr;
+  Document* document_ = nullptr;
+  const Mechanism* mech_ = nullptr;  // shown in 3D (the document's simulated part)
+  Build3DController* build_ = nullptr;
   ViewportWidget* viewport_ = nullptr;
   std::unique_ptr<MechanismScene> scene_;
   bool ortho_ = false;

@@ -1,5 +1,6 @@
 #include "ui/viewport_widget.hpp"
 
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
@@ -258,6 +259,10 @@ void ViewportWidget::mousePressEvent(QMouseEvent* e) {
 }
 
 void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
+  if (interactor_ && drag_ == Drag::None) {
+    interactor_->hover(e->position());
+    return;
+  }
   const QPoint pos = e->position().toPoint();
   const QPoint d = pos - last_pos_;
   last_pos_ = pos;
@@ -280,8 +285,13 @@ void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
 
 void ViewportWidget::mouseReleaseEvent(QMouseEvent* e) {
   const bool click = (e->position().toPoint() - press_pos_).manhattanLength() < 4;
-  if (click && e->button() == Qt::LeftButton) pick(e->position().toPoint());
   drag_ = Drag::None;
+  if (click && interactor_ && e->button() == Qt::LeftButton)
+    interactor_->click(e->position());
+  else if (click && interactor_ && e->button() == Qt::RightButton)
+    interactor_->cancel();
+  else if (click && e->button() == Qt::LeftButton)
+    pick(e->position().toPoint());
 }
 
 void ViewportWidget::mouseDoubleClickEvent(QMouseEvent* e) {
@@ -307,21 +317,72 @@ void ViewportWidget::wheelEvent(QWheelEvent* e) {
   update();
 }
 
-void ViewportWidget::pick(const QPoint& pos) {
-  if (!gl_ready_) return;
+void ViewportWidget::keyPressEvent(QKeyEvent* e) {
+  if (interactor_ && e->key() == Qt::Key_Escape)
+    interactor_->cancel();
+  else
+    QOpenGLWidget::keyPressEvent(e);
+}
+
+void ViewportWidget::setInteractor(ViewportInteractor* interactor) {
+  interactor_ = interactor;
+  setMouseTracking(interactor != nullptr);
+}
+
+void ViewportWidget::setOverlay(osg::Node* overlay) {
+  if (overlay_) root_->removeChild(overlay_);
+  overlay_ = overlay;
+  if (overlay_) {
+    overlay_->setNodeMask(kDecorationMask);
+    root_->addChild(overlay_);
+  }
+  update();
+}
+
+void ViewportWidget::setCamera(const osg::Vec3d& center, double distance) {
+  center_ = center;
+  distance_ = std::max(distance, 1e-6);
+  update();
+}
+
+void ViewportWidget::sightLine(const QPointF& pos, osg::Vec3d& origin,
+                               osg::Vec3d& direction) const {
+  // Unproject the widget point at the near and far planes (normalized device z = -1, 1).
+  const osg::Matrixd inverse = osg::Matrixd::inverse(viewMatrix() * projectionMatrix());
+  const double x = 2 * pos.x() / std::max(width(), 1) - 1;
+  const double y = 1 - 2 * pos.y() / std::max(height(), 1);
+  origin = osg::Vec3d(x, y, -1) * inverse;
+  direction = osg::Vec3d(x, y, 1) * inverse - origin;
+  direction.normalize();
+}
+
+RayHit ViewportWidget::rayAt(const QPointF& pos) {
+  RayHit out;
+  if (!gl_ready_) return out;
   const double dpr = devicePixelRatioF();
   const double x = pos.x() * dpr, y = (height() - pos.y()) * dpr;  // OSG windows count y upwards
   updateCamera();
   osgUtil::LineSegmentIntersector::Intersections hits;
-  ScenePick result;
-  if (viewer_->computeIntersections(viewer_->getCamera(), osgUtil::Intersector::WINDOW, x, y, hits,
-                                    kMechanismMask)) {
-    result = pick_from_path(hits.begin()->nodePath);
-    pick_point_ = hits.begin()->getWorldIntersectPoint();
-  }
-  has_pick_point_ = result.body >= 0 || result.joint >= 0;
-  pick_body_ = result.body;
-  emit picked(result.body, result.joint);
+  if (!viewer_->computeIntersections(viewer_->getCamera(), osgUtil::Intersector::WINDOW, x, y, hits,
+                                     kMechanismMask))
+    return out;
+  const ScenePick tags = pick_from_path(hits.begin()->nodePath);
+  out.hit = true;
+  out.body = tags.body;
+  out.joint = tags.joint;
+  out.world = hits.begin()->getWorldIntersectPoint();
+  out.normal = hits.begin()->getWorldIntersectNormal();
+  out.normal.normalize();
+  return out;
+}
+
+void ViewportWidget::pick(const QPoint& pos) {
+  if (!gl_ready_) return;
+  const RayHit hit = rayAt(pos);
+  if (hit.hit) pick_point_ = hit.world;
+  has_pick_point_ = hit.body >= 0 || hit.joint >= 0;
+  pick_body_ = hit.body;
+  emit picked(hit.body, hit.joint);
 }
 
 }  // namespace articula

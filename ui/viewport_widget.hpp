@@ -26,6 +26,25 @@ class Viewer;
 
 namespace articula {
 
+// Takes the mouse over from orbit-and-pick while a building tool is active (ui/build3d_*): moves
+// without a button hover, a left click (press and release without dragging) clicks, a right
+// click or Escape cancels; dragging still orbits and pans. Positions in logical widget pixels.
+class ViewportInteractor {
+ public:
+  virtual ~ViewportInteractor() = default;
+  virtual void hover(const QPointF& pos) = 0;
+  virtual void click(const QPointF& pos) = 0;
+  virtual void cancel() = 0;
+};
+
+// What is under a widget point: the innermost tagged body and joint (render/scene_pick.hpp), the
+// world point hit and the surface normal there (unit, world).
+struct RayHit {
+  bool hit = false;
+  int body = -1, joint = -1;
+  osg::Vec3d world, normal;
+};
+
 class ViewportWidget : public QOpenGLWidget {
   Q_OBJECT
 
@@ -59,6 +78,19 @@ class ViewportWidget : public QOpenGLWidget {
     return has_pick_point_ && pick_body_ == user_body;
   }
 
+  // The mechanism geometry under a widget point (no signal, nothing remembered).
+  RayHit rayAt(const QPointF& pos);
+  // The line of sight through a widget point: a world point on it and its unit direction.
+  void sightLine(const QPointF& pos, osg::Vec3d& origin, osg::Vec3d& direction) const;
+  // Places the camera (centre looked at, and eye distance) keeping the view direction.
+  void setCamera(const osg::Vec3d& center, double distance);
+  double cameraDistance() const { return distance_; }
+  // Null: the mouse orbits and picks. Not owned.
+  void setInteractor(ViewportInteractor* interactor);
+  // Drawn over the scene, never picked nor fitted (the building tools' plane and markers); kept
+  // when the scene changes. Null removes it.
+  void setOverlay(osg::Node* overlay);
+
   long framesDrawn() const { return frames_; }
   double lastFrameSeconds() const { return last_frame_s_; }  // time spent in the last paintGL
   double framesPerSecond() const { return fps_; }            // smoothed over recent frames
@@ -80,6 +112,7 @@ class ViewportWidget : public QOpenGLWidget {
   void mouseReleaseEvent(QMouseEvent* e) override;
   void mouseDoubleClickEvent(QMouseEvent* e) override;
   void wheelEvent(QWheelEvent* e) override;
+  void keyPressEvent(QKeyEvent* e) override;
 
  private:
   enum class Drag { None, Orbit, Pan };
@@ -95,6 +128,8 @@ class ViewportWidget : public QOpenGLWidget {
   osg::ref_ptr<osgViewer::GraphicsWindowEmbedded> window_;
   osg::ref_ptr<osg::Group> root_;  // background, then the scene
   osg::ref_ptr<osg::Node> scene_;
+  osg::ref_ptr<osg::Node> overlay_;
+  ViewportInteractor* interactor_ = nullptr;
   bool gl_ready_ = false;
 
   // Turntable camera: the eye orbits `center_` at `distance_`.

@@ -73,6 +73,10 @@ LinkStock LinkStock::of(const BodySpec& body) {
   LinkStock stock;
   if (body.extra.contains("sketch") && body.extra["sketch"].value("material", "") == "steel")
     stock.material = Material::steel();
+  // A round bar of this diameter (m), as the 3D view's Link tool draws: sketch.diameter.
+  if (body.extra.contains("sketch") && body.extra["sketch"].contains("diameter") &&
+      body.extra["sketch"]["diameter"].is_number())
+    stock.section = BarSection::round(body.extra["sketch"]["diameter"].get<double>());
   return stock;
 }
 

@@ -13,7 +13,8 @@
 namespace articula {
 
 // What a drawn link is made of: by default an aluminium bar 20 × 6 mm (0.324 kg/m); the body's
-// extra.sketch.material ("steel", "aluminium") chooses the material.
+// extra.sketch.material ("steel", "aluminium") chooses the material, extra.sketch.diameter (m) a
+// round bar instead (the 3D view's Link tool).
 struct LinkStock {
   BarSection section = BarSection::rectangular(0.02, 0.006);
   Material material = Material::aluminium();

@@ -1,0 +1,39 @@
+#pragma once
+// The edits of the 3D view's building tools: a link between two points anywhere in space (a round
+// bar whose mass follows its geometry, as drawn links do) and a joint of any 1-3 DoF kind at a
+// point, joining two bodies with joint frames whose z axis is a chosen world direction. Points and
+// directions are in world coordinates of the sketched poses (body.pose), as the sketch's edits
+// are. Builders throw std::invalid_argument naming the problem, and change nothing.
+#include <optional>
+
+#include "core/doc/editable_mechanism.hpp"
+
+namespace articula {
+
+// A joint to place: on ground (body = -1) or a body; revolute, prismatic, spherical or universal.
+struct SpatialJoint {
+  int body = -1;
+  Joint joint = Joint::revolute();
+  // World direction of the joint frame's z axis: the rotation axis (revolute), the slide
+  // (prismatic), the first axis (universal; its second axis is the frame's y, perpendicular to z
+  // and to `across`); a spherical joint ignores it. Any length but zero.
+  Vec3 axis = Vec3::UnitZ();
+  Vec3 across = Vec3::UnitX();  // universal: a direction the second axis is perpendicular to
+};
+
+// A joint frame (columns x, y, z) with z along `axis`, and y perpendicular to `across` where they
+// are not parallel (else to the world axis least aligned with `axis`).
+Mat3 joint_frame(const Vec3& axis, const Vec3& across);
+
+// A round link of `diameter` (m) from world point a to world point b: its frame at a with x along
+// b - a, sketch points at both ends, mass from the bar (extra.sketch.mass "bars", diameter). Each
+// end given a joint is joined there to that joint's body (its parent) with the new link as child.
+Edit add_spatial_link(EditableMechanism& doc, const Vec3& a, const Vec3& b, double diameter,
+                      const std::optional<SpatialJoint>& at_a,
+                      const std::optional<SpatialJoint>& at_b);
+
+// A joint at world point `at` with `parent.body` as parent and body `child` as child.
+Edit add_spatial_joint(EditableMechanism& doc, const SpatialJoint& parent, int child,
+                       const Vec3& at);
+
+}  // namespace articula

@@ -1,0 +1,85 @@
+#include "render/build_overlay.hpp"
+
+#include <cmath>
+#include <osg/Depth>
+#include <osg/Geometry>
+#include <osg/LineWidth>
+
+namespace articula {
+
+namespace {
+
+const osg::Vec4 kPlane(0.25f, 0.40f, 0.65f, 1.f);
+const osg::Vec4 kHover(0.95f, 0.45f, 0.05f, 1.f);
+const osg::Vec4 kSnapped(0.05f, 0.65f, 0.15f, 1.f);
+const osg::Vec4 kFirst(0.10f, 0.10f, 0.10f, 1.f);
+const osg::Vec4 kAxis(0.85f, 0.05f, 0.10f, 1.f);
+
+// Coloured line segments (pairs of points) in one drawable.
+struct Lines {
+  osg::ref_ptr<osg::Vec3Array> v = new osg::Vec3Array;
+  osg::ref_ptr<osg::Vec4Array> c = new osg::Vec4Array;
+  void add(const osg::Vec3d& a, const osg::Vec3d& b, const osg::Vec4& color) {
+    v->push_back(a);
+    v->push_back(b);
+    c->push_back(color);
+    c->push_back(color);
+  }
+  void cross(const osg::Vec3d& p, double s, const osg::Vec4& color) {
+    for (const osg::Vec3d& d : {osg::Vec3d(s, 0, 0), osg::Vec3d(0, s, 0), osg::Vec3d(0, 0, s)})
+      add(p - d, p + d, color);
+  }
+  osg::ref_ptr<osg::Geometry> geometry() const {
+    osg::ref_ptr<osg::Geometry> g = new osg::Geometry;
+    g->setVertexArray(v);
+    g->setColorArray(c, osg::Array::BIND_PER_VERTEX);
+    g->addPrimitiveSet(new osg::DrawArrays(GL_LINES, 0, static_cast<int>(v->size())));
+    return g;
+  }
+};
+
+osg::ref_ptr<osg::Geode> unlit(float width, bool on_top) {
+  osg::ref_ptr<osg::Geode> geode = new osg::Geode;
+  osg::StateSet* ss = geode->getOrCreateStateSet();
+  ss->setMode(GL_LIGHTING, osg::StateAttribute::OFF | osg::StateAttribute::PROTECTED);
+  ss->setAttributeAndModes(new osg::LineWidth(width));
+  if (on_top) {
+    ss->setAttributeAndModes(new osg::Depth(osg::Depth::ALWAYS, 0, 1, false));
+    ss->setRenderBinDetails(100, "RenderBin");
+  }
+  return geode;
+}
+
+}  // namespace
+
+BuildOverlay::BuildOverlay()
+    : root_(new osg::Group), plane_(unlit(1.f, false)), points_(unlit(2.5f, true)) {
+  root_->addChild(plane_);
+  root_->addChild(points_);
+}
+
+void BuildOverlay::show(const BuildMarks& m) {
+  marks_ = m;
+  plane_->removeDrawables(0, plane_->getNumDrawables());
+  points_->removeDrawables(0, points_->getNumDrawables());
+  if (m.plane && m.plane_step > 0) {
+    Lines grid;
+    const int n = static_cast<int>(std::lround(m.plane_half / m.plane_step));
+    const double h = n * m.plane_step;
+    for (int k = -n; k <= n; ++k) {
+      const double u = k * m.plane_step;
+      grid.add({u, -h, m.plane_z}, {u, h, m.plane_z}, kPlane);
+      grid.add({-h, u, m.plane_z}, {h, u, m.plane_z}, kPlane);
+    }
+    plane_->addDrawable(grid.geometry());
+  }
+  Lines marks;
+  if (m.first) marks.cross(*m.first, m.size, kFirst);
+  if (m.first && m.hover) marks.add(*m.first, *m.hover, kFirst);
+  if (m.hover) marks.cross(*m.hover, m.size, m.snapped ? kSnapped : kHover);
+  if (m.axis && m.axis_at)
+    marks.add(*m.axis_at - *m.axis * (2 * m.size), *m.axis_at + *m.axis * (8 * m.size), kAxis);
+  if (!marks.v->empty()) points_->addDrawable(marks.geometry());
+}
+
+}  // namespace articula

@@ -1,0 +1,39 @@
+#pragma once
+// The 3D building tools' marks over the view (ui/build3d_*): the plane where clicks in empty
+// space land (a grid of lines), the point under the cursor, the first point of a tool waiting for
+// its second with a line to the cursor, and the candidate joint axis. Unlit lines drawn over the
+// scene (no depth test), so that a point inside a body stays visible. World coordinates, metres.
+#include <optional>
+#include <osg/Geode>
+#include <osg/Group>
+#include <osg/Vec3d>
+
+namespace articula {
+
+struct BuildMarks {
+  bool plane = false;       // the grid of the plane z = plane_z
+  double plane_z = 0.0;     // m
+  double plane_half = 0.5;  // half width of the drawn grid about the origin (m)
+  double plane_step = 0.05;
+  std::optional<osg::Vec3d> hover;    // the point a click would take
+  bool snapped = false;               // hover is an existing sketch point
+  std::optional<osg::Vec3d> first;    // a tool's first point, joined to hover by a line
+  std::optional<osg::Vec3d> axis;     // candidate joint axis (unit), drawn through axis_at
+  std::optional<osg::Vec3d> axis_at;  // the joint's point
+  double size = 0.01;                 // marker half size (m); the axis is 8 times as long
+};
+
+class BuildOverlay {
+ public:
+  BuildOverlay();
+  osg::Group* node() const { return root_.get(); }
+  void show(const BuildMarks& marks);
+  const BuildMarks& marks() const { return marks_; }
+
+ private:
+  osg::ref_ptr<osg::Group> root_;
+  osg::ref_ptr<osg::Geode> plane_, points_;
+  BuildMarks marks_;
+};
+
+}  // namespace articula

@@ -1,0 +1,141 @@
+#include "ui/build3d_controller.hpp"
+
+#include <cmath>
+
+#include "core/doc/sketch_geometry.hpp"
+#include "ui/document.hpp"
+
+namespace articula {
+
+namespace {
+osg::Vec3d osg_of(const Vec3& v) {
+  return {v.x(), v.y(), v.z()};
+}
+}  // namespace
+
+Build3DController::Build3DController(ViewportWidget* view, Document* document, HitMapper mapper,
+                                     QObject* parent)
+    : QObject(parent), view_(view), document_(document), mapper_(std::move(mapper)) {
+  // A pending first point names a body by index: another edit (undo, a new file) voids it.
+  connect(document, &Document::documentChanged, this, &Build3DController::cancel);
+}
+
+Build3DController::~Build3DController() {
+  if (view_ && tool_ != Tool::None) {
+    view_->setInteractor(nullptr);
+    view_->setOverlay(nullptr);
+  }
+}
+
+void Build3DController::setTool(Tool tool) {
+  tool_ = tool;
+  active_.reset();
+  hover_ = BuildPick{};
+  if (tool == Tool::Link) active_ = std::make_unique<LinkTool3D>(document_, &settings_);
+  if (tool == Tool::Joint) active_ = std::make_unique<JointTool3D>(document_, &settings_);
+  view_->setInteractor(active_ ? this : nullptr);
+  view_->setOverlay(active_ ? overlay_.node() : nullptr);
+  showMarks();
+  emit promptChanged(prompt());
+}
+
+void Build3DController::settingsChanged() {
+  showMarks();
+  emit promptChanged(prompt());
+}
+
+QString Build3DController::prompt() const {
+  if (!active_) return {};
+  if (!active_->message().isEmpty()) return active_->message() + " — " + active_->prompt();
+  return active_->prompt();
+}
+
+bool Build3DController::snap(const QPointF& pos, const RayHit& hit, BuildPick& out) const {
+  int hit_body = -2;
+  Vec3 p, n;
+  if (hit.hit && mapper_(hit, hit_body, p, n)) out.normal = n;
+  double best = kSnapPixels;
+  bool found = false;
+  for (const SketchPoint& s : sketch_points(document_->spec())) {
+    const double d = std::hypot(view_->projectToWidget(osg_of(s.world)).x() - pos.x(),
+                                view_->projectToWidget(osg_of(s.world)).y() - pos.y());
+    // The same point on several bodies: the one under the pointer wins.
+    const bool better = d < best - 0.5 || (d < best + 0.5 && found && s.body == hit_body);
+    if (!better) continue;
+    best = std::min(best, d);
+    out.body = s.body;
+    out.point = s.world;
+    found = true;
+  }
+  if (found && out.body != hit_body) out.normal = Vec3::Zero();  // not the surface hit
+  return found;
+}
+
+BuildPick Build3DController::pickAt(const QPointF& pos) {
+  BuildPick out;
+  const RayHit hit = view_->rayAt(pos);
+  if (snap(pos, hit, out)) {
+    out.valid = out.snapped = true;
+    return out;
+  }
+  if (hit.hit && mapper_(hit, out.body, out.point, out.normal)) {
+    out.valid = true;
+    return out;
+  }
+  osg::Vec3d origin, dir;
+  view_->sightLine(pos, origin, dir);
+  if (std::abs(dir.z()) < 1e-9) return out;  // looking along the plane
+  const double t = (settings_.plane_z - origin.z()) / dir.z();
+  if (!(t > 0)) return out;  // behind the eye
+  const osg::Vec3d p = origin + dir * t;
+  out.valid = out.in_space = true;
+  out.point = Vec3(p.x(), p.y(), p.z());
+  out.normal = Vec3::UnitZ();
+  return out;
+}
+
+void Build3DController::showMarks() {
+  BuildMarks m;
+  m.plane = active_ != nullptr;
+  m.plane_z = settings_.plane_z;
+  m.size = 0.012 * view_->cameraDistance();
+  if (active_ && hover_.valid) {
+    m.hover = osg_of(hover_.point);
+    m.snapped = hover_.snapped;
+  }
+  if (active_ && active_->first()) m.first = osg_of(active_->first()->point);
+  if (active_ && joint_has_axis(settings_.joint)) {
+    // The joint tool's axis is its first point's; the link tool's, at the end being placed.
+    const bool at_first = tool_ == Tool::Joint && active_->first();
+    const BuildPick& at = at_first ? *active_->first() : hover_;
+    if (at.valid && (tool_ == Tool::Joint || !at.in_space || !active_->first())) {
+      m.axis = osg_of(candidate_axis(settings_, at));
+      m.axis_at = osg_of(at.point);
+    }
+  }
+  overlay_.show(m);
+  view_->update();
+}
+
+void Build3DController::hover(const QPointF& pos) {
+  if (!active_) return;
+  hover_ = pickAt(pos);
+  showMarks();
+}
+
+void Build3DController::click(const QPointF& pos) {
+  if (!active_) return;
+  hover_ = pickAt(pos);
+  active_->click(hover_);
+  showMarks();
+  emit promptChanged(prompt());
+}
+
+void Build3DController::cancel() {
+  if (!active_ || !view_) return;
+  active_->cancel();
+  showMarks();
+  emit promptChanged(prompt());
+}
+
+}  // namespace articula
