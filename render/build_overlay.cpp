@@ -74,8 +74,11 @@ void BuildOverlay::show(const BuildMarks& m) {
     plane_->addDrawable(grid.geometry());
   }
   Lines marks;
-  if (m.first) marks.cross(*m.first, m.size, kFirst);
-  if (m.first && m.hover) marks.add(*m.first, *m.hover, kFirst);
+  for (std::size_t i = 0; i < m.chain.size(); ++i) {
+    marks.cross(m.chain[i], m.size, kFirst);
+    if (i + 1 < m.chain.size()) marks.add(m.chain[i], m.chain[i + 1], kFirst);
+  }
+  if (!m.chain.empty() && m.hover) marks.add(m.chain.back(), *m.hover, kFirst);
   if (m.hover) marks.cross(*m.hover, m.size, m.snapped ? kSnapped : kHover);
   if (m.axis && m.axis_at)
     marks.add(*m.axis_at - *m.axis * (2 * m.size), *m.axis_at + *m.axis * (8 * m.size), kAxis);

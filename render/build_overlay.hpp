@@ -1,12 +1,13 @@
 #pragma once
 // The 3D building tools' marks over the view (ui/build3d_*): the plane where clicks in empty
-// space land (a grid of lines), the point under the cursor, the first point of a tool waiting for
-// its second with a line to the cursor, and the candidate joint axis. Unlit lines drawn over the
+// space land (a grid of lines), the point under the cursor, the points a tool has so far joined
+// by lines on to the cursor, and the candidate joint axis. Unlit lines drawn over the
 // scene (no depth test), so that a point inside a body stays visible. World coordinates, metres.
 #include <optional>
 #include <osg/Geode>
 #include <osg/Group>
 #include <osg/Vec3d>
+#include <vector>
 
 namespace articula {
 
@@ -17,7 +18,7 @@ struct BuildMarks {
   double plane_step = 0.05;
   std::optional<osg::Vec3d> hover;    // the point a click would take
   bool snapped = false;               // hover is an existing sketch point
-  std::optional<osg::Vec3d> first;    // a tool's first point, joined to hover by a line
+  std::vector<osg::Vec3d> chain;      // a tool's points so far, joined in order and on to hover
   std::optional<osg::Vec3d> axis;     // candidate joint axis (unit), drawn through axis_at
   std::optional<osg::Vec3d> axis_at;  // the joint's point
   double size = 0.01;                 // marker half size (m); the axis is 8 times as long

@@ -31,10 +31,13 @@ Build3DBar::Build3DBar(Build3DController* controller, QWidget* parent)
   for (auto [tool, name, tip] :
        {std::tuple{Tool::None, tr("Orbit"), tr("Drag to orbit, click to select")},
         std::tuple{Tool::Link, tr("Link"), tr("Add a link between two clicked points")},
+        std::tuple{Tool::Plate, tr("Plate"),
+                   tr("Add a plate through clicked corners; click the first again to finish")},
         std::tuple{Tool::Joint, tr("Joint"), tr("Join two bodies at a clicked point")}}) {
     QAction* a = addAction(name);
-    a->setObjectName(tool == Tool::None ? "build3d.orbit"
-                                        : (tool == Tool::Link ? "build3d.link" : "build3d.joint"));
+    constexpr const char* kNames[] = {"build3d.orbit", "build3d.link", "build3d.joint",
+                                      "build3d.plate"};
+    a->setObjectName(kNames[static_cast<int>(tool)]);
     a->setToolTip(tip);
     a->setCheckable(true);
     a->setChecked(tool == Tool::None);
@@ -49,7 +52,8 @@ Build3DBar::Build3DBar(Build3DController* controller, QWidget* parent)
   addWidget(joint_);
   axis_ = new QComboBox(this);
   axis_->setObjectName("build3d.axis");
-  axis_->addItems({tr("Face normal"), tr("Axis x"), tr("Axis y"), tr("Axis z")});
+  axis_->addItems(
+      {tr("Face normal"), tr("Axis x"), tr("Axis y"), tr("Axis z"), tr("Along the link")});
   axis_->setCurrentIndex(3);
   axis_->setToolTip(tr("The joint's axis: the clicked face's normal or a world axis"));
   addWidget(axis_);

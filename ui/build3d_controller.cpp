@@ -33,6 +33,7 @@ void Build3DController::setTool(Tool tool) {
   hover_ = BuildPick{};
   if (tool == Tool::Link) active_ = std::make_unique<LinkTool3D>(document_, &settings_);
   if (tool == Tool::Joint) active_ = std::make_unique<JointTool3D>(document_, &settings_);
+  if (tool == Tool::Plate) active_ = std::make_unique<PlateTool3D>(document_, &settings_);
   view_->setInteractor(active_ ? this : nullptr);
   view_->setOverlay(active_ ? overlay_.node() : nullptr);
   showMarks();
@@ -73,6 +74,10 @@ bool Build3DController::snap(const QPointF& pos, const RayHit& hit, BuildPick& o
 
 BuildPick Build3DController::pickAt(const QPointF& pos) {
   BuildPick out;
+  if (active_ && !active_->pending().empty()) {
+    const QPointF first = view_->projectToWidget(osg_of(active_->pending().front().point));
+    out.on_first = std::hypot(first.x() - pos.x(), first.y() - pos.y()) < kSnapPixels;
+  }
   const RayHit hit = view_->rayAt(pos);
   if (snap(pos, hit, out)) {
     out.valid = out.snapped = true;
@@ -103,13 +108,16 @@ void Build3DController::showMarks() {
     m.hover = osg_of(hover_.point);
     m.snapped = hover_.snapped;
   }
-  if (active_ && active_->first()) m.first = osg_of(active_->first()->point);
+  if (active_)
+    for (const BuildPick& p : active_->pending()) m.chain.push_back(osg_of(p.point));
   if (active_ && joint_has_axis(settings_.joint)) {
-    // The joint tool's axis is its first point's; the link tool's, at the end being placed.
-    const bool at_first = tool_ == Tool::Joint && active_->first();
-    const BuildPick& at = at_first ? *active_->first() : hover_;
-    if (at.valid && (tool_ == Tool::Joint || !at.in_space || !active_->first())) {
-      m.axis = osg_of(candidate_axis(settings_, at));
+    // The Joint tool's axis is at its first point; the others', at the point being placed
+    // (the Link tool's free second end has none).
+    const bool at_first = tool_ == Tool::Joint && !active_->pending().empty();
+    const BuildPick& at = at_first ? active_->pending().front() : hover_;
+    const bool free_end = tool_ != Tool::Joint && at.in_space && !active_->pending().empty();
+    if (at.valid && !free_end) {
+      m.axis = osg_of(active_->axisAt(at));
       m.axis_at = osg_of(at.point);
     }
   }

@@ -23,7 +23,7 @@ class Build3DController : public QObject, public ViewportInteractor {
   Q_OBJECT
 
  public:
-  enum class Tool { None, Link, Joint };
+  enum class Tool { None, Link, Joint, Plate };
   static constexpr double kSnapPixels = 10.0;
   // A ray hit on the simulated mechanism as a document body (-1 ground) with the point and
   // normal in world coordinates of the sketched poses; false when it cannot be mapped.

@@ -16,7 +16,7 @@ QString bodyName(const Document& d, int body) {
 }
 }  // namespace
 
-Vec3 candidate_axis(const BuildSettings& settings, const BuildPick& pick) {
+Vec3 candidate_axis(const BuildSettings& settings, const BuildPick& pick, const Vec3& along) {
   switch (settings.axis) {
     case BuildSettings::Axis::X:
       return Vec3::UnitX();
@@ -24,6 +24,9 @@ Vec3 candidate_axis(const BuildSettings& settings, const BuildPick& pick) {
       return Vec3::UnitY();
     case BuildSettings::Axis::Z:
       return Vec3::UnitZ();
+    case BuildSettings::Axis::Link:
+      if (along.norm() > 1e-12) return along.normalized();
+      break;
     case BuildSettings::Axis::Normal:
       break;
   }
@@ -37,10 +40,12 @@ bool joint_has_axis(JointType type) {
 BuildTool::BuildTool(Document* document, const BuildSettings* settings)
     : document_(document), settings_(settings) {}
 
-SpatialJoint BuildTool::jointAt(const BuildPick& pick, const Vec3& across) const {
+SpatialJoint BuildTool::jointAt(const BuildSettings& settings, const BuildPick& pick,
+                                const Vec3& along) {
   Joint joint;
-  joint.type = settings_->joint;
-  return SpatialJoint{pick.body, joint, candidate_axis(*settings_, pick), across};
+  joint.type = settings.joint;
+  const Vec3 across = along.norm() > 1e-12 ? along : Vec3::UnitX();
+  return SpatialJoint{pick.body, joint, candidate_axis(settings, pick, along), across};
 }
 
 bool BuildTool::push(const std::function<Edit()>& build, EditKind kind) {
@@ -57,10 +62,15 @@ bool BuildTool::push(const std::function<Edit()>& build, EditKind kind) {
 }
 
 QString LinkTool3D::prompt() const {
-  if (!first_)
+  if (picks_.empty())
     return QObject::tr("Link: click its first end, on a body or in space (joined to ground)");
   return QObject::tr("Link from %1: click its second end, on a body (joined) or in space (free)")
-      .arg(bodyName(*document_, first_->body));
+      .arg(bodyName(*document_, picks_[0].body));
+}
+
+Vec3 LinkTool3D::axisAt(const BuildPick& at) const {
+  const Vec3 along = picks_.empty() ? Vec3(Vec3::Zero()) : Vec3(at.point - picks_[0].point);
+  return candidate_axis(*settings_, at, along);
 }
 
 bool LinkTool3D::click(const BuildPick& pick) {
@@ -68,31 +78,76 @@ bool LinkTool3D::click(const BuildPick& pick) {
     message_ = QObject::tr("Nothing there: click a body, or the build plane");
     return false;
   }
-  if (!first_) {
-    first_ = pick;
-    first_joint_ = jointAt(pick, Vec3::UnitX());  // its second axis is fixed at the second click
+  if (picks_.empty()) {  // its joint waits for the second end (its axis may run along the link)
+    picks_ = {pick};
+    settings_at_ = {*settings_};
     message_.clear();
     return true;
   }
-  const Vec3 a = first_->point, b = pick.point;
-  SpatialJoint start = *first_joint_;
-  start.across = b - a;
+  const Vec3 a = picks_[0].point, b = pick.point;
+  const SpatialJoint start = jointAt(settings_at_[0], picks_[0], b - a);
   std::optional<SpatialJoint> end;
-  if (!pick.in_space) end = jointAt(pick, b - a);
+  if (!pick.in_space) end = jointAt(*settings_, pick, b - a);
   const double d = settings_->diameter;
   if (!push([&] { return add_spatial_link(document_->editable(), a, b, d, start, end); },
             EditKind::AddBody))
     return false;
-  first_.reset();
+  cancel();
+  return true;
+}
+
+QString PlateTool3D::prompt() const {
+  if (picks_.size() < 3)
+    return QObject::tr("Plate: click corner %1, on a body (joined) or in space (free)")
+        .arg(picks_.size() + 1);
+  return QObject::tr("Plate: click another corner, or its first corner again to finish");
+}
+
+bool PlateTool3D::click(const BuildPick& pick) {
+  if (!pick.valid) {
+    message_ = QObject::tr("Nothing there: click a body, or the build plane");
+    return false;
+  }
+  if (!pick.on_first || picks_.size() < 3) {
+    picks_.push_back(pick);
+    settings_at_.push_back(*settings_);
+    message_.clear();
+    return true;
+  }
+  std::vector<Vec3> points;
+  std::vector<std::optional<SpatialJoint>> joints;
+  for (std::size_t i = 0; i < picks_.size(); ++i) {
+    points.push_back(picks_[i].point);
+    if (picks_[i].in_space)
+      joints.emplace_back();
+    else
+      joints.push_back(jointAt(settings_at_[i], picks_[i], Vec3::Zero()));
+  }
+  const double d = settings_->diameter;
+  if (!push([&] { return add_spatial_plate(document_->editable(), points, d, joints); },
+            EditKind::AddBody))
+    return false;
+  cancel();
   return true;
 }
 
 QString JointTool3D::prompt() const {
-  if (!first_)
+  if (picks_.empty())
     return QObject::tr("%1 joint: click its point on a body or on ground")
         .arg(jointName(settings_->joint));
   return QObject::tr("%1 joint on %2: click the body it joins")
-      .arg(jointName(settings_->joint), bodyName(*document_, first_->body));
+      .arg(jointName(settings_at_[0].joint), bodyName(*document_, picks_[0].body));
+}
+
+Vec3 JointTool3D::axisAt(const BuildPick& at) const {
+  return candidate_axis(*settings_, at, linkDirection(at.body));
+}
+
+Vec3 JointTool3D::linkDirection(int body) const {
+  const MechanismSpec& spec = document_->spec();
+  if (body < 0 || body >= static_cast<int>(spec.bodies.size()) || !spec.bodies[body].pose)
+    return Vec3::Zero();
+  return spec.bodies[body].pose->orientation * Vec3::UnitX();  // a link's frame: x along it
 }
 
 bool JointTool3D::click(const BuildPick& pick) {
@@ -100,20 +155,20 @@ bool JointTool3D::click(const BuildPick& pick) {
     message_ = QObject::tr("Nothing there: click a body, or the build plane");
     return false;
   }
-  if (!first_) {
-    first_ = pick;
-    first_joint_ = jointAt(pick, Vec3::UnitX());
+  if (picks_.empty()) {
+    picks_ = {pick};
+    settings_at_ = {*settings_};
     message_.clear();
     return true;
   }
-  SpatialJoint parent = *first_joint_;
+  SpatialJoint parent = jointAt(settings_at_[0], picks_[0], linkDirection(picks_[0].body));
   int child = pick.body;
   if (child < parent.body) std::swap(child, parent.body);  // ground (-1) is the parent
-  const Vec3 at = first_->point;
+  const Vec3 at = picks_[0].point;
   if (!push([&] { return add_spatial_joint(document_->editable(), parent, child, at); },
             EditKind::AddJoint))
     return false;
-  first_.reset();
+  cancel();
   return true;
 }
 

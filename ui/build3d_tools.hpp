@@ -6,6 +6,7 @@
 #include <QString>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "core/doc/spatial_edits.hpp"
 #include "ui/commands.hpp"
@@ -17,8 +18,10 @@ class Document;
 // The choices of the 3D build bar, read at every click.
 struct BuildSettings {
   JointType joint = JointType::Revolute;  // revolute, spherical, universal or prismatic
-  enum class Axis { Normal, X, Y, Z };
-  Axis axis = Axis::Z;     // a joint's z axis: the picked face's normal, or a world axis
+  enum class Axis { Normal, X, Y, Z, Link };
+  // A joint's z axis: the picked face's normal, a world axis, or along the link being drawn
+  // (the Joint tool: along its first body's link)
+  Axis axis = Axis::Z;
   double plane_z = 0.0;    // m: clicks in empty space land on the plane z = plane_z
   double diameter = 0.01;  // m: a new link's round bar
 };
@@ -29,13 +32,15 @@ struct BuildPick {
   int body = -1;          // document body index, -1 = ground
   bool in_space = false;  // nothing was hit: the point is on the build plane
   bool snapped = false;   // an existing sketch point (a link end, a joint)
+  bool on_first = false;  // on the active tool's first pending point (closes a plate)
   Vec3 point = Vec3::Zero();
   Vec3 normal = Vec3::Zero();  // unit surface normal where a body was hit, else zero
 };
 
-// The joint axis a click at `pick` gives: its face normal (the plane's z where there is none) or
-// the chosen world axis.
-Vec3 candidate_axis(const BuildSettings& settings, const BuildPick& pick);
+// The joint axis a click at `pick` gives: its face normal (the plane's z where there is none),
+// the chosen world axis, or `along` (the link being drawn; the normal when it is zero).
+Vec3 candidate_axis(const BuildSettings& settings, const BuildPick& pick,
+                    const Vec3& along = Vec3::Zero());
 bool joint_has_axis(JointType type);  // a spherical joint has none to choose
 
 class BuildTool {
@@ -45,21 +50,24 @@ class BuildTool {
   virtual QString prompt() const = 0;  // what the next click does
   // One click. False when it is refused (message() says why; the tool keeps its state).
   virtual bool click(const BuildPick& pick) = 0;
-  void cancel() { first_.reset(); }
-  // The first pick while the tool waits for the second one.
-  const std::optional<BuildPick>& first() const { return first_; }
+  void cancel() { picks_.clear(); }
+  // The points clicked so far while the tool waits for more.
+  const std::vector<BuildPick>& pending() const { return picks_; }
+  // The axis a joint placed now at `at` would take (for the overlay).
+  virtual Vec3 axisAt(const BuildPick& at) const { return candidate_axis(*settings_, at); }
   const QString& message() const { return message_; }
 
  protected:
-  // The joint a click at `pick` places on its body (or ground), as the settings say now.
-  SpatialJoint jointAt(const BuildPick& pick, const Vec3& across) const;
+  // The joint a click at `pick` places on its body (or ground), as `settings` say.
+  static SpatialJoint jointAt(const BuildSettings& settings, const BuildPick& pick,
+                              const Vec3& along);
   // Builds and pushes one edit; a builder's exception or a refused push goes to message().
   bool push(const std::function<Edit()>& build, EditKind kind);
 
   Document* document_;
   const BuildSettings* settings_;
-  std::optional<BuildPick> first_;
-  std::optional<SpatialJoint> first_joint_;
+  std::vector<BuildPick> picks_;            // clicked so far
+  std::vector<BuildSettings> settings_at_;  // the settings at each of those clicks
   QString message_;
 };
 
@@ -67,6 +75,17 @@ class BuildTool {
 // or ground, also for a click in space); its second end to the body it was clicked on, or free
 // when clicked in space. The joints are of the kind chosen at each click.
 class LinkTool3D : public BuildTool {
+ public:
+  using BuildTool::BuildTool;
+  QString prompt() const override;
+  bool click(const BuildPick& pick) override;
+  Vec3 axisAt(const BuildPick& at) const override;
+};
+
+// A plate through three or more clicked points, finished by clicking its first point again.
+// Each corner clicked on a body is joined to it (the joint chosen at that click); corners in
+// space are free.
+class PlateTool3D : public BuildTool {
  public:
   using BuildTool::BuildTool;
   QString prompt() const override;
@@ -80,6 +99,10 @@ class JointTool3D : public BuildTool {
   using BuildTool::BuildTool;
   QString prompt() const override;
   bool click(const BuildPick& pick) override;
+  Vec3 axisAt(const BuildPick& at) const override;
+
+ private:
+  Vec3 linkDirection(int body) const;  // world x of the body's frame (along a link), or zero
 };
 
 }  // namespace articula

@@ -173,7 +173,9 @@ void ViewportPanel::setMechanism(const Mechanism* m) {
   scene_->set_joint_axes_visible(overlays_.axes);
   scene_->set_body_frames_visible(overlays_.frames);
   scene_->set_grid_visible(overlays_.grid);
-  if (!isBuilding()) viewport_->setWorldUp(scene_->up());  // building keeps the camera
+  // Building keeps the camera, unless gravity turned the world.
+  const osg::Vec3d up = scene_->up();
+  if (!isBuilding() || (up - viewport_->worldUp()).length() > 1e-9) viewport_->setWorldUp(up);
   viewport_->setScene(scene_->root());
 #endif
 }

@@ -60,6 +60,7 @@ class ViewportWidget : public QOpenGLWidget {
   osg::Node* scene() const;
   // The orbit axis (the opposite of gravity); the default is +y.
   void setWorldUp(const osg::Vec3d& up);
+  const osg::Vec3d& worldUp() const { return up_; }
   // Planar mode: orthographic, looking down -z onto the x-y plane, pan and zoom only.
   void setOrthographic2D(bool on);
   bool isOrthographic2D() const { return ortho2d_; }

@@ -1,6 +1,7 @@
 #include "core/doc/spatial_edits.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "core/doc/sketch_edits.hpp"
@@ -70,35 +71,78 @@ Mat3 joint_frame(const Vec3& axis, const Vec3& across) {
   return F;
 }
 
-Edit add_spatial_link(EditableMechanism& doc, const Vec3& a, const Vec3& b, double diameter,
-                      const std::optional<SpatialJoint>& at_a,
-                      const std::optional<SpatialJoint>& at_b) {
-  if (!a.allFinite() || !b.allFinite()) throw std::invalid_argument("link ends: must be finite");
-  const double length = (b - a).norm();
-  if (!(length > 1e-9)) throw std::invalid_argument("the ends of a link must be distinct");
-  if (!(diameter > 0.0) || !std::isfinite(diameter) || diameter > length)
+namespace {
+
+// The body frame of a drawn outline: at the first point, x towards the second, z normal to the
+// first three (two points: the shortest rotation taking x onto the link).
+Quat outline_orientation(const std::vector<Vec3>& p) {
+  const Vec3 x = (p[1] - p[0]).normalized();
+  if (p.size() == 2) return Quat::FromTwoVectors(Vec3::UnitX(), x).normalized();
+  const Vec3 n = x.cross(p[2] - p[0]);
+  if (!(n.norm() > 1e-9 * (p[2] - p[0]).norm()))
+    throw std::invalid_argument("plate points: the first three are collinear");
+  Mat3 R;
+  R.col(0) = x;
+  R.col(2) = n.normalized();
+  R.col(1) = R.col(2).cross(x);
+  return Quat(R).normalized();
+}
+
+// A body of round bars through `points` (one bar, or a closed outline), point i joined as at[i].
+Edit spatial_body(EditableMechanism& doc, const std::vector<Vec3>& points, double diameter,
+                  const std::vector<std::optional<SpatialJoint>>& at, const char* stem,
+                  const char* label) {
+  double shortest = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!points[i].allFinite()) throw std::invalid_argument("points: must be finite");
+    const std::size_t k = (i + 1) % points.size();
+    if (points.size() == 2 && k == 0) break;
+    shortest = std::min(shortest, (points[k] - points[i]).norm());
+  }
+  if (!(shortest > 1e-9))
+    throw std::invalid_argument(points.size() == 2 ? "the ends of a link must be distinct"
+                                                   : "plate points: neighbours must be distinct");
+  if (!(diameter > 0.0) || !std::isfinite(diameter) || diameter > shortest)
     throw std::invalid_argument("link diameter: must be positive and at most the link's length");
   BodySpec body;
-  body.name = unique_name(doc.spec(), "link");
+  body.name = unique_name(doc.spec(), stem);
   body.pose = PoseSpec{};
-  body.pose->position = a;
-  body.pose->orientation = Quat::FromTwoVectors(Vec3::UnitX(), b - a).normalized();
-  body.extra["sketch"]["mass"] = "bars";
-  body.extra["sketch"]["diameter"] = diameter;
-  body.extra["sketch"]["points"] = nlohmann::json::array({{0.0, 0.0, 0.0}, {length, 0.0, 0.0}});
-  bar_mass_properties({Vec3::Zero(), Vec3(length, 0, 0)}, LinkStock::of(body), body);
+  body.pose->position = points[0];
+  body.pose->orientation = outline_orientation(points);
   MechanismSpec after = doc.spec();  // the joints' frames see the new body
   after.bodies.push_back(body);
   const int me = static_cast<int>(after.bodies.size()) - 1;
-  std::vector<JointSpec> joints;
-  for (const auto& [end, at] : {std::pair{&at_a, a}, std::pair{&at_b, b}}) {
-    if (!*end) continue;
-    joints.push_back(joint_at(after, **end, me, at));
-    after.joints.push_back(joints.back());  // unique names for the second end
+  nlohmann::json local = nlohmann::json::array();
+  std::vector<Vec3> outline;
+  for (const Vec3& p : points) {
+    outline.push_back(to_local(after, me, p));
+    local.push_back({outline.back().x(), outline.back().y(), outline.back().z()});
   }
-  Edit e{"Add link", {insert_body(doc, body)}};
-  for (const JointSpec& j : joints) e.changes.push_back(insert_joint(doc, j));
+  body.extra["sketch"] = {{"mass", "bars"}, {"diameter", diameter}, {"points", local}};
+  bar_mass_properties(outline, LinkStock::of(body), body);
+  after.bodies[me] = body;
+  Edit e{label, {insert_body(doc, body)}};
+  for (std::size_t i = 0; i < points.size() && i < at.size(); ++i) {
+    if (!at[i]) continue;
+    const JointSpec j = joint_at(after, *at[i], me, points[i]);
+    after.joints.push_back(j);  // unique names for the next one
+    e.changes.push_back(insert_joint(doc, j));
+  }
   return e;
+}
+
+}  // namespace
+
+Edit add_spatial_link(EditableMechanism& doc, const Vec3& a, const Vec3& b, double diameter,
+                      const std::optional<SpatialJoint>& at_a,
+                      const std::optional<SpatialJoint>& at_b) {
+  return spatial_body(doc, {a, b}, diameter, {at_a, at_b}, "link", "Add link");
+}
+
+Edit add_spatial_plate(EditableMechanism& doc, const std::vector<Vec3>& points, double diameter,
+                       const std::vector<std::optional<SpatialJoint>>& at) {
+  if (points.size() < 3) throw std::invalid_argument("a plate has three or more points");
+  return spatial_body(doc, points, diameter, at, "plate", "Add plate");
 }
 
 Edit add_spatial_joint(EditableMechanism& doc, const SpatialJoint& parent, int child,

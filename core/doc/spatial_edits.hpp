@@ -32,6 +32,12 @@ Edit add_spatial_link(EditableMechanism& doc, const Vec3& a, const Vec3& b, doub
                       const std::optional<SpatialJoint>& at_a,
                       const std::optional<SpatialJoint>& at_b);
 
+// A plate: a closed outline of round bars of `diameter` through three or more world points (its
+// frame at the first, x towards the second, z normal to the first three), mass from the bars.
+// Point i is joined as at[i] says (at may be shorter: the rest are free).
+Edit add_spatial_plate(EditableMechanism& doc, const std::vector<Vec3>& points, double diameter,
+                       const std::vector<std::optional<SpatialJoint>>& at);
+
 // A joint at world point `at` with `parent.body` as parent and body `child` as child.
 Edit add_spatial_joint(EditableMechanism& doc, const SpatialJoint& parent, int child,
                        const Vec3& at);

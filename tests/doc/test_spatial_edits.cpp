@@ -132,3 +132,31 @@ TEST_CASE("the RSSR rebuilt from points moves as the sample does", "[doc][spatia
   CHECK(worst_loop < 1e-10);
   CHECK(worst_rocker < 1e-11);
 }
+
+TEST_CASE("a plate through three points: frame in its plane, three bars, corners joined",
+          "[doc][spatial]") {
+  EditableMechanism doc;
+  doc.apply(add_spatial_link(doc, Vec3::Zero(), Vec3(0, 0, 0.3), 0.01,
+                             SpatialJoint{-1, Joint::revolute(), Vec3::UnitX()}, std::nullopt));
+  const Vec3 a(0, 0, 0.3), b(0.3, 0, 0.3), c(0, 0.4, 0.3);  // a 0.3-0.4-0.5 m triangle
+  doc.apply(add_spatial_plate(doc, {a, b, c}, 0.01, {SpatialJoint{0, Joint::spherical()}}));
+  const MechanismSpec& s = doc.spec();
+  REQUIRE(s.bodies.size() == 2);
+  REQUIRE(s.joints.size() == 2);
+  const BodySpec& plate = s.bodies[1];
+  CHECK(plate.name == "plate1");
+  // Three aluminium bars, 1.2 m of π 0.005² m² at 2700 kg/m^3; centre of mass at the perimeter-
+  // weighted mean of the bar midpoints.
+  CHECK(plate.mass == Approx(2700 * std::numbers::pi * 0.25e-4 * 1.2).epsilon(1e-12));
+  const Vec3 com = (0.3 * (a + b) / 2 + 0.5 * (b + c) / 2 + 0.4 * (c + a) / 2) / 1.2;
+  CHECK((to_world(s, 1, plate.com) - com).norm() < 1e-15);
+  const Mat3 R = plate.pose->orientation.toRotationMatrix();
+  CHECK((R.col(0) - Vec3::UnitX()).norm() < 1e-15);
+  CHECK((R.col(2) - Vec3::UnitZ()).norm() < 1e-15);
+  CHECK(s.joints[1].parent == "link1");
+  CHECK(s.joints[1].child == "plate1");
+  CHECK((joint_world_point(s, 1) - a).norm() < 1e-15);
+  CHECK_THROWS_WITH(add_spatial_plate(doc, {a, b, 2 * b - a}, 0.01, {}),
+                    "plate points: the first three are collinear");
+  CHECK_THROWS_WITH(add_spatial_plate(doc, {a, b}, 0.01, {}), "a plate has three or more points");
+}
