@@ -56,7 +56,7 @@ AssemblyResult assemble(const Model& model, Data& data, const std::vector<LoopJo
       }
     }
     if (!improved) break;  // stagnation: no step reduces the error any more
-    forward_kinematics(model, data, q);
+    // data holds the kinematics at q: the accepted trial's residual evaluated them
   }
   res.residual = r;
   res.converged = r <= tolerance;

@@ -3,6 +3,7 @@
 // fixed-lag forms: knots s..e-1 of the log, a Gaussian prior on knot s (square-root
 // information form), and the whitened residual rows of every factor with their Jacobians.
 #include <Eigen/SparseCore>
+#include <utility>
 #include <vector>
 
 #include "core/estimation/parameters.hpp"
@@ -12,12 +13,18 @@ namespace articula::smoother {
 
 using Triplet = Eigen::Triplet<double>;
 using Sparse = Eigen::SparseMatrix<double>;
+using Entry = std::pair<int, double>;  // a column and its value in one row
 
-// Sensor readings and the next knot's state at one knot, with their Jacobians by central
+// Sensor readings and the next knot's state at one knot, with their Jacobians by finite
 // differences (one simulation placement and one step per evaluation).
 struct KnotModel {
-  VecX h, f;  // sensors at the knot; x at the next knot (empty at the last)
-  MatX Jh, Jf;
+  VecX h, f;    // sensors at the knot; x at the next knot (empty at the last)
+  MatX Jh, Jf;  // their Jacobians over the knot's xu, when evaluated here
+  // A reused linearisation (the cache's entry) whose Jacobians apply instead: they are not
+  // copied, as most knots of a fixed-lag window reuse theirs at every iteration.
+  const KnotModel* reused = nullptr;
+  const MatX& jh() const { return reused ? reused->Jh : Jh; }
+  const MatX& jf() const { return reused ? reused->Jf : Jf; }
 };
 
 // The fixed-lag smoother's linearisations, per log row: a knot whose estimate moved less than
@@ -27,6 +34,11 @@ struct LinearisationCache {
   double threshold = 0.0;  // largest |xu - at| entry that reuses; 0: never reuse
   std::vector<VecX> at;    // per row: where it was linearised (empty: not yet)
   std::vector<KnotModel> model;
+  // Per row: the last evaluation without Jacobians (a line search's trial, a prediction) and
+  // where it was made. The next iteration linearises at that very point, so it is the centre
+  // of the finite differences there instead of one more placement and step.
+  std::vector<VecX> value_at;
+  std::vector<KnotModel> value;
 };
 
 struct Problem {
@@ -57,7 +69,7 @@ struct Rows {
 // Every factor at the knots' values xu[s..e) (indexed by log row). With `first_only`, only the
 // factors touching knot s (prior, its sensors, dynamics to s+1): what marginalising it removes.
 Rows build(Problem& p, const std::vector<VecX>& xu, bool jacobians, bool first_only = false);
-// Jᵀ W J and Jᵀ W r over n variables.
+// Jᵀ W J (its lower triangle only: the factorisations read no more) and Jᵀ W r over n variables.
 void normal_equations(const Rows& rows, int n, Sparse& H, VecX& g);
 // Sensors at knot k and, with `next`, the state it reaches at knot k + 1 (a row of the log).
 void knot_values(Problem& p, int k, const VecX& xu, VecX& h, VecX& f, bool next);

@@ -2,6 +2,7 @@
 
 #include <Eigen/QR>
 #include <cmath>
+#include <limits>
 
 #include "core/algorithms/assembly.hpp"
 #include "core/algorithms/kinematics.hpp"
@@ -38,6 +39,7 @@ StateSpace::StateSpace(const Mechanism& mech)
   if (independent_.empty())
     throw SetupError("nothing to estimate: every coordinate is prescribed by a motion drive");
   sim_ = std::make_unique<Simulation>(mech);
+  sim_->set_step_projection(false);  // every knot is placed anew, its loops closed to 1e-12
   step_ = run_options_from(mech.spec).step;
 }
 
@@ -75,6 +77,8 @@ void StateSpace::choose_independent() {
   }
   std::sort(independent_.begin(), independent_.end());
   for (int v : independent_) locked_[v] = true;
+  for (int v = 0; v < model.nv; ++v)
+    if (!locked_[v]) dependent_.push_back(v);
 }
 
 VecX StateSpace::state_of(const VecX& q, const VecX& qd) const {
@@ -83,13 +87,19 @@ VecX StateSpace::state_of(const VecX& q, const VecX& qd) const {
   return x;
 }
 
-// The position solve from the guess in q with θ held, approached in steps of at most 0.05 (rad
-// or m; more where a step fails): LM assembly converges from nearby, and small steps keep it on
-// the guess's branch (a four-bar's two assembly modes are both solutions).
+// The position solve from the guess in q with θ held: Newton's method when θ is near (the
+// placements of a Gauss-Newton iteration), else approached in steps of at most 0.05 (rad or m;
+// more where a step fails): LM assembly converges from nearby, and small steps keep it on the
+// guess's branch (a four-bar's two assembly modes are both solutions). On success data_ holds
+// the kinematics at q.
 bool StateSpace::close_loops(const VecX& theta, VecX& q) {
   const VecX start = q;
   double far = 0.0;
   for (int i = 0; i < m(); ++i) far = std::max(far, std::abs(theta[i] - start[independent_[i]]));
+  if (far <= 0.05) {  // near: Newton on the dependent coordinates from the guess
+    for (int i = 0; i < m(); ++i) q[independent_[i]] = theta[i];
+    if (newton_close(start, q)) return true;
+  }
   for (int pieces = std::max(1, static_cast<int>(std::ceil(far / 0.05))); pieces <= 4096;
        pieces *= 4) {
     q = start;
@@ -103,9 +113,64 @@ bool StateSpace::close_loops(const VecX& theta, VecX& q) {
                     mech_.closure_tolerance(1e-12))
                .converged;
     }
-    if (ok) return true;
+    if (ok) {
+      forward_kinematics(mech_.model(), data_, q);  // as the Newton path leaves it
+      return true;
+    }
   }
   return false;
+}
+
+// K's dependent columns at q (data_ holds its kinematics) and their pivoted QR.
+void StateSpace::factor_dependent(const VecX& q) {
+  loop_jacobian(mech_.model(), data_, mech_.compiled.loops, K_);
+  Kd_.resize(K_.rows(), static_cast<Eigen::Index>(dependent_.size()));
+  for (std::size_t c = 0; c < dependent_.size(); ++c) Kd_.col(c) = K_.col(dependent_[c]);
+  qr_.compute(Kd_);
+  qr_at_ = q;
+}
+
+// Newton's method on the dependent coordinates (δ + K_d Δ = 0 in least squares: the loops'
+// rows may be redundant; K_d has full column rank by the choice of coordinates) from `start`
+// with θ already moved in q. A factorisation made within 1e-3 of start (the last placement's)
+// is reused: first for the tangent step -K_d⁺ K Δθ, which leaves an error of O(Δθ²), then as a
+// chord iteration; it is made again at the iterate whenever the error falls by less than 100x.
+// False when even full Newton steps do not shrink it 4x (the caller then takes the damped,
+// stepped assembly).
+bool StateSpace::newton_close(const VecX& start, VecX& q) {
+  const Model& model = mech_.model();
+  const double tol = mech_.closure_tolerance(1e-12);
+  const bool reuse = qr_at_.size() == q.size() && (qr_at_ - start).cwiseAbs().maxCoeff() <= 1e-3;
+  if (reuse) move_dependent(-(K_ * (q - start)), q);
+  double last = std::numeric_limits<double>::infinity();
+  bool at_iterate = false;  // the last step was a full Newton step
+  for (int it = 0; it < 10; ++it) {
+    forward_kinematics(model, data_, q);
+    loop_position_errors(model, data_, mech_.compiled.loops, delta_);
+    const double r = delta_.size() ? delta_.cwiseAbs().maxCoeff() : 0.0;
+    if (r <= 0.01 * tol || (r <= tol && r > 0.25 * last)) return true;
+    if (r > 0.25 * last && at_iterate) return false;
+    at_iterate = (it == 0 && !reuse) || r > 1e-2 * last;
+    if (at_iterate) factor_dependent(q);
+    last = r;
+    move_dependent(-delta_, q);
+  }
+  return false;
+}
+
+// q's dependent coordinates moved by the least-squares Δ of K_d Δ = rhs.
+void StateSpace::move_dependent(const VecX& rhs, VecX& q) {
+  dq_ = qr_.solve(rhs);
+  for (std::size_t c = 0; c < dependent_.size(); ++c) q[dependent_[c]] += dq_[c];
+}
+
+// The dependent velocities from the others (K q̇ = 0), by the QR of K_d at q, made again only
+// when q changed: the placements of a Jacobian's θ̇ and u columns share one q.
+void StateSpace::dependent_velocities(const VecX& q, VecX& qd) {
+  if (qr_at_.size() != q.size() || qr_at_ != q) factor_dependent(q);  // data_ is at q
+  for (int v : dependent_) qd[v] = 0.0;
+  dq_ = qr_.solve(-(K_ * qd));
+  for (std::size_t c = 0; c < dependent_.size(); ++c) qd[dependent_[c]] = dq_[c];
 }
 
 void StateSpace::full_state(double t, const VecX& x, VecX& q, VecX& qd) {
@@ -124,7 +189,7 @@ void StateSpace::full_state(double t, const VecX& x, VecX& q, VecX& qd) {
   if (!close_loops(x.head(m()), q))
     throw SetupError("estimation: the loops cannot be closed at t = " + format_number(t) +
                      " s for the estimated independent coordinates");
-  project_velocity(mech_.model(), data_, mech_.compiled.loops, q, qd, locked_);
+  dependent_velocities(q, qd);
 }
 
 std::vector<int> StateSpace::encoder_columns() const {

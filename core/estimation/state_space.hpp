@@ -6,6 +6,7 @@
 // "drive": {"type": "unknown"}, held constant between knots). It maps (t, x, u) to the full
 // state, propagates it by Articula's own simulation (RK4 at the file's step) and reads the
 // sensors there (core/estimation/sensor_model.hpp).
+#include <Eigen/QR>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,13 +49,25 @@ class StateSpace {
  private:
   void choose_independent();
   bool close_loops(const VecX& theta, VecX& q);
+  bool newton_close(const VecX& start, VecX& q);
+  void move_dependent(const VecX& rhs, VecX& q);
+  void factor_dependent(const VecX& q);
+  void dependent_velocities(const VecX& q, VecX& qd);
   void set_forces(const VecX& xu);
 
   const Mechanism& mech_;
   Data data_;
   SensorModel sensors_;
   std::vector<int> independent_, unknown_joints_;
-  std::vector<bool> locked_;  // motion-driven or independent: held by the position solve
+  std::vector<bool> locked_;    // motion-driven or independent: held by the position solve
+  std::vector<int> dependent_;  // the other coordinates (model v indices): the loops fix them
+  // Workspace of the loop solves (sized on first use): δ, K, K's dependent columns and their
+  // QR (K_d has full column rank by the choice of coordinates: no pivoting), kept with the q it
+  // was made at (placements at one θ share it).
+  VecX delta_, dq_;
+  MatX K_, Kd_;
+  Eigen::HouseholderQR<MatX> qr_;
+  VecX qr_at_;
   std::unique_ptr<Simulation> sim_;
   VecX qd_;
   double step_ = 1e-3;

@@ -31,6 +31,9 @@ class JointOutputs {
   // Only the joints' q, q̇, q̈ at (q, q̇, q̈) (forward kinematics, no forces): τ, the wrenches
   // and tau() keep their last values.
   void motion(Data& data, const VecX& q, const VecX& qd, const VecX& qdd);
+  // Only q and q̇ (forward kinematics to velocities): q̈ keeps its last value too. What the
+  // Motion stage of Simulation::restore evaluates.
+  void motion(Data& data, const VecX& q, const VecX& qd);
 
   const std::vector<JointState>& joints() const { return joints_; }
   // Per user joint, [moment about the joint origin; force] in child joint-frame coordinates.
@@ -41,7 +44,7 @@ class JointOutputs {
 
  private:
   void tree_wrenches(const Data& data);
-  void loop_joint_motion(const Data& data, int l, JointState& out) const;
+  void loop_joint_motion(const Data& data, int l, JointState& out, bool accelerations) const;
   void tree_joint_motion(int i, const VecX& q, const VecX& qd, const VecX& qdd,
                          JointState& out) const;
 

@@ -99,7 +99,8 @@ void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, d
   account_.reset(work, dissipated);
   h_adaptive_ = 0.0;  // the error control starts afresh, as at t = 0
   if (upto == Stage::Full) return evaluate();
-  if (upto == Stage::Acceleration) accelerations(t_, q_, qd_, qdd_);  // the stepping solver's
+  if (upto == Stage::Motion) return outputs_.motion(data_, q_, qd_);
+  accelerations(t_, q_, qd_, qdd_);  // the stepping solver's
   outputs_.motion(data_, q_, qd_, qdd_);
 }
 
@@ -168,7 +169,7 @@ void Simulation::finish_step() {
       return;
     }
     impose_tree_motion_drives(mech_, drives_, t_, q_, qd_);  // driven coordinates follow exactly
-    if (constrained_)
+    if (constrained_ && project_steps_)
       projection_->project(drives_, data_, t_, mech_.closure_tolerance(opt_.projection_tolerance),
                            q_, qd_);
     if (!q_.allFinite() || !qd_.allFinite()) bad_state();

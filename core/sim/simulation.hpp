@@ -62,6 +62,11 @@ class Simulation {
   // The same with the constant `value` (no text to parse: the estimator sets a force per trial).
   void set_drive_value(int user_joint, double value);
 
+  // Off: steps leave the loop closure as the integrator does (RK4's error, ~1e-13 m per 1 ms
+  // step from a closed state) instead of projecting after each: for a caller that re-closes
+  // the loops itself (the estimator places every knot anew). On by default.
+  void set_step_projection(bool on) { project_steps_ = on; }
+
   using Stage = EvaluationStage;  // how far restore() evaluates (core/sim/evaluation_stage.hpp)
 
   // Continues from a recorded state (the GUI's play after scrubbing back): time, coordinates
@@ -176,7 +181,8 @@ class Simulation {
   JointOutputs outputs_;
   ConstraintForces forces_;
   bool constrained_ = false;
-  int expected_rank_ = 0;  // rank(K) + number of motion drives
+  bool project_steps_ = true;  // set_step_projection
+  int expected_rank_ = 0;      // rank(K) + number of motion drives
   VecX q_, qd_, qdd_;
   double loop_error_ = 0.0;
   Energy energy_;
