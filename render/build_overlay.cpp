@@ -68,8 +68,9 @@ void BuildOverlay::show(const BuildMarks& m) {
     const double h = n * m.plane_step;
     for (int k = -n; k <= n; ++k) {
       const double u = k * m.plane_step;
-      grid.add({u, -h, m.plane_z}, {u, h, m.plane_z}, kPlane);
-      grid.add({-h, u, m.plane_z}, {h, u, m.plane_z}, kPlane);
+      const osg::Vec3d a = m.plane_origin + m.plane_u * u, b = m.plane_origin + m.plane_v * u;
+      grid.add(a - m.plane_v * h, a + m.plane_v * h, kPlane);
+      grid.add(b - m.plane_u * h, b + m.plane_u * h, kPlane);
     }
     plane_->addDrawable(grid.geometry());
   }

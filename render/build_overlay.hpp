@@ -12,10 +12,11 @@
 namespace articula {
 
 struct BuildMarks {
-  bool plane = false;       // the grid of the plane z = plane_z
-  double plane_z = 0.0;     // m
-  double plane_half = 0.5;  // half width of the drawn grid about the origin (m)
-  double plane_step = 0.05;
+  bool plane = false;                             // the grid of the build plane
+  osg::Vec3d plane_origin{0, 0, 0};               // m: the grid's centre, on the plane
+  osg::Vec3d plane_u{1, 0, 0}, plane_v{0, 1, 0};  // unit, in the plane: the lines' directions
+  double plane_half = 0.5;            // half width of the drawn grid about plane_origin (m)
+  double plane_step = 0.05;           // m between lines
   std::optional<osg::Vec3d> hover;    // the point a click would take
   bool snapped = false;               // hover is an existing sketch point
   std::vector<osg::Vec3d> chain;      // a tool's points so far, joined in order and on to hover

@@ -1,9 +1,12 @@
 #pragma once
-// The 3D view's build bar: the tools (Orbit, i.e. none, Link, Joint), the joint kind and axis a
-// click places, the build plane's height and a new link's diameter, and a line with what the
-// next click does. It edits the Build3DController's settings.
-#include <QToolBar>
+// The 3D view's build bar: the tools (Orbit, i.e. none, Link, Plate, Joint), the joint kind and
+// axis a click places, the build plane (floor or a world plane, its offset, snapping to its grid
+// and the grid's step) and a new link's diameter, and a line with what the next click does. It
+// edits the Build3DController's settings. Its controls wrap onto further rows when the view is
+// narrow (ui/flow_layout): none hides in an overflow menu.
+#include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -12,7 +15,7 @@ namespace articula {
 
 class Build3DController;
 
-class Build3DBar : public QToolBar {
+class Build3DBar : public QWidget {
   Q_OBJECT
 
  public:
@@ -20,12 +23,17 @@ class Build3DBar : public QToolBar {
   QLabel* promptLabel() const { return prompt_; }  // placed by the panel under the bar
 
  private:
+  void addTools();
   void readSettings();
 
   Build3DController* controller_;
   QComboBox* joint_;
   QComboBox* axis_;
-  QDoubleSpinBox* plane_;
+  QComboBox* plane_;
+  QLabel* planeLabel_;  // which plane, and which coordinate the offset is: "floor, y ="
+  QDoubleSpinBox* offset_;
+  QCheckBox* snap_;
+  QDoubleSpinBox* grid_;
   QDoubleSpinBox* diameter_;
   QLabel* prompt_;
 };

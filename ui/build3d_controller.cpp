@@ -1,5 +1,6 @@
 #include "ui/build3d_controller.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/doc/sketch_geometry.hpp"
@@ -18,6 +19,8 @@ Build3DController::Build3DController(ViewportWidget* view, Document* document, H
     : QObject(parent), view_(view), document_(document), mapper_(std::move(mapper)) {
   // A pending first point names a body by index: another edit (undo, a new file) voids it.
   connect(document, &Document::documentChanged, this, &Build3DController::cancel);
+  // Gravity turns the floor.
+  connect(document, &Document::documentChanged, this, [this] { emit planeChanged(plane().label); });
 }
 
 Build3DController::~Build3DController() {
@@ -42,6 +45,7 @@ void Build3DController::setTool(Tool tool) {
 
 void Build3DController::settingsChanged() {
   showMarks();
+  emit planeChanged(plane().label);
   emit promptChanged(prompt());
 }
 
@@ -89,20 +93,36 @@ BuildPick Build3DController::pickAt(const QPointF& pos) {
   }
   osg::Vec3d origin, dir;
   view_->sightLine(pos, origin, dir);
-  if (std::abs(dir.z()) < 1e-9) return out;  // looking along the plane
-  const double t = (settings_.plane_z - origin.z()) / dir.z();
+  const BuildPlane plane = this->plane();
+  const Vec3 o(origin.x(), origin.y(), origin.z()), d(dir.x(), dir.y(), dir.z());
+  const double along = plane.normal.dot(d);
+  if (std::abs(along) < 1e-9) return out;  // looking along the plane
+  const double t = (plane.offset - plane.normal.dot(o)) / along;
   if (!(t > 0)) return out;  // behind the eye
-  const osg::Vec3d p = origin + dir * t;
   out.valid = out.in_space = true;
-  out.point = Vec3(p.x(), p.y(), p.z());
-  out.normal = Vec3::UnitZ();
+  out.point = o + t * d;
+  if (settings_.snap) out.point = snap_to_grid(plane, settings_.grid, out.point);
+  out.normal = plane.normal;
   return out;
+}
+
+BuildPlane Build3DController::plane() const {
+  return build_plane(settings_, document_->spec().gravity);
 }
 
 void Build3DController::showMarks() {
   BuildMarks m;
   m.plane = active_ != nullptr;
-  m.plane_z = settings_.plane_z;
+  const BuildPlane plane = this->plane();
+  m.plane_origin = osg_of(plane.origin());
+  m.plane_u = osg_of(plane.u);
+  m.plane_v = osg_of(plane.v);
+  // About the view's size, at most 25 lines each way: every k-th line of a fine grid, k = 1, 2,
+  // 5, 10, 20, ... (snapping keeps the grid's own step).
+  m.plane_half = std::max(0.5, 0.6 * view_->cameraDistance());
+  m.plane_step = settings_.grid;
+  for (int k = 0; m.plane_half > 25 * m.plane_step && k < 30; ++k)
+    m.plane_step *= k % 3 == 1 ? 2.5 : 2.0;
   m.size = 0.012 * view_->cameraDistance();
   if (active_ && hover_.valid) {
     m.hover = osg_of(hover_.point);

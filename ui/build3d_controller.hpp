@@ -4,7 +4,8 @@
 // the overlay (render/build_overlay) showing the plane, the point a click would take and the
 // candidate joint axis. A pick is, in this order: an existing sketch point within kSnapPixels of
 // the pointer (exact: joints land on link ends), the mechanism surface under the pointer, or the
-// build plane z = settings().plane_z in empty space (ground).
+// build plane (plane(): the floor or a world plane, settings().plane) in empty space (ground),
+// on its grid's nearest crossing when settings().snap.
 #include <QObject>
 #include <QPointF>
 #include <QPointer>
@@ -36,7 +37,8 @@ class Build3DController : public QObject, public ViewportInteractor {
   void setTool(Tool tool);
   Tool tool() const { return tool_; }
   BuildSettings& settings() { return settings_; }
-  void settingsChanged();  // after changing settings(): redraw the plane and the axis
+  void settingsChanged();    // after changing settings(): redraw the plane and the axis
+  BuildPlane plane() const;  // the build plane now (the floor follows the document's gravity)
   BuildPick pickAt(const QPointF& pos);
   const BuildOverlay& overlay() const { return overlay_; }
   QString prompt() const;  // the active tool's, with its last refusal first
@@ -47,6 +49,7 @@ class Build3DController : public QObject, public ViewportInteractor {
 
  signals:
   void promptChanged(const QString& text);
+  void planeChanged(const QString& label);  // settings or the document's gravity moved it
 
  private:
   void showMarks();

@@ -1,6 +1,7 @@
 #include "ui/build3d_tools.hpp"
 
 #include <QObject>
+#include <cmath>
 #include <stdexcept>
 
 #include "ui/document.hpp"
@@ -31,6 +32,53 @@ Vec3 candidate_axis(const BuildSettings& settings, const BuildPick& pick, const 
       break;
   }
   return pick.normal.norm() > 0.5 ? pick.normal.normalized() : Vec3::UnitZ();
+}
+
+BuildPlane build_plane(const BuildSettings& settings, const Vec3& gravity) {
+  BuildPlane p;
+  p.offset = settings.plane_offset;
+  using Plane = BuildSettings::Plane;
+  const bool floor = settings.plane == Plane::Floor && gravity.norm() > 1e-12;
+  const char* coord = "z";
+  if (floor) p.normal = -gravity.normalized();
+  if (settings.plane == Plane::YZ) p.normal = Vec3::UnitX(), coord = "x";
+  if (settings.plane == Plane::ZX) p.normal = Vec3::UnitY(), coord = "y";
+  // u along the world axis most across the normal (a world axis when the plane is one).
+  Vec3 e = Vec3::UnitX();
+  for (int k : {1, 2})
+    if (std::abs(p.normal[k]) < std::abs(e.dot(p.normal))) e = Vec3::Unit(k);
+  p.u = (e - p.normal * e.dot(p.normal)).normalized();
+  p.v = p.normal.cross(p.u);
+  const char* names[] = {"x", "y", "z"};
+  if (floor) {
+    coord = "h";  // along an oblique up; a world axis names itself
+    for (int k = 0; k < 3; ++k)
+      if ((p.normal - Vec3::Unit(k)).norm() < 1e-12) coord = names[k];
+  }
+  const QString c = QString::fromLatin1(coord);
+  switch (settings.plane) {
+    case Plane::Floor:
+      p.label = floor ? QObject::tr("floor, %1 =").arg(c) : QObject::tr("floor (no gravity), z =");
+      break;
+    case Plane::XY:
+      p.label = QObject::tr("plane xy, z =");
+      break;
+    case Plane::YZ:
+      p.label = QObject::tr("plane yz, x =");
+      break;
+    case Plane::ZX:
+      p.label = QObject::tr("plane zx, y =");
+      break;
+  }
+  return p;
+}
+
+Vec3 snap_to_grid(const BuildPlane& plane, double step, const Vec3& point) {
+  if (!(step > 0)) return point;
+  const Vec3 d = point - plane.origin();
+  const double a = std::round(d.dot(plane.u) / step) * step;
+  const double b = std::round(d.dot(plane.v) / step) * step;
+  return plane.origin() + a * plane.u + b * plane.v;
 }
 
 bool joint_has_axis(JointType type) {

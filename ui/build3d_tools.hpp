@@ -22,9 +22,28 @@ struct BuildSettings {
   // A joint's z axis: the picked face's normal, a world axis, or along the link being drawn
   // (the Joint tool: along its first body's link)
   Axis axis = Axis::Z;
-  double plane_z = 0.0;    // m: clicks in empty space land on the plane z = plane_z
-  double diameter = 0.01;  // m: a new link's round bar
+  // Where clicks in empty space land: the floor (perpendicular to gravity, through the ground
+  // origin) or a world coordinate plane, moved by plane_offset along its normal.
+  enum class Plane { Floor, XY, YZ, ZX };
+  Plane plane = Plane::Floor;
+  double plane_offset = 0.0;  // m, along the plane's normal (the floor's: up, against gravity)
+  bool snap = false;          // clicks in space snap to the grid's crossings
+  double grid = 0.01;         // m: the grid's step on the plane (drawn and snapped to)
+  double diameter = 0.01;     // m: a new link's round bar
 };
+
+// The build plane in world coordinates: n·p = offset, with u, v, n right-handed, the grid's
+// lines along u and v through origin = offset n.
+struct BuildPlane {
+  Vec3 normal = Vec3::UnitZ(), u = Vec3::UnitX(), v = Vec3::UnitY();
+  double offset = 0.0;  // m
+  Vec3 origin() const { return offset * normal; }
+  QString label;  // what the bar shows before the offset: "floor y =", "plane xy, z =", ...
+};
+// The plane the settings choose under `gravity` (world, m/s²). Without gravity the floor is xy.
+BuildPlane build_plane(const BuildSettings& settings, const Vec3& gravity);
+// `point` on the plane moved to the nearest grid crossing (steps of settings.grid along u, v).
+Vec3 snap_to_grid(const BuildPlane& plane, double step, const Vec3& point);
 
 // A point the user clicked or hovers, in world coordinates of the sketched poses.
 struct BuildPick {

@@ -10,6 +10,7 @@
 #define CATCH_CONFIG_RUNNER
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
@@ -41,16 +42,18 @@ using gui_test::waitFor;
 
 namespace {
 
+constexpr int kPlaneFloor = 0, kPlaneXY = 1;
+
 struct Win {
   MainWindow w;
   ViewportWidget* v = nullptr;
   Build3DController* b = nullptr;
-  Win() {
+  explicit Win(QSize size = {1400, 900}, CentralViews::Mode mode = CentralViews::Mode::Tabs) {
     w.setInteractive(false);
-    w.resize(1400, 900);
+    w.resize(size);
     w.show();
     REQUIRE(QTest::qWaitForWindowExposed(&w));
-    w.setViewsMode(CentralViews::Mode::Tabs);
+    w.setViewsMode(mode);
     w.centralViews()->bringToFront(CentralViews::View::ThreeD);
     v = w.viewport()->viewportWidget();
     b = w.viewport()->build3D();
@@ -65,15 +68,18 @@ struct Win {
     return c;
   }
   void tool(const char* name) { child<QAction>(name)->trigger(); }
-  // The bar's choices, as the user makes them: joint kind and axis by their row, plane height.
+  // The bar's choices, as the user makes them: joint kind and axis by their row, the plane
+  // xy at height z.
   void choose(int joint, int axis, double plane_z) {
     child<QComboBox>("build3d.jointType")->setCurrentIndex(joint);
     child<QComboBox>("build3d.axis")->setCurrentIndex(axis);
-    child<QDoubleSpinBox>("build3d.planeZ")->setValue(plane_z);
+    child<QComboBox>("build3d.plane")->setCurrentIndex(kPlaneXY);
+    child<QDoubleSpinBox>("build3d.planeOffset")->setValue(plane_z);
   }
-  // The plane's height to the last digit (the bar's field shows 0.1 mm).
+  // The plane xy's height to the last digit (the bar's field shows 0.1 mm).
   void planeAt(double z) {
-    b->settings().plane_z = z;
+    b->settings().plane = BuildSettings::Plane::XY;
+    b->settings().plane_offset = z;
     b->settingsChanged();
   }
   QPointF at(const Vec3& p) const { return v->projectToWidget(osg::Vec3d(p.x(), p.y(), p.z())); }
@@ -378,6 +384,106 @@ TEST_CASE("a Stewart platform built by clicking in the 3D view moves as the samp
   // sample's to 1e-9 m, and the legs' lengths fix the plate to about that.
   CHECK(worst_loop < 1e-10);
   CHECK(worst_plate < 1e-7);
+}
+
+TEST_CASE("the build plane is the floor, perpendicular to gravity, and can be chosen",
+          "[gui][build3d-plane]") {
+  Win win;
+  REQUIRE(win.w.openFile(ARTICULA_SOURCE_DIR "/samples/rssr.json"));
+  win.w.centralViews()->bringToFront(CentralViews::View::ThreeD);
+  const Vec3 g = win.w.document()->spec().gravity;  // (0, -9.81, 0): the floor is y = 0
+  win.tool("build3d.link");
+  win.v->setCamera(osg::Vec3d(0, 0, 0), 1.0);
+  win.orbit(0, 60);  // look down on the floor at a slant
+  const BuildPlane floor = win.b->plane();
+  CHECK(floor.normal.cross(g).norm() < 1e-15);  // parallel to gravity
+  CHECK(floor.normal.dot(g) < 0);               // pointing up
+  CHECK(floor.offset == 0.0);
+  CHECK(win.child<QLabel>("build3d.planeLabel")->text() == "floor, y =");
+  const BuildMarks& m = win.b->overlay().marks();  // the grid lies in the floor
+  CHECK(std::abs(m.plane_u * osg::Vec3d(0, 1, 0)) < 1e-15);
+  CHECK(std::abs(m.plane_v * osg::Vec3d(0, 1, 0)) < 1e-15);
+  win.shot("plane_floor");
+  // A click in empty space, away from the mechanism, lands on the floor: y = 0 to round-off of
+  // the ray's intersection (1e-12 m), under the pointer (its projection within 1e-6 px).
+  for (const Vec3& target : {Vec3(0.3, 0, 0.25), Vec3(-0.2, 0, 0.3), Vec3(0.25, 0, -0.15)}) {
+    const BuildPick pick = win.b->pickAt(win.at(target));
+    REQUIRE(pick.in_space);
+    CHECK(std::abs(pick.point.dot(floor.normal) - floor.offset) < 1e-12);
+    CHECK((pick.point - target).norm() < 1e-9);
+    CHECK((win.at(pick.point) - win.at(target)).manhattanLength() < 1e-6);
+  }
+  // Raised by 0.1 m, and the other planes with their labels, picked the same way.
+  win.child<QDoubleSpinBox>("build3d.planeOffset")->setValue(0.1);
+  CHECK(std::abs(win.b->pickAt(win.at(Vec3(0.3, 0.1, 0.25))).point.y() - 0.1) < 1e-12);
+  const char* labels[] = {"plane xy, z =", "plane yz, x =", "plane zx, y ="};
+  for (int k = 0; k < 3; ++k) {
+    win.child<QComboBox>("build3d.plane")->setCurrentIndex(1 + k);
+    CHECK(win.child<QLabel>("build3d.planeLabel")->text() == labels[k]);
+    const Vec3 n = win.b->plane().normal;
+    CHECK(n == Vec3::Unit((k + 2) % 3));
+    const Vec3 target = Vec3(0.3, 0.3, 0.3) - n * (0.3 - 0.1);  // on the plane, 0.1 m out
+    const BuildPick pick = win.b->pickAt(win.at(target));
+    REQUIRE(pick.in_space);
+    CHECK(std::abs(pick.point.dot(n) - 0.1) < 1e-12);
+    CHECK(pick.normal == n);
+  }
+  // Gravity along -z turns the floor to z = 0.1.
+  win.child<QComboBox>("build3d.plane")->setCurrentIndex(kPlaneFloor);
+  Document* doc = win.w.document();
+  MechanismHeader h = doc->editable().header();
+  h.gravity = Vec3(0, 0, -9.81);
+  REQUIRE(doc->push(set_header(doc->editable(), h), EditKind::MechanismProperties));
+  CHECK(win.b->plane().normal == Vec3::UnitZ());
+  CHECK(win.child<QLabel>("build3d.planeLabel")->text() == "floor, z =");
+}
+
+TEST_CASE("clicks in space snap to the grid's crossings when Snap is on", "[gui][build3d-snap]") {
+  Win win;
+  win.tool("build3d.link");
+  win.v->setCamera(osg::Vec3d(0, 0, 0), 0.8);
+  win.orbit(0, 60);
+  win.child<QDoubleSpinBox>("build3d.grid")->setValue(25);              // mm
+  const Vec3 target(0.1123, 0, 0.0388);                                 // on the floor y = 0
+  CHECK((win.b->pickAt(win.at(target)).point - target).norm() < 1e-9);  // off: under the pointer
+  win.child<QCheckBox>("build3d.snap")->setChecked(true);
+  const BuildPick pick = win.b->pickAt(win.at(target));
+  // The nearest crossing of the 25 mm grid: (0.1, 0, 0.05), exact to round-off of the step.
+  CHECK((pick.point - Vec3(0.1, 0, 0.05)).norm() < 1e-15);
+  win.click(target);
+  win.click(Vec3(0.2312, 0, 0.0113));
+  const MechanismSpec& s = win.w.document()->spec();
+  REQUIRE(s.bodies.size() == 1);
+  CHECK((to_world(s, 0, Vec3::Zero()) - Vec3(0.1, 0, 0.05)).norm() < 1e-15);
+  const Vec3 end(0.225, 0, 0), along = end - Vec3(0.1, 0, 0.05);  // x of a link's frame: along
+  CHECK((to_world(s, 0, Vec3(along.norm(), 0, 0)) - end).norm() < 1e-12);
+}
+
+TEST_CASE("every control of the build bar is visible at 1280x800", "[gui][build3d-bar]") {
+  for (CentralViews::Mode mode : {CentralViews::Mode::SideBySide, CentralViews::Mode::Tabs}) {
+    Win win(QSize(1280, 800), mode);
+    REQUIRE(win.w.openFile(ARTICULA_SOURCE_DIR "/samples/stewart_platform.json"));
+    win.w.centralViews()->bringToFront(CentralViews::View::ThreeD);
+    QCoreApplication::processEvents();
+    auto* bar = win.child<QWidget>("build3d.bar");
+    INFO("mode " << static_cast<int>(mode) << ", bar " << bar->width() << " x " << bar->height()
+                 << " px, 3D view " << win.v->width() << " x " << win.v->height() << " px");
+    CHECK(win.v->height() > 300);  // the bar's rows leave the view most of the panel
+    int controls = 0;
+    for (QWidget* c : bar->findChildren<QWidget*>()) {
+      if (!c->inherits("QAbstractButton") && !c->inherits("QAbstractSpinBox") &&
+          !c->inherits("QComboBox") && !c->inherits("QLabel"))
+        continue;
+      INFO(c->objectName().toStdString() << " " << c->metaObject()->className());
+      CHECK(c->isVisible());
+      const QRect r(c->mapTo(bar, QPoint(0, 0)), c->size());
+      CHECK(bar->rect().contains(r));
+      CHECK(r.width() >= c->minimumSizeHint().width());  // not squeezed
+      ++controls;
+    }
+    CHECK(controls == 14);  // 4 tools, 3 choices, 3 fields and their labels, Snap
+    win.shot(mode == CentralViews::Mode::Tabs ? "bar_tabs_1280" : "bar_side_1280");
+  }
 }
 
 int main(int argc, char** argv) {
