@@ -9,6 +9,7 @@
 #include "core/algorithms/loop_constraints.hpp"
 #include "core/sim/constraints/motion_drives.hpp"
 #include "core/sim/diagnostics.hpp"
+#include "core/sim/embedding/partition.hpp"
 
 namespace articula {
 
@@ -43,6 +44,7 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
         "method2 or sparse)");
   solver_ = make_solver(env, opt_.solver, opt_.planar_algebra, applied_.body_forces());
   embedding_ = solver_->embedding();
+  if (embedding_) stage_cache_.reset(model_, embedding_->independent());
   reporter_ = make_reporting_solver(env);
   active_ = solver_.get();
   projection_ = std::make_unique<ManifoldProjection>(mech_, constraints_, solver_->planar_model(),
@@ -83,10 +85,12 @@ void replace_drive_law(std::vector<DriveBinding>& drives, int user_joint, Expres
 
 void Simulation::set_drive_expression(int user_joint, const std::string& expression) {
   replace_drive_law(drives_, user_joint, Expression::parse(expression));
+  stage_cache_.clear();
 }
 
 void Simulation::set_drive_value(int user_joint, double value) {
   replace_drive_law(drives_, user_joint, Expression::constant(value));
+  stage_cache_.clear();
 }
 
 void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, double dissipated,
@@ -96,6 +100,7 @@ void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, d
   t_ = t;
   q_ = q;
   qd_ = qd;
+  stage_cache_.clear();  // drive laws may have changed since
   account_.reset(work, dissipated);
   h_adaptive_ = 0.0;  // the error control starts afresh, as at t = 0
   if (upto == Stage::Full) return evaluate();
@@ -107,6 +112,12 @@ void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, d
 void Simulation::accelerations(double t, const VecX& q_in, const VecX& v_in, VecX& qdd) {
   const bool embedded = embedding_ && active_ == solver_.get();
   if (embedded) {  // a stage's state is its independent coordinates (and a guess for the rest)
+    const auto* hit = stage_cache_.find_accelerations(t, q_in, v_in);
+    if (hit && (hit->has_power || !account_.recording())) {
+      qdd = hit->qdd;
+      if (account_.recording()) account_.record(hit->power, hit->dissipation);
+      return;
+    }
     q_embedded_ = q_in;
     qd_embedded_ = v_in;
     embed_state(t, q_embedded_, qd_embedded_);
@@ -119,10 +130,14 @@ void Simulation::accelerations(double t, const VecX& q_in, const VecX& v_in, Vec
                        applied_.body()};
   qdd = sliding_ ? accelerations_with_slip(in) : active_->accelerations(in);  // rows and the solve
   if (!qdd.allFinite()) bad_acceleration(t, q, v, qdd);
-  if (account_.recording())
-    account_.record(applied_.power(drives_, v) +
-                        constraints_.power(active_->context(in), active_->multipliers()),
-                    applied_.dissipation(v) + friction_dissipation_);
+  EmbeddedStageCache::Result* keep = embedded ? &stage_cache_.remember_accelerations() : nullptr;
+  if (keep) keep->qdd = qdd;
+  if (!account_.recording()) return;
+  const double power =
+      applied_.power(drives_, v) + constraints_.power(active_->context(in), active_->multipliers());
+  const double dissipation = applied_.dissipation(v) + friction_dissipation_;
+  account_.record(power, dissipation);
+  if (keep) keep->has_power = true, keep->power = power, keep->dissipation = dissipation;
 }
 
 void Simulation::step(double h, Integrator integrator) {

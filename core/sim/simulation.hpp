@@ -15,6 +15,7 @@
 #include "core/sim/applied_forces.hpp"
 #include "core/sim/constraints/constraint_set.hpp"
 #include "core/sim/contact/unilateral.hpp"
+#include "core/sim/embedding/stage_cache.hpp"
 #include "core/sim/energy_account.hpp"
 #include "core/sim/evaluation_stage.hpp"
 #include "core/sim/integrators.hpp"
@@ -134,6 +135,7 @@ class Simulation {
   void monitor_embedding();
   ConstraintEmbedding* embedding_ = nullptr;
   VecX q_embedded_, qd_embedded_;
+  EmbeddedStageCache stage_cache_;  // the last closed stage state and its accelerations
   void check_fully_driven() const;
   void check_drives_independent(const char* when) const;
   void finish_step();

@@ -13,22 +13,35 @@
 
 namespace articula {
 
+namespace {
+// Below this ratio of the position solve's dependent-block conditioning to its value after the
+// choice, monitor() checks Y₁ itself (it re-chooses at 0.5 of its own ratio): the two blocks hold
+// the same rows (ConstraintSet::projected_row), so they degrade together.
+constexpr double kWatchDegradation = 0.8;
+}  // namespace
+
 void Simulation::embed_state(double t, VecX& q, VecX& qd) {
+  if (stage_cache_.find_closed(t, q, qd)) return;  // closed before from the same key
   ConstraintContext c{mech_, drives_, data_};
   c.t = t;
   embedding_->solve_dependent(c, mech_.closure_tolerance(opt_.projection_tolerance), q, qd);
+  stage_cache_.remember_closed(t, q, qd);
 }
 
 void Simulation::monitor_embedding() {
   // Singularity monitoring (Jain §9): a new choice of independent coordinates between steps
-  // when a node's Y₁ has become ill-conditioned; the state itself does not change.
+  // when a node's Y₁ has become ill-conditioned; the state itself does not change. The rows G
+  // are formed only when the last position solve's factors (at this state) say the dependent
+  // block has lost conditioning, at a looser threshold than monitor()'s own.
+  if (embedding_->closure_degradation() > kWatchDegradation) return;
   forward_kinematics_bias(model_, data_, q_, qd_);
   ConstraintContext c{mech_, drives_, data_};
   c.t = t_;
   c.q = &q_;
   c.qd = &qd_;
   constraints_.acceleration(c);
-  embedding_->monitor(constraints_.G(), "at t = " + std::to_string(t_));
+  if (embedding_->monitor(constraints_.G(), "at t = " + std::to_string(t_)) > 0)
+    stage_cache_.reset(model_, embedding_->independent());
 }
 
 }  // namespace articula

@@ -111,6 +111,7 @@ void ConstraintEmbedding::singular(const Node& n, const std::string& when, const
 
 void ConstraintEmbedding::choose_node(Node& n, const MatX& G, const std::string& when) {
   n.dep.clear(), n.sel.clear(), n.free_dep.clear(), n.sel_proj.clear(), n.ind.clear();
+  n.jrcond0 = -1.0;                       // measured again at the next position solve
   std::vector<int> rows, forced, others;  // non-prescribing rows, non-prescribed columns
   for (int r : n.rows) {
     if (!prescribing_row_[r]) {

@@ -51,6 +51,11 @@ class ConstraintEmbedding {
   // velocity targets. Runs forward kinematics into c.data. Returns the residual max |e| of
   // the selected rows; throws SetupError when it does not reach tol.
   double solve_dependent(ConstraintContext& c, double tol, VecX& q, VecX& qd);
+  // How far the position solve's dependent block J[sel, free_dep] has lost conditioning since the
+  // choice: the worst ratio of its reciprocal condition estimate at the last solve_dependent to
+  // its value at the first solve after the choice (1 when nothing was solved since). A cheap
+  // watch (the last solve's factors, no new rows) for when monitor() is worth its G.
+  double closure_degradation() const;
 
   // The nodes: their coordinates (increasing) and the independent ones among them (increasing,
   // each also in independent(); X's columns for node n are those coordinates' positions there).
@@ -71,7 +76,14 @@ class ConstraintEmbedding {
     int rank = -1;                // rank of the rows at the first choice
     double rcond0 = 0.0, rcond = 0.0;
     Eigen::PartialPivLU<MatX> lu;  // of Y₁
+    // Position solve (position_solve.cpp): Jb = J[sel_proj, free_dep] and its factors at the
+    // last closed state (the velocity solve's), jrcond0 their conditioning after the choice.
+    MatX Jb;
+    VecX en, dx;
+    Eigen::PartialPivLU<MatX> jlu;
+    double jrcond0 = -1.0;
   };
+  bool newton_step(ConstraintContext& c, double tol, double& err, double previous, VecX& q);
   void choose_node(Node& n, const MatX& G, const std::string& when);
   [[noreturn]] void singular(const Node& n, const std::string& when, const char* why) const;
   std::string joints_of(const std::vector<int>& coords) const;

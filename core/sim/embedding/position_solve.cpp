@@ -15,40 +15,46 @@
 namespace articula {
 
 namespace {
-MatX block(const MatX& J, const std::vector<int>& rows, const std::vector<int>& cols) {
-  MatX A(rows.size(), cols.size());
+void gather(const MatX& J, const std::vector<int>& rows, const std::vector<int>& cols, MatX& A) {
+  A.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(cols.size()));
   for (std::size_t i = 0; i < rows.size(); ++i)
     for (std::size_t j = 0; j < cols.size(); ++j) A(i, j) = J(rows[i], cols[j]);
-  return A;
 }
 }  // namespace
 
-double ConstraintEmbedding::solve_dependent(ConstraintContext& c, double tol, VecX& q, VecX& qd) {
+// One evaluation of the selected rows at q and, unless converged, one Newton update of every
+// node's free dependent coordinates. Returns true when converged (err set either way).
+bool ConstraintEmbedding::newton_step(ConstraintContext& c, double tol, double& err,
+                                      double previous, VecX& q) {
   const Model& model = mech_.model();
+  forward_kinematics(model, c.data, q);
+  set_.position(c, J_, e_);
+  err = 0.0;
+  for (const Node& n : nodes_)
+    for (int r : n.sel_proj) err = std::max(err, std::abs(e_[r]));
+  // Quadratic convergence: stop well below tol, or where round-off stops the progress.
+  if (err <= 0.01 * tol || (err <= tol && err > 0.25 * previous)) return true;
+  dv_.setZero(model.nv);
+  for (Node& n : nodes_) {
+    if (n.free_dep.empty()) continue;
+    n.en.resize(static_cast<Eigen::Index>(n.sel_proj.size()));
+    for (std::size_t i = 0; i < n.sel_proj.size(); ++i) n.en[i] = e_[n.sel_proj[i]];
+    gather(J_, n.sel_proj, n.free_dep, n.Jb);
+    n.jlu.compute(n.Jb);
+    n.dx.noalias() = n.jlu.solve(n.en);
+    for (std::size_t i = 0; i < n.free_dep.size(); ++i) dv_[n.free_dep[i]] = n.dx[i];
+  }
+  integrate_in_place(model, q, dv_, -1.0);  // e(q ⊖ J⁻¹ e) = O(|e|²)
+  return false;
+}
+
+double ConstraintEmbedding::solve_dependent(ConstraintContext& c, double tol, VecX& q, VecX& qd) {
   impose_tree_motion_drives(mech_, c.drives, c.t, q, qd);  // prescribed: the laws themselves
   c.q = &q;
   c.qd = &qd;
-  dv_.setZero(model.nv);
   double err = 0.0, previous = INFINITY;
-  for (int it = 0; it < 12; ++it) {
-    forward_kinematics(model, c.data, q);
-    set_.position(c, J_, e_);
-    err = 0.0;
-    for (const Node& n : nodes_)
-      for (int r : n.sel_proj) err = std::max(err, std::abs(e_[r]));
-    // Quadratic convergence: stop well below tol, or where round-off stops the progress.
-    if (err <= 0.01 * tol || (err <= tol && err > 0.25 * previous)) break;
-    previous = err;
-    for (const Node& n : nodes_) {
-      if (n.free_dep.empty()) continue;
-      VecX en(n.sel_proj.size());
-      for (std::size_t i = 0; i < n.sel_proj.size(); ++i) en[i] = e_[n.sel_proj[i]];
-      const VecX dx = block(J_, n.sel_proj, n.free_dep).partialPivLu().solve(en);
-      for (std::size_t i = 0; i < n.free_dep.size(); ++i) dv_[n.free_dep[i]] = dx[i];
-    }
-    integrate_in_place(model, q, dv_, -1.0);  // e(q ⊖ J⁻¹ e) = O(|e|²)
-    dv_.setZero();
-  }
+  for (int it = 0; it < 12; ++it, previous = err)
+    if (newton_step(c, tol, err, previous, q)) break;
   if (!(err <= tol)) {
     std::ostringstream os;
     os << "at t = " << c.t << " the loops cannot be closed from the independent coordinates "
@@ -56,18 +62,28 @@ double ConstraintEmbedding::solve_dependent(ConstraintContext& c, double tol, Ve
        << "): the mechanism has reached the end of its range or a dead point";
     throw SetupError(os.str());
   }
-  // Velocities: J_D q̇_D = y - J_R q̇_R on each node's selected rows.
+  // Velocities: J_D q̇_D = y - J_R q̇_R on each node's selected rows, J_D factored at q.
   set_.velocity_targets(c, y_);
-  for (const Node& n : nodes_) {
+  for (Node& n : nodes_) {
     if (n.free_dep.empty()) continue;
     for (int v : n.free_dep) qd[v] = 0.0;
-    VecX rhs(n.sel_proj.size());
+    n.en.resize(static_cast<Eigen::Index>(n.sel_proj.size()));
     for (std::size_t i = 0; i < n.sel_proj.size(); ++i)
-      rhs[i] = y_[n.sel_proj[i]] - J_.row(n.sel_proj[i]).dot(qd);
-    const VecX vd = block(J_, n.sel_proj, n.free_dep).partialPivLu().solve(rhs);
-    for (std::size_t i = 0; i < n.free_dep.size(); ++i) qd[n.free_dep[i]] = vd[i];
+      n.en[i] = y_[n.sel_proj[i]] - J_.row(n.sel_proj[i]).dot(qd);
+    gather(J_, n.sel_proj, n.free_dep, n.Jb);
+    n.jlu.compute(n.Jb);
+    if (n.jrcond0 < 0.0) n.jrcond0 = n.jlu.rcond();
+    n.dx.noalias() = n.jlu.solve(n.en);
+    for (std::size_t i = 0; i < n.free_dep.size(); ++i) qd[n.free_dep[i]] = n.dx[i];
   }
   return err;
+}
+
+double ConstraintEmbedding::closure_degradation() const {
+  double worst = 1.0;
+  for (const Node& n : nodes_)
+    if (!n.free_dep.empty() && n.jrcond0 > 0.0) worst = std::min(worst, n.jlu.rcond() / n.jrcond0);
+  return worst;
 }
 
 }  // namespace articula
