@@ -72,6 +72,13 @@ void SketchEditor::setPreview(std::optional<VecX> q) {
   update();
 }
 
+void SketchEditor::setPreviewSpec(std::optional<MechanismSpec> spec, const Vec3& moved) {
+  preview_spec_ = std::move(spec);
+  preview_moved_ = moved;
+  refreshGeometry();
+  update();
+}
+
 QPointF SketchEditor::toScreen(const Vec3& p) const {
   return origin_ + QPointF(scale_ * p.x(), -scale_ * p.y());
 }
@@ -82,6 +89,7 @@ Vec3 SketchEditor::toWorld(const QPointF& s) const {
 }
 
 void SketchEditor::resizeEvent(QResizeEvent*) {
+  if (preview_spec_) return;        // a Shift+drag: the view stays under the pointer
   if (fitted_) return fitToView();  // still as fitted: keep fitting (the window is laid out)
   if (!placed_) {  // about 0.45 m across the shorter side: a desk-sized linkage fits
     scale_ = std::max(200.0, std::min(width(), height()) / 0.45);
@@ -98,15 +106,9 @@ void SketchEditor::fitToView() {
     update();
     return;
   }
-  double x0 = 1e9, x1 = -1e9, y0 = 1e9, y1 = -1e9;
-  std::vector<Vec3> extent = couplingExtent(document_->spec(), pivots());
-  for (const DrawnPoint& p : points_) extent.push_back(p.world);
-  for (int b = 0; b < static_cast<int>(poses_.size()); ++b)  // single-point bodies' bars
-    for (const Vec3& v : outline(b)) extent.push_back(bodyToWorld(b, v));
-  for (const Vec3& p : extent) {
-    x0 = std::min(x0, p.x()), x1 = std::max(x1, p.x());
-    y0 = std::min(y0, p.y()), y1 = std::max(y1, p.y());
-  }
+  Eigen::AlignedBox2d box = extent();
+  box.extend(motion_);  // the range of motion shown so far
+  const double x0 = box.min().x(), x1 = box.max().x(), y0 = box.min().y(), y1 = box.max().y();
   // Width and height fitted apart: a long flat linkage (a steering rack) fills the width.
   scale_ =
       std::min(0.75 * width() / std::max(x1 - x0, 0.05), 0.6 * height() / std::max(y1 - y0, 0.05));
@@ -116,9 +118,46 @@ void SketchEditor::fitToView() {
   update();
 }
 
+// What is drawn now: points, couplings, links (with single-point bodies' bars), and the circle a
+// link on a driven ground pivot sweeps as it turns (a crank: in view before it runs).
+Eigen::AlignedBox2d SketchEditor::extent() const {
+  Eigen::AlignedBox2d box;
+  auto add = [&](const Vec3& p) { box.extend(Eigen::Vector2d(p.x(), p.y())); };
+  const MechanismSpec& spec = shownSpec();
+  for (const Vec3& p : couplingExtent(spec, pivots())) add(p);
+  for (const DrawnPoint& p : points_) add(p.world);
+  for (int b = 0; b < static_cast<int>(poses_.size()); ++b)
+    for (const Vec3& v : outline(b)) add(bodyToWorld(b, v));
+  for (const JointSpec& js : spec.joints) {
+    const int b = spec.body_index(js.child);
+    if (!js.drive || js.parent != "ground" || js.joint.type != JointType::Revolute || b < 0)
+      continue;
+    const Vec3 c = js.parent_frame.position;
+    double r = 0;
+    for (const Vec3& v : outline(b)) r = std::max(r, (bodyToWorld(b, v) - c).head<2>().norm());
+    add(c - Vec3(r, r, 0)), add(c + Vec3(r, r, 0));
+  }
+  return box;
+}
+
+// While the view is as fitted, what moves out of it brings it back: the view is refitted to
+// everything shown since the last edit (the range of motion so far), so it settles in one cycle.
+void SketchEditor::keepInView() {
+  if (preview_spec_) return;  // never under a Shift+drag: the view stays under the pointer
+  const Eigen::AlignedBox2d now = extent();
+  if (now.isEmpty()) return;
+  motion_.extend(now);
+  if (!fitted_) return;
+  const Vec3 lo = toWorld(QPointF(8, height() - 8)), hi = toWorld(QPointF(width() - 8, 8));
+  const Eigen::AlignedBox2d shown(Eigen::Vector2d(lo.x(), lo.y()), Eigen::Vector2d(hi.x(), hi.y()));
+  if (!shown.contains(now)) fitToView();
+}
+
 void SketchEditor::onDocumentChanged() {
+  motion_.setEmpty();
   snapshot_.reset();  // a new mechanism: its first snapshot follows from the controller
   preview_.reset();
+  preview_spec_.reset();
   if (active_) active_->documentChanged();
   refreshGeometry();
   update();
@@ -130,6 +169,7 @@ void SketchEditor::showSnapshot(const Snapshot& s) {
   if (preview_) return;  // a drag shows its own poses
   snapshot_ = s;
   refreshGeometry();
+  keepInView();
   update();
 }
 
@@ -140,7 +180,7 @@ Vec3 SketchEditor::bodyToWorld(int body, const Vec3& local) const {
 }
 
 std::vector<Vec3> SketchEditor::outline(int body) const {
-  const MechanismSpec& spec = document_->spec();
+  const MechanismSpec& spec = shownSpec();
   std::vector<Vec3> pts = body_points(spec, body);
   if (pts.size() != 1) return pts;
   const BodySpec& b = spec.bodies[body];
@@ -159,7 +199,7 @@ std::vector<Vec3> SketchEditor::outline(int body) const {
 }
 
 void SketchEditor::refreshGeometry() {
-  const MechanismSpec& spec = document_->spec();
+  const MechanismSpec& spec = shownSpec();
   // The simulated mechanism: the whole, or the grounded part while links float (the floating
   // links stay where they were drawn). Its bodies are found by name.
   const auto mech = document_->simulated();
@@ -190,7 +230,12 @@ void SketchEditor::refreshGeometry() {
 SketchSnap SketchEditor::snapAt(const QPointF& s) const {
   SketchSnap snap;
   double best = kPointPx;
+  // A Shift+drag's preview: the dragged point and its links are under the pointer, not targets.
+  auto dragged = [&](const Vec3& w) {
+    return preview_spec_ && (w - preview_moved_).norm() < kSketchSameM;
+  };
   for (const DrawnPoint& p : points_) {
+    if (dragged(p.world)) continue;
     const double d = QLineF(s, toScreen(p.world)).length();
     if (d < best) best = d, snap.kind = SketchSnap::Point, snap.p = p.world;
   }
@@ -202,11 +247,12 @@ SketchSnap SketchEditor::snapAt(const QPointF& s) const {
     return snap;
   }
   best = kLinePx;
-  const MechanismSpec& spec = document_->spec();
+  const MechanismSpec& spec = shownSpec();
   for (int b = 0; b < static_cast<int>(spec.bodies.size()); ++b) {
     const std::vector<Vec3> pts = outline(b);
     for (std::size_t i = 0; i + 1 < pts.size() + (pts.size() > 2); ++i) {
       const Vec3 a = bodyToWorld(b, pts[i]), c = bodyToWorld(b, pts[(i + 1) % pts.size()]);
+      if (dragged(a) || dragged(c)) continue;
       double u = 0;
       const double d = distanceToSegment(s, toScreen(a), toScreen(c), &u);
       if (d < best && (c - a).norm() > kSketchSameM) {
@@ -248,7 +294,7 @@ bool SketchEditor::push(Edit edit, EditKind kind) {
 
 std::vector<int> SketchEditor::jointsAt(const Vec3& p) const {
   std::vector<int> out;
-  const MechanismSpec& spec = document_->spec();
+  const MechanismSpec& spec = shownSpec();
   for (int j = 0; j < static_cast<int>(spec.joints.size()); ++j) {
     const JointSpec& js = spec.joints[j];
     if ((bodyToWorld(spec.body_index(js.parent), js.parent_frame.position) - p).norm() <
@@ -260,7 +306,7 @@ std::vector<int> SketchEditor::jointsAt(const Vec3& p) const {
 
 int SketchEditor::couplingAt(const QPointF& screen) const {
   return articula::couplingAt(
-      document_->spec(), pivots(), [this](const Vec3& p) { return toScreen(p); }, scale_, screen,
+      shownSpec(), pivots(), [this](const Vec3& p) { return toScreen(p); }, scale_, screen,
       kLinePx);
 }
 

@@ -4,6 +4,7 @@
 // joints and couplings) and the sketch tools (ui/sketch_tool.hpp), one active at a time, that
 // the editor forwards mouse, key and paint events to. Every action is one undo command on the
 // document; the view redraws from the document's signals and from simulation snapshots.
+#include <Eigen/Geometry>
 #include <QPointF>
 #include <QWidget>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "core/sim/snapshot.hpp"
 #include "ui/document.hpp"
 #include "ui/sketch_couplings.hpp"
+#include "ui/sketch_labels.hpp"
 #include "ui/sketch_tool.hpp"
 
 namespace articula {
@@ -56,6 +58,8 @@ class SketchEditor : public QWidget {
   std::vector<Vec3> outline(int body) const;
   const Transform& pose(int body) const { return poses_[body]; }  // ^{body}X_0 as shown
   SketchSnap snapAt(const QPointF& screen) const;
+  // The joint names as they are drawn now: placed clear of each other, inside the view.
+  std::vector<SketchLabel> jointLabels() const;
   SketchSnap pointAt(const Vec3& world) const;  // a typed point, on a drawn point if one is there
   std::vector<int> jointsAt(const Vec3& p) const;
   PivotView pivotView(int joint) const;
@@ -65,6 +69,12 @@ class SketchEditor : public QWidget {
   void say(const QString& message);             // in the status bar until the next action
   // Poses from model coordinates while the select tool drags (none: the snapshot or the spec).
   void setPreview(std::optional<VecX> q);
+  // The sketch as a Shift+drag would leave it, shown until the drag ends (none: the document's),
+  // with the dragged point at `moved` (world), which the pointer then does not snap to.
+  void setPreviewSpec(std::optional<MechanismSpec> spec, const Vec3& moved = Vec3::Zero());
+  const MechanismSpec& shownSpec() const {
+    return preview_spec_ ? *preview_spec_ : document_->spec();
+  }
 
  signals:
   void toolChanged(articula::SketchToolId tool);
@@ -89,7 +99,9 @@ class SketchEditor : public QWidget {
   };
 
   void onDocumentChanged();
-  void refreshGeometry();  // poses and points from the drag preview / snapshot / spec
+  void refreshGeometry();              // poses and points from the drag preview / snapshot / spec
+  Eigen::AlignedBox2d extent() const;  // world x-y box of what is drawn
+  void keepInView();
   void setHint();
   void cancel();
 
@@ -110,7 +122,8 @@ class SketchEditor : public QWidget {
   double scale_ = 1500.0;
   QPointF origin_;
   bool placed_ = false;
-  bool fitted_ = false;  // as fitToView left it (no zoom since): refitted on resizes
+  bool fitted_ = false;         // as fitToView left it (no zoom since): refitted on resizes
+  Eigen::AlignedBox2d motion_;  // world x-y: what snapshots showed since the last edit
   double grid_ = 0.01;
   bool grid_snap_ = true;
   // Geometry as shown.
@@ -118,8 +131,11 @@ class SketchEditor : public QWidget {
   std::vector<DrawnPoint> points_;
   std::optional<Snapshot> snapshot_;
   std::optional<VecX> preview_;
+  std::optional<MechanismSpec> preview_spec_;
+  Vec3 preview_moved_ = Vec3::Zero();
   // Interaction.
   SketchSnap hover_;
+  std::vector<SketchLabel> labels_;  // placed at the start of each paint
   QString said_;  // what a tool said during the current event (kept over its hint)
 };
 

@@ -3,11 +3,13 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
+#include <algorithm>
 #include <cmath>
 
 #include "core/doc/sketch_geometry.hpp"
 #include "ui/sketch_contacts.hpp"
 #include "ui/sketch_editor.hpp"
+#include "ui/sketch_labels.hpp"
 
 namespace articula {
 
@@ -20,20 +22,22 @@ void SketchEditor::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.setRenderHint(QPainter::Antialiasing);
   drawGrid(p);
+  labels_ = jointLabels();  // placed first: the coupling labels keep clear of them
   drawBodies(p);
   drawContacts(
-      p, document_->spec(), [this](int b, const Vec3& local) { return bodyToWorld(b, local); },
+      p, shownSpec(), [this](int b, const Vec3& local) { return bodyToWorld(b, local); },
       [this](const Vec3& w) { return toScreen(w); }, scale_, (width() + height()) / scale_);
   drawJointLimits(
-      p, document_->spec(), [this](int b, const Vec3& local) { return bodyToWorld(b, local); },
+      p, shownSpec(), [this](int b, const Vec3& local) { return bodyToWorld(b, local); },
       [this](const Vec3& w) { return toScreen(w); });
   drawJoints(p);
   articula::drawCouplings(
-      p, document_->spec(), pivots(), [this](const Vec3& w) { return toScreen(w); }, scale_,
+      p, shownSpec(), pivots(), [this](const Vec3& w) { return toScreen(w); }, scale_,
       document_->selection().coupling, [this](const QRectF& r) { return labelCost(r); });
+  drawLabels(p, labels_);  // over everything drawn: no link hides a name
   drawHover(p);
   active_->paintOverlay(p);
-  if (document_->spec().bodies.empty() && points_.empty()) {
+  if (shownSpec().bodies.empty() && points_.empty()) {
     p.setPen(QColor(120, 120, 120));
     p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignTop | Qt::AlignHCenter,
                tr("Empty sketch. Start with the Ground pivot tool in the sketch toolbar,\n"
@@ -41,45 +45,61 @@ void SketchEditor::paintEvent(QPaintEvent*) {
   }
 }
 
-namespace {
-bool crosses(const QRectF& r, const QPointF& a, const QPointF& b) {
-  if (r.contains(a) || r.contains(b)) return true;
-  const QLineF l(a, b);
-  const QLineF edges[] = {{r.topLeft(), r.topRight()},
-                          {r.topRight(), r.bottomRight()},
-                          {r.bottomRight(), r.bottomLeft()},
-                          {r.bottomLeft(), r.topLeft()}};
-  for (const QLineF& e : edges)
-    if (l.intersects(e) == QLineF::BoundedIntersection) return true;
-  return false;
-}
-}  // namespace
-
 // What a coupling's label at r would cover: 100 when out of view, plus one per point (with its
 // hub, block or ground symbol), joint name and link side under it.
 int SketchEditor::labelCost(const QRectF& r) const {
   int cost = QRectF(rect()).contains(r) ? 0 : 100;
   const QRectF around = r.adjusted(-15, -26, 15, 14);  // ground symbols reach 25 px down
   for (const DrawnPoint& q : points_) cost += around.contains(toScreen(q.world));
-  const MechanismSpec& spec = document_->spec();
-  const QFontMetricsF fm(font());
-  for (const JointSpec& js : spec.joints) {
-    const QPointF at = toScreen(bodyToWorld(spec.body_index(js.child), js.child_frame.position));
-    const QSizeF size = fm.size(0, QString::fromStdString(js.name));
-    cost += r.adjusted(-4, -4, 4, 4).intersects(QRectF(at + QPointF(10, -10 - fm.ascent()), size));
-  }
+  const MechanismSpec& spec = shownSpec();
+  for (const SketchLabel& l : labels_) cost += r.adjusted(-4, -4, 4, 4).intersects(l.rect);
   const QRectF wide = r.adjusted(-8, -8, 8, 8);  // links are drawn 9 px wide
   for (int b = 0; b < static_cast<int>(spec.bodies.size()); ++b) {
     const std::vector<Vec3> pts = outline(b);
     for (std::size_t i = 0; i + 1 < pts.size() + (pts.size() > 2); ++i)
-      cost += crosses(wide, toScreen(bodyToWorld(b, pts[i])),
-                      toScreen(bodyToWorld(b, pts[(i + 1) % pts.size()])));
+      cost += crosses(wide, QLineF(toScreen(bodyToWorld(b, pts[i])),
+                                   toScreen(bodyToWorld(b, pts[(i + 1) % pts.size()]))));
   }
   return cost;
 }
 
+// Joint names (one per point: the first joint's), placed around their points clear of each
+// other, the drawn points, ground symbols and links (ui/sketch_labels).
+std::vector<SketchLabel> SketchEditor::jointLabels() const {
+  const MechanismSpec& spec = shownSpec();
+  LabelObstacles o;
+  o.view = QRectF(rect());
+  for (const DrawnPoint& q : points_)
+    o.points.emplace_back(toScreen(q.world) - QPointF(8, 8), QSizeF(16, 16));
+  std::vector<std::pair<QString, QPointF>> wanted;
+  std::vector<Vec3> named;
+  for (const JointSpec& js : spec.joints) {
+    const Vec3 w = bodyToWorld(spec.body_index(js.child), js.child_frame.position);
+    const QPointF at = toScreen(w);
+    if (js.parent == "ground" || js.child == "ground")  // the ground symbol under the pivot
+      o.points.emplace_back(at + QPointF(-16, 0), QSizeF(32, 26));
+    if (js.drive) o.points.emplace_back(at - QPointF(15, 15), QSizeF(30, 30));  // motor ring
+    if (js.joint.type == JointType::Prismatic) {                                // the slider block
+      o.points.emplace_back(at - QPointF(21, 21), QSizeF(42, 42));
+      continue;
+    }
+    if (std::any_of(named.begin(), named.end(),
+                    [&](const Vec3& d) { return (d - w).norm() < 1e-6; }))
+      continue;
+    named.push_back(w);
+    wanted.emplace_back(QString::fromStdString(js.name), at);
+  }
+  for (int b = 0; b < static_cast<int>(spec.bodies.size()); ++b) {
+    const std::vector<Vec3> pts = outline(b);
+    for (std::size_t i = 0; i + 1 < pts.size() + (pts.size() > 2); ++i)
+      o.links.emplace_back(toScreen(bodyToWorld(b, pts[i])),
+                           toScreen(bodyToWorld(b, pts[(i + 1) % pts.size()])));
+  }
+  return placeLabels(wanted, o, QFontMetricsF(font()));
+}
+
 PivotView SketchEditor::pivotView(int joint) const {
-  const MechanismSpec& spec = document_->spec();
+  const MechanismSpec& spec = shownSpec();
   const JointSpec& js = spec.joints[joint];
   const int parent = spec.body_index(js.parent), child = spec.body_index(js.child);
   PivotView v;
@@ -131,7 +151,7 @@ void SketchEditor::drawGroundSymbol(QPainter& p, const QPointF& at) const {
 }
 
 void SketchEditor::drawRails(QPainter& p) const {
-  const MechanismSpec& spec = document_->spec();
+  const MechanismSpec& spec = shownSpec();
   for (const JointSpec& j : spec.joints) {
     if (j.joint.type != JointType::Prismatic) continue;
     const int g = spec.body_index(j.parent);
@@ -163,7 +183,7 @@ void SketchEditor::drawRails(QPainter& p) const {
 // A body with one point: a slider block along its rail, or (on a pivot only, as a pinion or a
 // flywheel) a hub whose spoke turns with it.
 void SketchEditor::drawBlock(QPainter& p, int b, const QPointF& at, const QColor& c) const {
-  const MechanismSpec& spec = document_->spec();
+  const MechanismSpec& spec = shownSpec();
   const Mat3 R = poses_[b].E.transpose();
   double angle = std::atan2(R(1, 0), R(0, 0));
   bool slides = false;
@@ -189,7 +209,7 @@ void SketchEditor::drawBlock(QPainter& p, int b, const QPointF& at, const QColor
 }
 
 void SketchEditor::drawBodies(QPainter& p) const {
-  const MechanismSpec& spec = document_->spec();
+  const MechanismSpec& spec = shownSpec();
   const Selection sel = document_->selection();
   drawRails(p);  // under everything
   for (int b = 0; b < static_cast<int>(spec.bodies.size()); ++b) {
@@ -219,15 +239,9 @@ void SketchEditor::drawBodies(QPainter& p) const {
 }
 
 void SketchEditor::drawJoints(QPainter& p) const {
-  const MechanismSpec& spec = document_->spec();
+  const MechanismSpec& spec = shownSpec();
   const Selection sel = document_->selection();
-  std::vector<Vec3> drawn;
-  auto seen = [&](const Vec3& w) {
-    for (const Vec3& d : drawn)
-      if ((d - w).norm() < 1e-6) return true;
-    drawn.push_back(w);
-    return false;
-  };
+  std::vector<Vec3> drawn;  // joint points: a ground pivot there needs no symbol of its own
   for (int j = 0; j < static_cast<int>(spec.joints.size()); ++j) {
     const JointSpec& js = spec.joints[j];
     const Vec3 w = bodyToWorld(spec.body_index(js.child), js.child_frame.position);
@@ -237,6 +251,7 @@ void SketchEditor::drawJoints(QPainter& p) const {
       drawGroundSymbol(p,
                        toScreen(bodyToWorld(spec.body_index(js.parent), js.parent_frame.position)));
     if (js.joint.type == JointType::Prismatic) continue;  // drawn as block and rail
+    drawn.push_back(w);
     const bool selected = sel.joint == j;
     p.setPen(QPen(selected ? kSelected : QColor(30, 30, 30), selected ? 3 : 2));
     p.setBrush(js.drive ? kDriven : QColor(255, 255, 255));
@@ -246,12 +261,11 @@ void SketchEditor::drawJoints(QPainter& p) const {
       p.setPen(QPen(QColor(200, 120, 0), 2));
       p.drawArc(QRectF(at - QPointF(14, 14), QSizeF(28, 28)), 30 * 16, 260 * 16);
     }
-    if (!seen(w))
-      p.setPen(QColor(60, 60, 60)),
-          p.drawText(at + QPointF(10, -10), QString::fromStdString(js.name));
   }
   for (const Vec3& g : ground_points(spec)) {
-    if (seen(g)) continue;
+    if (std::any_of(drawn.begin(), drawn.end(),
+                    [&](const Vec3& d) { return (d - g).norm() < 1e-6; }))
+      continue;
     drawGroundSymbol(p, toScreen(g));
     p.setPen(QPen(QColor(30, 30, 30), 2));
     p.setBrush(Qt::white);

@@ -41,6 +41,8 @@ class DeleteTool : public SketchTool {
  public:
   explicit DeleteTool(SketchEditor* editor);
   QIcon icon() const override;
+  // Picks what is on screen, in the pose at the shown time (the deletion restarts the run).
+  bool editsSketch() const override { return false; }
   void mousePress(const SketchMouse& m) override;
 
  private:

@@ -39,6 +39,27 @@ void SelectTool::cancel() {
   if (drag_ == Drag::None) return;
   drag_ = Drag::None;
   editor_->setPreview(std::nullopt);
+  editor_->setPreviewSpec(std::nullopt);
+}
+
+// Where a Shift+drag puts the point: under the pointer on a point or link, else on the grid.
+Vec3 SelectTool::geometryTarget(const SketchMouse& m) const {
+  const SketchSnap& s = m.snap;
+  return s.kind == SketchSnap::Point || s.kind == SketchSnap::Line ? editor_->toWorld(m.screen)
+                                                                   : s.p;
+}
+
+// The Shift+drag preview: the sketch with the point moved (lengths, joints and mass properties as
+// the edit on release will make them), or the document's when the move is refused.
+void SelectTool::previewGeometry(const SketchMouse& m) {
+  try {
+    EditableMechanism trial = editor_->document()->editable();  // a copy: the document is kept
+    const Vec3 to = geometryTarget(m);
+    trial.apply(move_point(trial, from_, to));
+    editor_->setPreviewSpec(trial.spec(), to);
+  } catch (const std::exception&) {
+    editor_->setPreviewSpec(std::nullopt);
+  }
 }
 
 void SelectTool::mousePress(const SketchMouse& m) {
@@ -97,7 +118,8 @@ void SelectTool::startDrag(int body, const Vec3& at) {
 void SelectTool::mouseMove(const SketchMouse& m) {
   if (drag_ == Drag::None) return;
   if (QLineF(m.screen, press_at_).length() > 3) moved_ = true;
-  if (drag_ != Drag::Kinematic || !moved_) return;
+  if (!moved_) return;
+  if (drag_ == Drag::Geometry) return previewGeometry(m);
   const auto mech = editor_->document()->mechanism();
   if (!mech) return;
   // Motion-driven joints stay where their drive starts them (they would snap back otherwise).
@@ -114,13 +136,11 @@ void SelectTool::mouseRelease(const SketchMouse& m) {
   if (moved_ && kind == Drag::Kinematic && mech) {
     editor_->push(set_configuration(doc->editable(), *mech, q_), EditKind::Drag);
   } else if (moved_ && kind == Drag::Geometry) {
-    const SketchSnap& s = m.snap;
-    const Vec3 to = s.kind == SketchSnap::Point || s.kind == SketchSnap::Line
-                        ? editor_->toWorld(m.screen)
-                        : s.p;
-    editor_->push(move_point(doc->editable(), from_, to), EditKind::MovePoint);
+    editor_->setPreviewSpec(std::nullopt);
+    editor_->push(move_point(doc->editable(), from_, geometryTarget(m)), EditKind::MovePoint);
   }
   editor_->setPreview(std::nullopt);
+  editor_->setPreviewSpec(std::nullopt);
 }
 
 bool SelectTool::keyPress(QKeyEvent& event) {

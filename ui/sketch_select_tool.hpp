@@ -23,6 +23,8 @@ class SelectTool : public SketchTool {
   void select(const SketchSnap& s, const QPointF& screen);
   void startDrag(int body, const Vec3& at);
   void startGeometryDrag(const Vec3& from);
+  Vec3 geometryTarget(const SketchMouse& m) const;
+  void previewGeometry(const SketchMouse& m);
 
   enum class Drag { None, Kinematic, Geometry } drag_ = Drag::None;
   int body_ = -1;

@@ -197,32 +197,56 @@ Edit remove_body(const EditableMechanism& doc, int body) {
   return e;
 }
 
+namespace {
+// A body with a typed mass whose outline changed: the mass is kept (the user's number), its
+// centre of mass and inertia follow the drawing as bars along the new outline, made as the Link
+// tool makes them, scaled to that mass (as a CAD mass override scales the geometry's inertia).
+void follow_outline(BodySpec& b, const std::vector<Vec3>& after) {
+  if (mass_from_sketch(b) || after.size() < 2 || !(b.mass > 0)) return;
+  BodySpec bars = b;
+  try {
+    bar_mass_properties(after, LinkStock::of(b), bars);
+  } catch (const std::invalid_argument&) {
+    return;  // points on top of each other: no bar to measure (the edit itself stays valid)
+  }
+  if (!(bars.mass > 0)) return;
+  b.com = bars.com;
+  for (std::size_t k = 0; k < b.inertia.size(); ++k)
+    b.inertia[k] = bars.inertia[k] * (b.mass / bars.mass);
+}
+}  // namespace
+
 Edit move_point(const EditableMechanism& doc, const Vec3& from, const Vec3& to) {
   const MechanismSpec& spec = doc.spec();
   Edit e{"Move point", {}};
-  std::vector<BodySpec> bodies = spec.bodies;
-  std::vector<bool> body_changed(bodies.size(), false);
-  for (int b = 0; b < static_cast<int>(bodies.size()); ++b) {
+  MechanismSpec after = spec;  // with the point moved: the outlines the mass properties follow
+  std::vector<bool> body_changed(spec.bodies.size(), false);
+  for (int b = 0; b < static_cast<int>(after.bodies.size()); ++b) {
     const Vec3 old_local = to_local(spec, b, from);
-    std::vector<Vec3> pts = stored_points(bodies[b]);
+    std::vector<Vec3> pts = stored_points(after.bodies[b]);
     bool hit = false;
     for (Vec3& p : pts)
       if (same(p, old_local)) p = to_local(spec, b, to), hit = true;
-    if (hit) set_sketch_points(bodies[b], pts), body_changed[b] = true;
+    if (hit) set_sketch_points(after.bodies[b], pts), body_changed[b] = true;
   }
   for (int j = 0; j < static_cast<int>(spec.joints.size()); ++j) {
-    JointSpec js = spec.joints[j];
+    JointSpec& js = after.joints[j];
     bool hit = false;
     for (auto [name, frame] :
          {std::pair{js.parent, &js.parent_frame}, std::pair{js.child, &js.child_frame}}) {
       const int b = spec.body_index(name);
-      if (same(frame->position, to_local(spec, b, from)))
-        frame->position = to_local(spec, b, to), hit = true;
+      if (!same(frame->position, to_local(spec, b, from))) continue;
+      frame->position = to_local(spec, b, to), hit = true;
+      if (b >= 0) body_changed[b] = true;
     }
     if (hit) e.changes.push_back(replace_joint(doc, j, js));
   }
-  for (int b = 0; b < static_cast<int>(bodies.size()); ++b)
-    if (body_changed[b]) e.changes.push_back(replace_body(doc, b, bodies[b]));
+  for (int b = 0; b < static_cast<int>(after.bodies.size()); ++b) {
+    if (!body_changed[b]) continue;
+    follow_outline(after.bodies[b], body_points(after, b));
+    if (!(after.bodies[b] == spec.bodies[b]))
+      e.changes.push_back(replace_body(doc, b, after.bodies[b]));
+  }
   std::vector<Vec3> ground = ground_points(spec);
   for (const Vec3& g : ground)
     if (same(g, from)) {

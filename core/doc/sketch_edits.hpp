@@ -36,7 +36,8 @@ Edit remove_body(const EditableMechanism& doc, int body);
 Edit remove_joint(const EditableMechanism& doc, int joint);
 Edit remove_force(const EditableMechanism& doc, int force);
 // Geometry: every sketch point at world `from` (on any body or ground) moves to `to`; joint frames
-// there follow, and links whose mass follows the sketch get new mass properties.
+// there follow. Links whose mass follows the sketch get new mass properties; a link with a typed
+// mass keeps it, with its centre of mass and inertia from the new outline (bars of that mass).
 Edit move_point(const EditableMechanism& doc, const Vec3& from, const Vec3& to);
 // The configuration after kinematic dragging: body poses (and q0 where given) from model q.
 Edit set_configuration(const EditableMechanism& doc, const Mechanism& mech, const VecX& q);

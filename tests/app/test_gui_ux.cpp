@@ -2,8 +2,8 @@
 // files (Save As without .json, the File field after Save As, samples opened as copies), editing
 // (a link drawn in empty space, a mass of 1e308 kg, a drive whose q(0) differs from the drawn
 // angle, long status lists, single-joint bodies in the sketch, the Model tree's column) and the
-// view (tracing a point clicked before a run). Under Xvfb with synthesized events; built only as
-// its own target (ARTICULA_GUI_TEST).
+// view (tracing a point clicked before a run); the sketch's are in test_gui_ux_sketch.cpp. Under
+// Xvfb with synthesized events; built only as its own target (ARTICULA_GUI_TEST).
 #ifdef ARTICULA_GUI_TEST
 #define CATCH_CONFIG_RUNNER
 #include <QApplication>
@@ -22,7 +22,7 @@
 
 #include "core/sim/mechanism.hpp"
 #include "core/sim/snapshot_history.hpp"
-#include "tests/app/gui_wait.hpp"
+#include "tests/app/gui_ux_window.hpp"
 #include "ui/application.hpp"
 #include "ui/diagnostics_dock.hpp"
 #include "ui/document.hpp"
@@ -44,50 +44,10 @@
 #endif
 
 using namespace articula;
+using gui_test::sample;
 using gui_test::waitFor;
+using gui_test::Win;
 using Tool = SketchEditor::Tool;
-
-namespace {
-
-const QString kSamples = QStringLiteral(ARTICULA_SOURCE_DIR "/samples");
-QString sample(const char* name) {
-  return kSamples + "/" + name + ".json";
-}
-
-struct Win {
-  MainWindow w;
-  SketchEditor* e;
-  Win() {
-    w.setInteractive(false);
-    w.resize(1280, 800);
-    w.show();
-    REQUIRE(QTest::qWaitForWindowExposed(&w));
-    e = w.sketchEditor();
-  }
-  void tool(Tool t) {
-    w.sketchToolBar()->action(t)->trigger();
-    REQUIRE(e->tool() == t);
-  }
-  QPoint at(double x, double y) const { return e->toScreen(Vec3(x, y, 0)).toPoint(); }
-  void click(double x, double y) {
-    QTest::mouseMove(e, at(x, y));
-    QTest::mouseClick(e, Qt::LeftButton, {}, at(x, y));
-    QCoreApplication::processEvents();
-  }
-  // The value shown in a dock's tree for a row named `name` (first match).
-  static QString treeValue(QWidget* dock, const QString& name) {
-    for (QTreeWidget* t : dock->findChildren<QTreeWidget*>())
-      for (QTreeWidgetItemIterator it(t); *it; ++it)
-        if ((*it)->text(0) == name) return (*it)->text(1);
-    return {};
-  }
-  void shot(const QString& name) {
-    waitFor([] { return false; }, 150);
-    CHECK(w.grab().save("/tmp/articula_ux_" + name + ".png"));
-  }
-};
-
-}  // namespace
 
 TEST_CASE("Save As adds .json and the File field follows; samples open as copies",
           "[gui][ux-files]") {

@@ -53,13 +53,17 @@ TEST_CASE("a drawn link's mass follows its geometry and material", "[doc][mass]"
   CHECK(doc.spec().bodies[0].mass == Approx(7850 * 1.2e-4 * 0.5).epsilon(1e-12));
   doc.apply(move_point(doc, Vec3(0.3, 0.4, 0), Vec3(0.6, 0.8, 0)));
   CHECK(doc.spec().bodies[0].mass == Approx(7850 * 1.2e-4 * 1.0).epsilon(1e-12));
-  // Typed mass properties stop the link from following its geometry.
+  // A typed mass is kept; its centre of mass and inertia follow the drawing as bars of that mass
+  // (issue 23: they stayed behind, and the 3D view drew the old bar beside the new one).
   b = doc.spec().bodies[0];
   b.extra["sketch"].erase("mass");
   b.mass = 2.0;
   doc.apply(set_body(doc, 0, b));
   doc.apply(move_point(doc, Vec3(0.6, 0.8, 0), Vec3(0.3, 0.4, 0)));
-  CHECK(doc.spec().bodies[0].mass == 2.0);
+  const BodySpec& typed = doc.spec().bodies[0];
+  CHECK(typed.mass == 2.0);
+  CHECK((typed.com - Vec3(0.25, 0, 0)).norm() < 1e-12);  // mid-way along the 0.5 m bar
+  CHECK(typed.inertia[2] == Approx(2.0 * (0.25 + 0.0004) / 12).epsilon(1e-12));
 }
 
 TEST_CASE("a motion drive on the crank leaves nothing unconstrained", "[doc][status]") {
