@@ -22,6 +22,7 @@
 #include "ui/responsiveness_probe.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/viewport_panel.hpp"
+#include "ui/welcome_dialog.hpp"
 #ifdef ARTICULA_HAVE_VIDEO
 #include "ui/video_export.hpp"
 #endif
@@ -267,9 +268,10 @@ int runApplication(QApplication& app) {
   w.show();
   // After a crash, the autosaved work is offered first; recovered, it replaces the file to open.
   if (!headless && w.autosave()->offerRecovery(&w)) return app.exec();
-  if (o.file.isEmpty() && !samplesDirectory().isEmpty())  // the four-bar, as a copy
+  if (o.file.isEmpty() && !samplesDirectory().isEmpty()) {  // the four-bar, as a copy
     w.openSample(QDir(samplesDirectory()).filePath("fourbar.json"));
-  else if (!o.file.isEmpty() && !w.openFile(o.file) && headless)
+    if (!headless && WelcomeDialog::firstStart()) w.showWelcome();  // and the others to choose
+  } else if (!o.file.isEmpty() && !w.openFile(o.file) && headless)
     return fail(w.lastError()), 2;
   if (!o.sensor_log.isEmpty() && !w.importSensorLog(o.sensor_log) && headless)
     return fail(w.lastError()), 2;

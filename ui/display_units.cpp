@@ -68,17 +68,20 @@ QString format_shown_number(double value, int digits) {
   return QString::number(value, 'g', digits);
 }
 
+QString with_unit(const QString& number, const QString& unit) {
+  if (unit.isEmpty()) return number;
+  if (unit.startsWith(QString::fromUtf8("°"))) return number + unit;
+  return number + " " + unit;
+}
+
 QString format_length(double metres, DisplayUnits units, int digits) {
   const DisplayScale s = displayScale("m", units);
-  return format_shown_number(metres * s.factor, digits) + " " + s.unit;
+  return with_unit(format_shown_number(metres * s.factor, digits), s.unit);
 }
 
 QString format_angle(double radians, DisplayUnits units, int digits) {
   const DisplayScale s = displayScale("rad", units);
-  // The degree sign follows the number without a space (ISO 80000-1).
-  if (units.angle == AngleUnit::Degree)
-    return format_shown_number(radians * s.factor, digits) + s.unit;
-  return format_shown_number(radians * s.factor, digits) + " " + s.unit;
+  return with_unit(format_shown_number(radians * s.factor, digits), s.unit);
 }
 
 }  // namespace articula

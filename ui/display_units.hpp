@@ -56,6 +56,10 @@ inline QString format_angle(double radians, int digits = 4) {
   return format_angle(radians, displayUnits(), digits);
 }
 
+// A number and its shown unit: "12.5 mm", "30°" (the degree sign follows the number without a
+// space, ISO 80000-1), the number alone without a unit.
+QString with_unit(const QString& number, const QString& unit);
+
 // A number in a shown unit with `digits` significant digits and no exponent below 10^digits
 // (used by format_length and format_angle; the unit is appended by the caller).
 QString format_shown_number(double value, int digits = 4);

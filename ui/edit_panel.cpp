@@ -6,7 +6,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <optional>
@@ -16,6 +18,7 @@
 #include "core/spec/coupling_rules.hpp"
 #include "ui/document.hpp"
 #include "ui/drive_preview.hpp"
+#include "ui/motion_law_form.hpp"
 
 namespace articula {
 
@@ -109,13 +112,30 @@ EditPanel::EditPanel(Document* document, QWidget* parent) : QWidget(parent), doc
 }
 
 QString EditPanel::error() const {
-  return error_ ? error_->text() : QString();
+  return error_ && !error_->isHidden() ? error_->text() : QString();
 }
 
 bool EditPanel::refuse(const QString& why) {
   error_->setText(why);
   error_->setVisible(true);
+  // The reason (a line or three) lengthens the form: scroll the dock so that it and Apply stay
+  // in sight, once the scroll area has laid out the taller form.
+  QMetaObject::invokeMethod(
+      this,
+      [this, error = QPointer<QWidget>(error_), apply = QPointer<QWidget>(apply_button_)] {
+        QWidget* w = parentWidget();
+        while (w && !qobject_cast<QScrollArea*>(w)) w = w->parentWidget();
+        auto* area = qobject_cast<QScrollArea*>(w);
+        if (!area || !error || !apply) return;
+        area->ensureWidgetVisible(error, 0, 4);
+        area->ensureWidgetVisible(apply, 0, 4);
+      },
+      Qt::QueuedConnection);
   return false;
+}
+
+void EditPanel::clearError() {
+  if (error_) error_->setVisible(false);  // the text it was about has changed: stale
 }
 
 void EditPanel::rebuild() {
@@ -146,10 +166,10 @@ void EditPanel::rebuild() {
   else
     buildMechanism();
   v->addWidget(error_);
-  auto* apply = new QPushButton(tr("Apply"), body_);
-  apply->setToolTip(tr("Apply the changes as one undoable edit (Ctrl+Z undoes it)"));
-  connect(apply, &QPushButton::clicked, this, &EditPanel::apply);
-  v->addWidget(apply);
+  apply_button_ = new QPushButton(tr("Apply"), body_);
+  apply_button_->setToolTip(tr("Apply the changes as one undoable edit (Ctrl+Z undoes it)"));
+  connect(apply_button_, &QPushButton::clicked, this, &EditPanel::apply);
+  v->addWidget(apply_button_);
   layout()->addWidget(body_);
   layout()->activate();  // the dock's scroll area sizes to the new form right away
   updateGeometry();
@@ -159,6 +179,7 @@ QLineEdit* EditPanel::addLine(const QString& label, const QString& value, const 
   auto* e = new QLineEdit(value, body_);
   e->setToolTip(tip);
   connect(e, &QLineEdit::returnPressed, this, &EditPanel::apply);
+  connect(e, &QLineEdit::textEdited, this, &EditPanel::clearError);
   form_->addRow(label, e);
   fields_.emplace_back(label, e);
   return e;
@@ -169,15 +190,24 @@ QComboBox* EditPanel::addCombo(const QString& label, const QStringList& items,
   auto* c = new QComboBox(body_);
   c->addItems(items);
   c->setCurrentText(current);
+  connect(c, &QComboBox::activated, this, &EditPanel::clearError);
   form_->addRow(label, c);
   fields_.emplace_back(label, c);
   return c;
 }
 
+QWidget* EditPanel::field(const QString& label) const {
+  for (const auto& [l, w] : fields_)
+    if (l == label) return w;
+  return nullptr;
+}
+
 bool EditPanel::setField(const QString& label, const QString& value) {
-  for (auto& [l, w] : fields_)
-    if (l == label)
-      if (auto* e = qobject_cast<QLineEdit*>(w)) return e->setText(value), true;
+  for (auto& [l, w] : fields_) {
+    if (l != label) continue;
+    if (auto* e = qobject_cast<QLineEdit*>(w)) return e->setText(value), true;
+    if (auto* law = qobject_cast<MotionLawForm*>(w)) return law->setValue("json", value);
+  }
   return false;
 }
 
@@ -379,7 +409,8 @@ struct EditPanel::JointFrameFields {
 // c, limits lower, upper, e, friction Coulomb, viscous.
 struct EditPanel::JointDriveFields {
   QComboBox* kind;
-  QLineEdit *expr, *law, *spring, *limits, *friction;
+  QLineEdit *expr, *spring, *limits, *friction;
+  MotionLawForm* law;
   QString drive0, spring0, limits0, friction0;
   QString driveText() const { return kind->currentText() + '|' + expr->text() + '|' + law->text(); }
   void remember() {
@@ -418,13 +449,7 @@ struct EditPanel::JointDriveFields {
   DriveSpec drive() const {
     DriveSpec d{kind->currentIndex() == 1 ? DriveSpec::Kind::Motion : DriveSpec::Kind::Force,
                 expr->text().trimmed().toStdString(), nullptr, nlohmann::json::object()};
-    if (law->text().trimmed().isEmpty()) return d;
-    try {
-      d.law = nlohmann::json::parse(law->text().toStdString());
-    } catch (const std::exception& e) {
-      throw std::invalid_argument(
-          EditPanel::tr("Motion law: not JSON (%1)").arg(e.what()).toStdString());
-    }
+    if (kind->currentIndex() == 1) d.law = law->law();  // null: the expression
     return d;
   }
 };
@@ -492,11 +517,11 @@ EditPanel::JointDriveFields EditPanel::addJointDrive(const JointSpec& j) {
   f.expr = addLine(tr("Drive expression"),
                    j.drive ? QString::fromStdString(j.drive->expression) : QString(),
                    tr("of t: q(t) for motion (rad or m), τ(t) for force; e.g. 0.3 + 2*pi*t"));
-  f.law = addLine(
-      tr("Motion law"),
-      j.drive && !j.drive->law.is_null() ? QString::fromStdString(j.drive->law.dump()) : QString(),
-      tr("JSON motion law instead of the expression, e.g. "
-         "{\"type\":\"harmonic\",\"amplitude\":0.5,\"frequency\":1}"));
+  f.law = new MotionLawForm(body_);
+  f.law->setLaw(j.drive ? j.drive->law : nlohmann::json());
+  form_->addRow(tr("Motion law"), f.law);
+  fields_.emplace_back(tr("Motion law"), f.law);
+  connect(f.law, &MotionLawForm::changed, this, &EditPanel::clearError);
   preview_ = new DrivePreview(body_);
   form_->addRow(preview_);
   const SpringSpec sp = j.spring.value_or(SpringSpec{});
@@ -512,7 +537,7 @@ EditPanel::JointDriveFields EditPanel::addJointDrive(const JointSpec& j) {
       j.friction ? num(j.friction->coulomb) + ", " + num(j.friction->viscous) : QString(),
       tr("Coulomb force (N·m or N) with exact stick and slip, viscous coefficient; empty: none"));
   connect(f.expr, &QLineEdit::textChanged, this, &EditPanel::updatePreview);
-  connect(f.law, &QLineEdit::textChanged, this, &EditPanel::updatePreview);
+  connect(f.law, &MotionLawForm::changed, this, &EditPanel::updatePreview);
   connect(f.kind, &QComboBox::currentTextChanged, this, &EditPanel::updatePreview);
   updatePreview();
   f.remember();
@@ -521,22 +546,21 @@ EditPanel::JointDriveFields EditPanel::addJointDrive(const JointSpec& j) {
 
 void EditPanel::updatePreview() {
   if (!preview_) return;
-  QString expr, law, kind;
-  for (auto& [l, w] : fields_) {
-    if (l == tr("Drive expression")) expr = qobject_cast<QLineEdit*>(w)->text();
-    if (l == tr("Motion law")) law = qobject_cast<QLineEdit*>(w)->text();
-    if (l == tr("Drive")) kind = qobject_cast<QComboBox*>(w)->currentText();
-  }
-  preview_->setVisible(kind != tr("none"));
+  QString kind;
   DriveSpec d;
-  d.expression = expr.toStdString();
-  if (!law.trimmed().isEmpty()) {
-    try {
-      d.law = nlohmann::json::parse(law.toStdString());
-    } catch (const std::exception&) {
-      d.law = nlohmann::json::object();  // MotionLaw::from_json names the problem
+  for (auto& [l, w] : fields_) {
+    if (l == tr("Drive expression"))
+      d.expression = qobject_cast<QLineEdit*>(w)->text().toStdString();
+    if (l == tr("Drive")) kind = qobject_cast<QComboBox*>(w)->currentText();
+    if (auto* law = qobject_cast<MotionLawForm*>(w); law && kind == tr("motion")) {
+      try {
+        d.law = law->law();
+      } catch (const std::exception&) {
+        d.law = nlohmann::json::object();  // MotionLaw::from_json names the problem
+      }
     }
   }
+  preview_->setVisible(kind != tr("none"));
   preview_->setDrive(d);
 }
 

@@ -12,6 +12,7 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 
 namespace articula {
 
@@ -25,12 +26,15 @@ class EditPanel : public QWidget {
  public:
   explicit EditPanel(Document* document, QWidget* parent = nullptr);
 
-  // Tests: set a field by its label and apply. Returns false when refused; error() says why.
+  // Tests: set a field by its label and apply. Returns false when refused; error() says why
+  // (empty once a field has been edited since).
   bool setField(const QString& label, const QString& value);
   bool setChoice(const QString& label, const QString& value);
   bool apply();
   QString error() const;
   DrivePreview* preview() const { return preview_; }
+  QWidget* field(const QString& label) const;  // tests type into it
+  QPushButton* applyButton() const { return apply_button_; }
 
  private:
   void rebuild();
@@ -45,12 +49,14 @@ class EditPanel : public QWidget {
   QLineEdit* addLine(const QString& label, const QString& value, const QString& tip = {});
   QComboBox* addCombo(const QString& label, const QStringList& items, const QString& current);
   void updatePreview();
-  bool refuse(const QString& why);
+  bool refuse(const QString& why);  // shows why beside Apply (both scrolled into sight)
+  void clearError();
 
   Document* document_;
   QFormLayout* form_ = nullptr;
   QWidget* body_ = nullptr;
   QLabel* error_ = nullptr;
+  QPushButton* apply_button_ = nullptr;
   DrivePreview* preview_ = nullptr;
   std::vector<std::pair<QString, QWidget*>> fields_;
   std::function<bool()> apply_;  // builds and pushes the edit of the shown item

@@ -18,6 +18,7 @@
 #include "core/sim/snapshot_history.hpp"
 #include "ui/autosave.hpp"
 #include "ui/central_views.hpp"
+#include "ui/cursor_readout.hpp"
 #include "ui/diagnostics_dock.hpp"
 #include "ui/document.hpp"
 #include "ui/estimation_dock.hpp"
@@ -26,6 +27,7 @@
 #include "ui/identification_dock.hpp"
 #include "ui/model_tree_dock.hpp"
 #include "ui/plot_dock.hpp"
+#include "ui/preferences_dialog.hpp"
 #include "ui/properties_dock.hpp"
 #include "ui/recent_files.hpp"
 #include "ui/simulation_controller.hpp"
@@ -35,6 +37,7 @@
 #include "ui/sketch_tool_bar.hpp"
 #include "ui/template_dialog.hpp"
 #include "ui/viewport_panel.hpp"
+#include "ui/welcome_dialog.hpp"
 
 namespace articula {
 
@@ -49,6 +52,7 @@ MainWindow::MainWindow(QWidget* parent)
       autosave_(new Autosave(document_, this)) {
   setWindowIcon(themedIcon("articula"));
   // First, so that the controller holds the new mechanism before any dock rebuilds.
+  connect(document_, &Document::edited, this, [this] { edit_pending_ = true; });
   connect(document_, &Document::documentChanged, this, &MainWindow::onDocumentChanged);
   connect(document_, &Document::namesChanged, this, &MainWindow::onNamesChanged);
   connect(document_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
@@ -153,6 +157,23 @@ void MainWindow::createSketch() {
       summary_label_->setText(QString::fromStdString(document_->status().summary()));
   });
   connect(document_, &Document::selectionChanged, sketch_, qOverload<>(&QWidget::update));
+  cursor_->follow(sketch_);
+  cursor_->follow(viewport_);
+}
+
+WelcomeDialog* MainWindow::showWelcome() {
+  auto* dialog = new WelcomeDialog(samplesDirectory(), this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dialog, &WelcomeDialog::sampleChosen, this, [this](const QString& path) {
+    if (maybeSave()) openSample(path);
+  });
+  dialog->open();
+  return dialog;
+}
+
+void MainWindow::showPreferences() {
+  PreferencesDialog dialog(this);
+  dialog.exec();
 }
 
 void MainWindow::createMenus() {
@@ -164,10 +185,15 @@ void MainWindow::createMenus() {
   redo->setShortcut(QKeySequence::Redo);
   edit->addAction(undo);
   edit->addAction(redo);
+  edit->addSeparator();
+  QAction* prefs = edit->addAction(tr("&Preferences…"), this, &MainWindow::showPreferences);
+  prefs->setShortcut(QKeySequence::Preferences);
+  prefs->setMenuRole(QAction::PreferencesRole);
   createViewMenu();
   QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
   sim->addAction(toolbar_->toggleAction());
   sim->addAction(toolbar_->stepAction());
+  sim->addAction(toolbar_->stepBackAction());
   sim->addAction(toolbar_->resetAction());
   sim->addSeparator();
   sim->addAction(estimation_->estimateAction());
@@ -175,6 +201,7 @@ void MainWindow::createMenus() {
   sim->addAction(identification_->identifyAction());
   sim->addAction(identification_->applyAction());
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Welcome…"), this, &MainWindow::showWelcome);
   help->addAction(tr("&About Articula"), this, [this] {
     QMessageBox::about(this, tr("About Articula"),
                        tr("<b>Articula</b> %1<br>Mechanism dynamics studio.<br>Dynamics after "
@@ -295,6 +322,8 @@ void MainWindow::createStatusBar() {
   statusBar()->addWidget(summary_label_);
   rate_label_ = new QLabel(this);
   fps_label_ = new QLabel(this);
+  cursor_ = new CursorReadout(document_, this);
+  statusBar()->addPermanentWidget(cursor_);
   fps_label_->setMinimumWidth(60);
   statusBar()->addPermanentWidget(rate_label_);
   statusBar()->addPermanentWidget(fps_label_);
@@ -465,11 +494,16 @@ void MainWindow::showError(const QString& title, const QString& text) {
 }
 
 void MainWindow::onDocumentChanged() {
+  // After an edit the user's plots stay (by channel key, read from the mechanism the plot dock
+  // holds); a project opened or cleared gets the default plots.
+  const std::vector<PlotDock::SavedPlot> saved =
+      edit_pending_ ? plots_->savedPlots() : std::vector<PlotDock::SavedPlot>{};
+  edit_pending_ = false;
   const std::shared_ptr<const Mechanism> mech = document_->simulated();
   viewport_->setMechanism(mech.get());
-  plots_->setMechanism(mech.get());
+  plots_->setMechanism(mech);
   controller_->setMechanism(mech);
-  plots_->showDefaultPlots();
+  if (plots_->restorePlots(saved) == 0) plots_->showDefaultPlots();
   // Building in 3D keeps the camera (and its projection) where the user builds.
   if (ortho_action_ && !viewport_->isBuilding()) ortho_action_->setChecked(mech && mech->planar);
   viewport_->fitToViewUnlessBuilding();
@@ -479,7 +513,8 @@ void MainWindow::onDocumentChanged() {
 // A rename: the running simulation, the 3D scene and the recorded history stay; the plots and
 // the summary take the new names (the renamed mechanism has the same indices).
 void MainWindow::onNamesChanged() {
-  plots_->renameMechanism(document_->simulated().get());
+  edit_pending_ = false;  // the rename's: the next documentChanged may be an opened project
+  plots_->renameMechanism(document_->simulated());
   updateSummary();
 }
 

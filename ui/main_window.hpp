@@ -15,6 +15,8 @@ class QLabel;
 namespace articula {
 
 class Autosave;
+class CursorReadout;
+class WelcomeDialog;
 class DiagnosticsDock;
 class Document;
 class EstimationDock;
@@ -82,6 +84,9 @@ class MainWindow : public QMainWindow {
   void restoreLayout();        // the window geometry and dock layout of the last session
   CentralViews* centralViews() const { return central_; }
   void setViewsMode(CentralViews::Mode mode);  // side by side or tabs (View menu)
+  // The samples as thumbnails (Help > Welcome; the first start): a click opens a copy. Window
+  // modal, not blocking; closes itself.
+  WelcomeDialog* showWelcome();
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -92,6 +97,7 @@ class MainWindow : public QMainWindow {
   void createFileMenu();
   void createViewMenu();
   void createStatusBar();
+  void showPreferences();
   void createSketch();  // the 2D sketch editor beside the viewport, its toolbar and status dock
   void onDocumentChanged();
   void onNamesChanged();
@@ -134,11 +140,13 @@ class MainWindow : public QMainWindow {
   QLabel* rate_label_ = nullptr;
   QLabel* summary_label_ = nullptr;
   QLabel* fps_label_ = nullptr;
+  CursorReadout* cursor_ = nullptr;  // the point under the cursor (status bar)
   QAction* ortho_action_ = nullptr;
   std::function<QMessageBox::StandardButton()> prompt_;
   QString last_error_;
   bool interactive_ = true;
   bool fit_pending_ = false;
+  bool edit_pending_ = false;  // Document::edited came before this documentChanged
   long fps_frames_ = 0;
 };
 

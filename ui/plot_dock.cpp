@@ -67,7 +67,10 @@ QWidget* PlotDock::makeToolBar() {
   add->setText(tr("New plot"));
   add->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   add->setAutoRaise(true);
-  connect(add, &QToolButton::clicked, this, [this] { setCurrentPlot(addPlot()); });
+  connect(add, &QToolButton::clicked, this, [this] {
+    customised_ = true;
+    setCurrentPlot(addPlot());
+  });
   channels_->setText(tr("Add channel"));
   channels_->setToolTip(
       tr("Add a channel to the selected plot (or right-click a joint in the "
@@ -101,26 +104,62 @@ void PlotDock::refreshPlots(bool now) {
   for (PlotWidget* p : plots_) p->refreshIfDirty();
 }
 
-void PlotDock::setMechanism(const Mechanism* m) {
+void PlotDock::setMechanism(std::shared_ptr<const Mechanism> m) {
   for (PlotWidget* p : std::vector<PlotWidget*>(plots_)) removePlot(p);
-  mech_ = m;
-  channels_->setEnabled(m != nullptr);
+  mech_ = std::move(m);
+  channels_->setEnabled(mech_ != nullptr);
 }
 
-void PlotDock::renameMechanism(const Mechanism* m) {
-  mech_ = m;
-  for (PlotWidget* p : plots_) p->renameMechanism(m);
+std::vector<PlotDock::SavedPlot> PlotDock::savedPlots() const {
+  std::vector<SavedPlot> out;
+  if (!mech_ || !customised_) return out;
+  for (const PlotWidget* p : plots_) {
+    SavedPlot saved{p->customTitle(), {}};
+    for (const Channel& c : p->channels()) saved.keys << channelKey(c, *mech_);
+    out.push_back(saved);
+  }
+  return out;
+}
+
+int PlotDock::restorePlots(const std::vector<SavedPlot>& saved) {
+  if (!mech_) return 0;
+  std::vector<Channel> offered = mechanismChannels(*mech_);
+  for (int j = 0; j < static_cast<int>(mech_->spec.joints.size()); ++j)
+    for (const Channel& c : jointChannels(*mech_, j)) offered.push_back(c);
+  int restored = 0;
+  for (const SavedPlot& s : saved) {
+    std::vector<Channel> channels;
+    for (const QString& key : s.keys)
+      for (const Channel& c : offered)
+        if (channelKey(c, *mech_) == key) channels.push_back(c);
+    if (channels.empty()) continue;  // every channel's joint is gone
+    PlotWidget* plot = addPlot(s.title);
+    for (const Channel& c : channels) plot->addChannel(c, controller_->history());
+    ++restored;
+  }
+  if (!plots_.empty()) setCurrentPlot(plots_.front());
+  refreshPlots(true);
+  customised_ = restored > 0;
+  return restored;
+}
+
+void PlotDock::renameMechanism(std::shared_ptr<const Mechanism> m) {
+  mech_ = std::move(m);
+  for (PlotWidget* p : plots_) p->renameMechanism(mech_.get());
 }
 
 PlotWidget* PlotDock::addPlot(const QString& title) {
   auto* plot = new PlotWidget(splitter_);
-  plot->setMechanism(mech_);
+  plot->setMechanism(mech_.get());
   plot->setEvents(&controller_->events());
   plot->setTitle(title);
   splitter_->addWidget(plot);
   plots_.push_back(plot);
   connect(plot, &PlotWidget::activated, this, &PlotDock::setCurrentPlot);
-  connect(plot, &PlotWidget::removeRequested, this, &PlotDock::removePlot);
+  connect(plot, &PlotWidget::removeRequested, this, [this](PlotWidget* p) {
+    customised_ = true;
+    removePlot(p);
+  });
   connect(plot, &PlotWidget::exportCsvRequested, this, &PlotDock::exportCsv);
   connect(plot, &PlotWidget::exportPngRequested, this, &PlotDock::exportPng);
   QList<int> sizes;
@@ -154,9 +193,11 @@ void PlotDock::plotChannel(const Channel& c, bool newPlot) {
                           : std::vector<Channel>{})
                    : mechanismChannels(*mech_);
   if (std::find(offered.begin(), offered.end(), c) == offered.end()) return;
-  if (newPlot || !current_) setCurrentPlot(addPlot());
+  // A third unit in the current plot (which has its left and right axes): a plot of its own.
+  if (newPlot || !current_ || !current_->accepts(c)) setCurrentPlot(addPlot());
   current_->addChannel(c, controller_->history());
   current_->refreshIfDirty();
+  customised_ = true;
   show();
   raise();
 }
@@ -198,6 +239,7 @@ void PlotDock::showDefaultPlots() {
     for (const Channel& c : contacts) plot->addChannel(c, controller_->history());
     setCurrentPlot(effort);
     refreshPlots(true);
+    customised_ = false;
     return;
   }
   PlotWidget* reaction = addPlot(tr("Joint reaction forces"));
@@ -210,6 +252,7 @@ void PlotDock::showDefaultPlots() {
     if (j >= 0 && j < n) reaction->addChannel({Q::ForceMagnitude, j, 0}, controller_->history());
   setCurrentPlot(effort);
   refreshPlots(true);
+  customised_ = false;
 }
 
 void PlotDock::exportCsv(PlotWidget* plot) {

@@ -31,24 +31,6 @@ namespace {
 
 constexpr int kBuckets = 300;                // min/max pairs drawn per series
 constexpr std::size_t kMaxSamples = 200000;  // held per channel before halving
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// 1, 2 or 5 times a power of ten, at least x.
-double niceStep(double x) {
-  const double p = std::pow(10.0, std::floor(std::log10(x)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * p >= x * (1 - 1e-12)) return m * p;
-  return 10 * p;
-}
-
-// The first of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 (times a power of ten) at least x.
-double niceCeil(double x) {
-  if (!(x > 0)) return 1.0;
-  const double p = std::pow(10.0, std::floor(std::log10(x)));
-  for (double m : {1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
-    if (m * p >= x * (1 - 1e-12)) return m * p;
-  return 10 * p;
-}
 
 const QColor kPalette[] = {QColor(31, 119, 180),  QColor(214, 39, 40),   QColor(44, 160, 44),
                            QColor(255, 127, 14),  QColor(148, 103, 189), QColor(140, 86, 75),
@@ -80,25 +62,6 @@ void decimate(const std::vector<double>& t, const std::vector<double>& v, QList<
   }
 }
 
-// A tick label for k * step, exact and short: "0.15", "-2", "1.2e+04".
-QString tickLabel(double v, double step) {
-  if (std::abs(v) < 1e-9 * step) return QStringLiteral("0");
-  const double mag = std::max(std::abs(v), step);
-  if (mag >= 1e5 || step < 1e-4) return QString::number(v, 'g', 3);
-  const int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
-  return QString::number(v, 'f', decimals);
-}
-
-// Range [lo, hi] with a labelled grid line at every multiple of step inside it; labels show
-// value / factor (an SI prefix in the axis title), so they stay a few characters wide.
-void setTicks(QCategoryAxis* axis, double lo, double hi, double step, double factor = 1.0) {
-  for (const QString& label : axis->categoriesLabels()) axis->remove(label);
-  axis->setStartValue(lo);
-  for (long k = std::lround(std::ceil(lo / step - 1e-9)); k * step <= hi + 1e-9 * step; ++k)
-    axis->append(tickLabel(k * step / factor, step / factor), k * step);
-  axis->setRange(lo, hi);
-}
-
 QToolButton* smallButton(const QString& icon, const QString& tip, QWidget* parent) {
   auto* b = new QToolButton(parent);
   b->setIcon(themedIcon(icon));
@@ -115,12 +78,13 @@ PlotWidget::PlotWidget(QWidget* parent)
       chart_(new QChart),
       view_(new QChartView(chart_, this)),
       x_axis_(new QCategoryAxis(chart_)),
-      y_axis_(new QCategoryAxis(chart_)),
       readout_(new QLabel(this)),
       caption_(new QLabel(this)),
-      cursor_t_(std::numeric_limits<double>::quiet_NaN()),
-      lo_(kInf),
-      hi_(-kInf) {
+      cursor_t_(std::numeric_limits<double>::quiet_NaN()) {
+  for (YAxis& a : axes_) {
+    a.axis = new QCategoryAxis(chart_);
+    a.clearRange();
+  }
   chart_->setMargins(QMargins(4, 2, 16, 2));  // room for the last time label
   chart_->setBackgroundRoundness(0);
   chart_->setAnimationOptions(QChart::NoAnimation);
@@ -128,7 +92,7 @@ PlotWidget::PlotWidget(QWidget* parent)
   QFont small = font();
   small.setPointSizeF(small.pointSizeF() * 0.85);
   chart_->legend()->setFont(small);
-  for (QCategoryAxis* a : {x_axis_, y_axis_}) {
+  for (QCategoryAxis* a : {x_axis_, axes_[0].axis, axes_[1].axis}) {
     a->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     a->setLabelsFont(small);
     a->setTitleFont(small);
@@ -139,7 +103,15 @@ PlotWidget::PlotWidget(QWidget* parent)
   }
   x_axis_->setTitleText("t (s)");
   chart_->addAxis(x_axis_, Qt::AlignBottom);
-  chart_->addAxis(y_axis_, Qt::AlignLeft);
+  chart_->addAxis(axes_[0].axis, Qt::AlignLeft);
+  chart_->addAxis(axes_[1].axis, Qt::AlignRight);
+  axes_[1].axis->setGridLineVisible(false);  // the left axis's grid; two would not line up
+  axes_[1].axis->setVisible(false);
+  connect(&displayUnitsNotifier(), &DisplayUnitsNotifier::changed, this, [this] {
+    rebuildSeries();  // the shown units, the axes' titles and the legend's units
+    recomputeRange();
+    refreshIfDirty();
+  });
   view_->setRenderHint(QPainter::Antialiasing);
   view_->setMinimumSize(220, 160);
   view_->viewport()->installEventFilter(this);
@@ -154,7 +126,7 @@ PlotWidget::PlotWidget(QWidget* parent)
   connect(chart_, &QChart::plotAreaChanged, this, [this] {
     updateCursorLine();
     // A taller or wider plot: another number of ticks (only then, or the relayout would loop).
-    if (!t_.empty() && tickCounts() != std::pair{y_ticks_, x_ticks_}) fitAxes();
+    if (!t_.empty() && tickCounts() != std::pair{axes_[0].ticks, x_ticks_}) fitAxes();
   });
 
   auto* layout = new QVBoxLayout(this);
@@ -208,13 +180,13 @@ void PlotWidget::renameMechanism(const Mechanism* m) {
   if (!m || !mech_) return setMechanism(m);
   mech_ = m;  // the same channels by index, under their new names
   for (std::size_t i = 0; i < series_.size() && i < channels_.size(); ++i)
-    series_[i]->setName(channelName(channels_[i], *mech_));
-  y_axis_->setTitleText(axisTitle());
+    series_[i]->setName(seriesName(i));
   caption_->setText(title());
 }
 
 void PlotWidget::addChannel(const Channel& c, const SnapshotHistory& history) {
   if (!mech_ || std::find(channels_.begin(), channels_.end(), c) != channels_.end()) return;
+  if (!accepts(c)) return;
   channels_.push_back(c);
   rebuildSeries();
   refill(history);
@@ -241,29 +213,40 @@ QString PlotWidget::title() const {
   return names.join(", ");
 }
 
-QString PlotWidget::yAxisTitle() const {
-  return y_axis_->titleText();
+QString PlotWidget::yAxisTitle(int side) const {
+  return axes_[side].used ? axes_[side].axis->titleText() : QString();
 }
 
-// The channels' common unit; empty when they have none or differ.
-QString PlotWidget::unitOfAxis() const {
-  if (!mech_ || channels_.empty()) return {};
-  const QString unit = channelUnit(channels_[0], *mech_);
-  for (const Channel& c : channels_)
-    if (channelUnit(c, *mech_) != unit) return {};
-  return unit;
+bool PlotWidget::accepts(const Channel& c) const {
+  if (!mech_) return false;
+  const QString unit = channelUnit(c, *mech_);
+  return !axes_[1].used || unit == axes_[0].unit || unit == axes_[1].unit;
 }
 
-// Only the unit with its prefix ("kN·m"): short enough never to be cut along a short axis. What
-// is plotted is named by the caption and the legend.
-QString PlotWidget::axisTitle() const {
-  if (!mech_ || channels_.empty()) return {};
-  const QString unit = unitOfAxis();
-  if (!unit.isEmpty()) return y_scale_.prefix + unit;
-  const QString first = channelUnit(channels_[0], *mech_);
-  for (const Channel& c : channels_)
-    if (channelUnit(c, *mech_) != first) return tr("mixed units");
-  return {};
+void PlotWidget::assignAxes() {
+  for (YAxis& a : axes_) a.used = false, a.unit.clear();
+  side_.clear();
+  for (const Channel& c : channels_) {
+    const QString unit = mech_ ? channelUnit(c, *mech_) : QString();
+    const int side = !axes_[0].used || axes_[0].unit == unit ? 0 : 1;
+    axes_[side].used = true;
+    axes_[side].unit = unit;
+    side_.push_back(side);
+  }
+  for (YAxis& a : axes_) {
+    a.shown = displayScale(a.unit);
+    a.y0 = a.y1 = 0;  // refit
+    a.axis->setTitleText(a.title());
+  }
+  axes_[1].axis->setVisible(axes_[1].used);
+}
+
+// With two axes the legend says which one a curve is read on: "A0.q (°)".
+QString PlotWidget::seriesName(std::size_t i) const {
+  QString name = mech_ ? channelName(channels_[i], *mech_) : QString();
+  const QString unit = axes_[side_[i]].title();  // with the axis's prefix: "mN·m"
+  if (axes_[1].used && !unit.isEmpty()) name += " (" + unit + ")";
+  return name;
 }
 
 void PlotWidget::rebuildSeries() {
@@ -273,17 +256,18 @@ void PlotWidget::rebuildSeries() {
   }
   series_.clear();
   values_.resize(channels_.size(), std::vector<double>(t_.size(), 0.0));
+  assignAxes();
   for (std::size_t i = 0; i < channels_.size(); ++i) {
     auto* s = new QLineSeries(chart_);
-    s->setName(mech_ ? channelName(channels_[i], *mech_) : QString());
+    const YAxis& axis = axes_[side_[i]];
+    s->setName(seriesName(i));
     s->setPen(QPen(kPalette[i % std::size(kPalette)], 1.6));
     chart_->addSeries(s);
     s->attachAxis(x_axis_);
-    s->attachAxis(y_axis_);
+    s->attachAxis(axis.axis);
     series_.push_back(s);
   }
   chart_->legend()->setVisible(channels_.size() > 1);
-  y_axis_->setTitleText(axisTitle());
   caption_->setText(title());
   dirty_ = true;
 }
@@ -318,7 +302,7 @@ void PlotWidget::appendOne(const Snapshot& s) {
   t_.push_back(s.t);
   for (std::size_t i = 0; i < channels_.size(); ++i) {
     values_[i].push_back(channelValue(channels_[i], s, *mech_));
-    track(values_[i].back());
+    axes_[side_[i]].track(values_[i].back());
   }
 }
 
@@ -347,61 +331,36 @@ void PlotWidget::refresh() {
   QList<QPointF> points;
   for (std::size_t i = 0; i < series_.size(); ++i) {
     decimate(t_, values_[i], points);
+    if (const double f = axes_[side_[i]].shown.factor; f != 1.0)  // mm, °
+      for (QPointF& p : points) p.setY(p.y() * f);
     series_[i]->replace(points);
   }
   updateCursorLine();
 }
 
-void PlotWidget::track(double v) {
-  if (!std::isfinite(v)) return;
-  lo_ = std::min(lo_, v);
-  hi_ = std::max(hi_, v);
-}
-
 void PlotWidget::recomputeRange() {
-  lo_ = kInf, hi_ = -kInf;
-  for (const auto& v : values_)
-    for (double x : v) track(x);
-  y0_ = y1_ = 0;  // refit
+  for (YAxis& a : axes_) a.clearRange();
+  for (std::size_t i = 0; i < values_.size() && i < side_.size(); ++i)
+    for (double x : values_[i]) axes_[side_[i]].track(x);
 }
 
 // Tick intervals that fit: y, a blank line between labels; t, room for labels such as "0.125"
 // (2 to 5 each). From the plot's height (which the labels do not change) and the view's width
 // (the plot area's width changes with the y labels' width: that would feed back).
 std::pair<int, int> PlotWidget::tickCounts() const {
-  const double line = QFontMetricsF(y_axis_->labelsFont()).height();
+  const double line = QFontMetricsF(axes_[0].axis->labelsFont()).height();
   const int y = std::clamp(static_cast<int>(chart_->plotArea().height() / (2.2 * line)), 2, 5);
   const double label = QFontMetricsF(x_axis_->labelsFont()).horizontalAdvance("0.0000") + 12;
-  const int x = std::clamp(static_cast<int>((view_->width() - 90) / label), 2, 5);
+  const int right = axes_[1].used ? 60 : 0;  // the right axis's labels and title
+  const int x = std::clamp(static_cast<int>((view_->width() - 90 - right) / label), 2, 5);
   return {y, x};
 }
 
 void PlotWidget::fitAxes() {
-  // y: round limits a tick step beyond the data; changed when the data leaves them, or fills
-  // under a fifth of them (a drive torque starting at exactly 0 got ±1 and kept it while it
-  // swung by 0.02 N·m). A refit leaves the data at least about half the height, and the range
-  // of the data only grows, so this does not make the axis hunt.
-  double lo = lo_, hi = hi_;
-  if (!(lo <= hi)) lo = -1, hi = 1;
   const auto [ticks, xt] = tickCounts();
-  const double data_mag = std::max(std::abs(lo), std::abs(hi));
-  const bool loose =  // (constant data is drawn centred in a fixed band: nothing to tighten)
-      hi - lo > 1e-9 * std::max(1.0, data_mag) && hi - lo < 0.2 * (y1_ - y0_);
-  if (y0_ == y1_ || lo < y0_ || hi > y1_ || loose || ticks != y_ticks_) {
-    y_ticks_ = ticks;
-    const double mag = std::max(std::abs(lo), std::abs(hi));
-    double span = hi - lo;
-    if (span <= 1e-9 * std::max(1.0, mag)) span = mag > 0 ? 0.2 * mag : 2.0;
-    const double step = niceStep(span / ticks);
-    y0_ = std::floor(lo / step) * step;
-    y1_ = std::ceil(hi / step) * step;
-    if (y1_ - y0_ < 2 * step) y0_ -= step, y1_ += step;  // constant data: centred
-    // Ticks of at most 3 digits before the point: 1250 N·m is labelled 1.25 with kN·m.
-    y_scale_ = siScale(std::max(std::abs(y0_), std::abs(y1_)));
-    if (unitOfAxis().isEmpty() && y_scale_.factor != 1.0) y_scale_ = {};  // no unit to prefix
-    setTicks(y_axis_, y0_, y1_, step, y_scale_.factor);
-    y_axis_->setTitleText(axisTitle());
-  }
+  const bool left = axes_[0].fit(ticks), right = axes_[1].used && axes_[1].fit(ticks);
+  if ((left || right) && axes_[1].used)  // the legend's units follow the axes' prefixes
+    for (std::size_t i = 0; i < series_.size(); ++i) series_[i]->setName(seriesName(i));
   // t: from the first sample to a round time at or after the last; or the zoomed window.
   double t0 = t_.empty() ? 0.0 : t_.front();
   double t1 = t0 + niceCeil(t_.empty() ? 1.0 : std::max(t_.back() - t0, 1e-3));
@@ -522,7 +481,7 @@ void PlotWidget::showReadout(const QPointF& scene_pos) {
     text += QStringLiteral("&nbsp;&nbsp;<span style='color:%1'>■</span> %2 = %3")
                 .arg(kPalette[i % std::size(kPalette)].name(),
                      channelName(channels_[i], *mech_).toHtmlEscaped())
-                .arg(engineering(values_[i][k], channelUnit(channels_[i], *mech_), 4));
+                .arg(axes_[side_[i]].valueText(values_[i][k]));
   const double per_pixel = (x_axis_->max() - x_axis_->min()) / std::max(1.0, area.width());
   if (events_)
     if (const Simulation::ContactEvent* e = eventNear(*events_, t, 3 * per_pixel))

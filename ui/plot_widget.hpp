@@ -7,6 +7,9 @@
 // shows a readout of t and every value under the mouse, and exports its data (CSV) and image (PNG).
 // The wheel zooms the time axis about the pointer, a drag pans it, a double-click fits it again.
 // Tick labels stay short: values are divided by an SI prefix shown with the unit in the y title.
+// Channels of a second unit (a joint angle and a torque) get the right-hand y axis, in its own
+// unit; a third unit goes to another plot (accepts()). Lengths and angles are drawn in the
+// display units (Edit > Preferences: mm, °); the data and the CSV stay SI.
 #include <QWidget>
 #include <memory>
 #include <utility>
@@ -14,6 +17,7 @@
 
 #include "ui/channel.hpp"
 #include "ui/event_marks.hpp"
+#include "ui/plot_axis.hpp"
 #include "ui/text_format.hpp"
 
 class QChart;
@@ -40,12 +44,15 @@ class PlotWidget : public QWidget {
   void setMechanism(const Mechanism* m);
   // The same mechanism renamed (same channels by index): labels follow, data stays.
   void renameMechanism(const Mechanism* m);
-  // Adds a channel (ignored if present) and refills every channel from `history`.
+  // Adds a channel (ignored if present or not accepted) and refills every channel from `history`.
   void addChannel(const Channel& c, const SnapshotHistory& history);
+  // Whether c fits this plot: its unit is one the plot has, or the plot has fewer than two.
+  bool accepts(const Channel& c) const;
   void removeChannel(int i);
   const std::vector<Channel>& channels() const { return channels_; }
   void setTitle(const QString& title);  // empty: derived from the channels
   QString title() const;
+  const QString& customTitle() const { return title_; }  // empty when derived from the channels
 
   void clearData();
   void append(const std::vector<Snapshot>& snapshots);
@@ -59,8 +66,9 @@ class PlotWidget : public QWidget {
   const std::vector<double>& values(int channel) const { return values_[channel]; }
 
   QChart* chart() const { return chart_; }  // tests read its labels
-  QString yAxisTitle() const;
-  std::pair<double, double> yRange() const { return {y0_, y1_}; }  // in channel units
+  QString yAxisTitle(int side = 0) const;   // 0: left, 1: right (empty while unused)
+  // The y axis's range, in the display units (mm, °) or, for other units, the channel's.
+  std::pair<double, double> yRange(int side = 0) const { return {axes_[side].y0, axes_[side].y1}; }
 
   bool exportCsv(const QString& path) const;
   bool exportPng(const QString& path) const;
@@ -90,10 +98,10 @@ class PlotWidget : public QWidget {
   void updateCursorLine();  // and the event marks: both follow the time axis
   void showReadout(const QPointF& scene_pos);
   void thinOut();
-  void track(double v);  // running data range
   void recomputeRange();
-  QString axisTitle() const;
-  QString unitOfAxis() const;
+  void assignAxes();
+  QString seriesName(std::size_t channel)
+      const;  // the channels' units to the left and right axes, in the display units
 
   const Mechanism* mech_ = nullptr;
   std::vector<Channel> channels_;
@@ -104,7 +112,6 @@ class PlotWidget : public QWidget {
   QChart* chart_;
   QChartView* view_;
   QCategoryAxis* x_axis_;  // category axes: labels at exact round values, no "-1.4e-17"
-  QCategoryAxis* y_axis_;
   QGraphicsLineItem* hover_line_ = nullptr;
   QGraphicsLineItem* cursor_line_ = nullptr;
   std::unique_ptr<ChartEventMarks> marks_;
@@ -113,12 +120,11 @@ class PlotWidget : public QWidget {
   QLabel* caption_;
   bool dirty_ = false;
   double cursor_t_;
-  double lo_, hi_;                 // data range of every channel
-  double y0_ = 0, y1_ = 0;         // current y axis range (y0_ == y1_: not set)
-  int y_ticks_ = 0, x_ticks_ = 0;  // tick intervals the y axis was laid out for (by its height)
-  SiScale y_scale_;      // tick labels are values / factor; the prefix is in the axis title
-  double t_end_ = 0;     // current time axis end
-  bool zoomed_ = false;  // the time window is the user's (wheel, drag) until a double-click
+  YAxis axes_[2];          // left: the first channel's unit; right: a second unit
+  std::vector<int> side_;  // per channel: the axis it is drawn against
+  int x_ticks_ = 0;        // tick intervals the time axis was laid out for
+  double t_end_ = 0;       // current time axis end
+  bool zoomed_ = false;    // the time window is the user's (wheel, drag) until a double-click
   double zoom_t0_ = 0, zoom_t1_ = 1;
   bool panning_ = false;
   double pan_from_ = 0;  // the time under the pointer when the drag started

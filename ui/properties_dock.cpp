@@ -8,6 +8,7 @@
 
 #include "core/sim/mechanism.hpp"
 #include "ui/channel.hpp"
+#include "ui/display_units.hpp"
 #include "ui/document.hpp"
 #include "ui/edit_panel.hpp"
 #include "ui/simulation_controller.hpp"
@@ -21,16 +22,30 @@ QString num(double x) {
 }
 
 template <class V>
-QString vec(const V& v) {
+QString vec(const V& v, double factor = 1.0) {
   QStringList parts;
-  for (int i = 0; i < v.size(); ++i) parts << num(v[i]);
+  for (int i = 0; i < v.size(); ++i) parts << num(v[i] * factor);
   return "[" + parts.join(", ") + "]";
+}
+
+// A position in the display length unit: "[50, 0, 0] mm".
+QString position(const Vec3& p) {
+  const DisplayScale s = displayScale("m");
+  return vec(p, s.factor) + " " + s.unit;
 }
 
 QString pose(const PoseSpec& p) {
   const Quat& q = p.orientation;
   return QStringLiteral("p %1  q [%2, %3, %4, %5]")
-      .arg(vec(p.position), num(q.w()), num(q.x()), num(q.y()), num(q.z()));
+      .arg(position(p.position), num(q.w()), num(q.x()), num(q.y()), num(q.z()));
+}
+
+// A joint coordinate's value in the display units ("30°", "12.5 mm"); its SI unit from the
+// joint's q channel (rad, or m for a slider's), none when there is no mechanism to ask.
+QString coordinate(double v, const Mechanism* mech, int joint, int index) {
+  if (!mech) return num(v);
+  const DisplayScale s = displayScale(channelUnit({Channel::Quantity::Q, joint, index}, *mech));
+  return with_unit(num(v * s.factor), s.unit);
 }
 
 }  // namespace
@@ -66,6 +81,7 @@ PropertiesDock::PropertiesDock(Document* document, SimulationController* control
   connect(document_, &Document::selectionChanged, this, &PropertiesDock::rebuild);
   connect(document_, &Document::pathChanged, this, &PropertiesDock::rebuild);  // Save As
   connect(controller_, &SimulationController::frameChanged, this, &PropertiesDock::updateLive);
+  connect(&displayUnitsNotifier(), &DisplayUnitsNotifier::changed, this, &PropertiesDock::rebuild);
   rebuild();
 }
 
@@ -130,7 +146,7 @@ void PropertiesDock::showBody(int b) {
   const BodySpec& body = document_->spec().bodies[b];
   QTreeWidgetItem* s = section(tr("Body %1").arg(QString::fromStdString(body.name)));
   row(s, tr("Mass"), num(body.mass) + " kg");
-  row(s, tr("Centre of mass"), vec(body.com) + " m");
+  row(s, tr("Centre of mass"), position(body.com));
   const auto& I = body.inertia;
   row(s, tr("Inertia (Ixx Iyy Izz)"),
       QStringLiteral("%1, %2, %3 kg·m²").arg(num(I[0]), num(I[1]), num(I[2])));
@@ -157,7 +173,12 @@ void PropertiesDock::showJoint(int j) {
                                          : tr("spanning-tree joint"));
   row(s, tr("Parent frame"), pose(js.parent_frame));
   row(s, tr("Child frame"), pose(js.child_frame));
-  if (js.q0) row(s, tr("q0"), vec(Eigen::Map<const VecX>(js.q0->data(), js.q0->size())));
+  if (js.q0) {
+    QStringList q0;
+    for (int i = 0; i < static_cast<int>(js.q0->size()); ++i)
+      q0 << coordinate((*js.q0)[i], mech, j, i);
+    row(s, tr("q0"), q0.join(", "));
+  }
   if (js.drive)
     row(s, js.drive->kind == DriveSpec::Kind::Motion ? tr("Motion drive") : tr("Force drive"),
         (js.drive->kind == DriveSpec::Kind::Motion ? "q(t) = " : "τ(t) = ") +
@@ -165,9 +186,12 @@ void PropertiesDock::showJoint(int j) {
   if (js.spring)
     row(s, tr("Spring"),
         QStringLiteral("k %1, rest %2, c %3")
-            .arg(num(js.spring->stiffness), num(js.spring->rest), num(js.spring->damping)));
+            .arg(num(js.spring->stiffness), coordinate(js.spring->rest, mech, j, 0),
+                 num(js.spring->damping)));
   if (js.limits) {
-    const auto bound = [](const std::optional<double>& b) { return b ? num(*b) : tr("none"); };
+    const auto bound = [&](const std::optional<double>& b) {
+      return b ? coordinate(*b, mech, j, 0) : tr("none");
+    };
     row(s, tr("Limits"),
         tr("%1 … %2, restitution %3")
             .arg(bound(js.limits->lower), bound(js.limits->upper), num(js.limits->restitution)));
@@ -194,8 +218,8 @@ void PropertiesDock::updateLive(const Snapshot& snap) {
     const Channel& c = channels[i];
     QTreeWidgetItem* item = live_->child(static_cast<int>(i));
     item->setText(0, channelName(c, *mech).mid(prefix));  // "q", "τ", "|F|"
-    item->setText(
-        1, QStringLiteral("%1 %2").arg(num(channelValue(c, snap, *mech)), channelUnit(c, *mech)));
+    const DisplayScale unit = displayScale(channelUnit(c, *mech));
+    item->setText(1, with_unit(num(channelValue(c, snap, *mech) * unit.factor), unit.unit));
   }
 }
 

@@ -6,6 +6,7 @@
 #include <QSlider>
 #include <cmath>
 
+#include "core/sim/snapshot_history.hpp"
 #include "ui/icons.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/time_slider.hpp"
@@ -27,9 +28,19 @@ SimulationToolBar::SimulationToolBar(SimulationController* controller, QWidget* 
   play_ = addAction(themedIcon("play"), tr("Play"), controller_, &SimulationController::play);
   pause_ = addAction(themedIcon("pause"), tr("Pause"), controller_, &SimulationController::pause);
   step_ = addAction(themedIcon("step"), tr("Step"), controller_, &SimulationController::step);
-  step_->setShortcut(Qt::Key_Period);
+  step_->setShortcuts({QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_Period)});
   reset_ = addAction(themedIcon("reset"), tr("Reset"), controller_, &SimulationController::reset);
   reset_->setShortcut(Qt::Key_Home);
+  // Left: one recorded instant back (pausing); the history keeps every step or every stride-th.
+  back_ = new QAction(tr("Step Back"), this);
+  back_->setShortcut(Qt::Key_Left);
+  connect(back_, &QAction::triggered, this, [this] {
+    const SnapshotHistory& h = controller_->history();
+    if (!controller_->hasCurrent() || h.size() < 2) return;
+    controller_->pause();
+    const double dt = h.duration() / static_cast<double>(h.size() - 1);
+    controller_->showTime(std::max(0.0, controller_->current().t - dt));
+  });
   toggle_ = new QAction(tr("Play / Pause"), this);
   toggle_->setShortcut(Qt::Key_Space);
   connect(toggle_, &QAction::triggered, this, [this] {

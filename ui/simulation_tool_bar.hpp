@@ -26,6 +26,7 @@ class SimulationToolBar : public QToolBar {
   QAction* resetAction() const { return reset_; }
   // Play or pause (Space); for menus and the window, not shown on the bar.
   QAction* toggleAction() const { return toggle_; }
+  QAction* stepBackAction() const { return back_; }  // Left: the previous recorded instant
   TimeSlider* timeSlider() const { return slider_; }
   QComboBox* speedBox() const { return speed_; }
 
@@ -40,6 +41,7 @@ class SimulationToolBar : public QToolBar {
   QAction* step_;
   QAction* reset_;
   QAction* toggle_;
+  QAction* back_;
   QComboBox* speed_;
   TimeSlider* slider_;
   QLabel* time_;

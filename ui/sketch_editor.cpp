@@ -331,6 +331,7 @@ void SketchEditor::mousePressEvent(QMouseEvent* event) {
 
 void SketchEditor::mouseMoveEvent(QMouseEvent* event) {
   hover_ = snapAt(event->position());
+  emit cursorMoved(hover_.p);
   active_->mouseMove({event->position(), hover_, event->modifiers()});
   update();
 }
@@ -342,6 +343,7 @@ void SketchEditor::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 bool SketchEditor::event(QEvent* event) {
+  if (event->type() == QEvent::Leave) emit cursorLeft();
   // Keys a tool takes (a length being typed: '2' is not the 2D view, '.' not a step).
   if (event->type() == QEvent::ShortcutOverride &&
       active_->wantsKey(*static_cast<QKeyEvent*>(event))) {

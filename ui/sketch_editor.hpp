@@ -80,6 +80,10 @@ class SketchEditor : public QWidget {
   void toolChanged(articula::SketchToolId tool);
   void hintChanged(const QString& hint);
   void editingStarted();  // a drawing action begins: show the sketch at t = 0
+  // The point under the cursor as a click would take it (snapped; world, m, z = 0), and the
+  // cursor leaving the sketch: the status bar shows the coordinates.
+  void cursorMoved(const articula::Vec3& world);
+  void cursorLeft();
 
  protected:
   bool event(QEvent* event) override;

@@ -5,6 +5,7 @@
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QSurfaceFormat>
+#include <QTimer>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
@@ -74,6 +75,11 @@ void ViewportWidget::setDefaultSurfaceFormat() {
 ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(160, 120);
+  setMouseTracking(true);  // the status bar shows the point under the cursor
+  hover_timer_ = new QTimer(this);
+  hover_timer_->setSingleShot(true);
+  hover_timer_->setInterval(40);
+  connect(hover_timer_, &QTimer::timeout, this, [this] { emit hovered(rayAt(hover_pos_)); });
   root_ = new osg::Group;
   // Opaque: alpha keeps the cleared 1 everywhere. Qt composes this widget's framebuffer as
   // premultiplied RGBA (and grab() paints it with QPainter); the blended grid lines had left
@@ -259,6 +265,7 @@ void ViewportWidget::mousePressEvent(QMouseEvent* e) {
 }
 
 void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
+  if (drag_ == Drag::None) hoverAt(e->position());
   if (interactor_ && drag_ == Drag::None) {
     interactor_->hover(e->position());
     return;
@@ -326,7 +333,17 @@ void ViewportWidget::keyPressEvent(QKeyEvent* e) {
 
 void ViewportWidget::setInteractor(ViewportInteractor* interactor) {
   interactor_ = interactor;
-  setMouseTracking(interactor != nullptr);
+}
+
+void ViewportWidget::hoverAt(const QPointF& pos) {
+  hover_pos_ = pos;
+  if (!hover_timer_->isActive()) hover_timer_->start();
+}
+
+void ViewportWidget::leaveEvent(QEvent* e) {
+  hover_timer_->stop();
+  emit hovered(RayHit{});
+  QOpenGLWidget::leaveEvent(e);
 }
 
 void ViewportWidget::setOverlay(osg::Node* overlay) {

@@ -14,6 +14,8 @@
 #include <osg/ref_ptr>
 #include <vector>
 
+class QTimer;
+
 namespace osg {
 class Camera;
 class Group;
@@ -103,8 +105,12 @@ class ViewportWidget : public QOpenGLWidget {
  signals:
   // User body and joint indices under a click (-1 for none): an empty click gives (-1, -1).
   void picked(int body, int joint);
+  // What is under the resting or moving cursor (hit false: nothing, or the cursor left), at most
+  // every 40 ms: a ray cast per mouse event would cost a large mechanism its frame rate.
+  void hovered(const articula::RayHit& hit);
 
  protected:
+  void leaveEvent(QEvent* e) override;
   void initializeGL() override;
   void resizeGL(int w, int h) override;
   void paintGL() override;
@@ -122,6 +128,7 @@ class ViewportWidget : public QOpenGLWidget {
   void updateCamera();
   void releaseGL();
   void pick(const QPoint& pos);
+  void hoverAt(const QPointF& pos);
   double worldPerPixel() const;
   osg::Vec3d eyeDirection() const;  // unit vector from the centre to the eye
 
@@ -147,6 +154,8 @@ class ViewportWidget : public QOpenGLWidget {
   bool timing_ = false;
   osg::Vec3d pick_point_;
   bool has_pick_point_ = false;
+  QTimer* hover_timer_ = nullptr;
+  QPointF hover_pos_;
   int pick_body_ = -1;
   std::vector<double> frame_times_;
   QElapsedTimer clock_;

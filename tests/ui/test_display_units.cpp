@@ -42,6 +42,8 @@ TEST_CASE("display units: lengths and angles as text", "[display-units]") {
   CHECK(format_angle(std::numbers::pi / 6, kSi) == "0.5236 rad");
   CHECK(format_angle(0.0, kShop) == QString::fromUtf8("0°"));
   CHECK(format_length(std::numeric_limits<double>::quiet_NaN(), kSi) == "nan m");
+  CHECK(with_unit("2.5", QString::fromUtf8("°/s")) == QString::fromUtf8("2.5°/s"));
+  CHECK(with_unit("2.5", "") == "2.5");
 }
 
 TEST_CASE("display units: stored with QSettings, a change announced once", "[display-units]") {
