@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "core/algorithms/kinematics.hpp"
+#include "core/io/visual_json.hpp"
 #include "core/model/data.hpp"
 #include "interchange/xml_text.hpp"
 
@@ -123,6 +124,25 @@ void write_inertial(Writer& w, const std::string& indent, const RigidBodyInertia
        << num(Ic(0, 1)) << " " << num(Ic(0, 2)) << " " << num(Ic(1, 2)) << "'/>\n";
 }
 
+// The body's visuals as geoms that neither collide nor weigh (inertiafromgeom='false'), in the
+// MuJoCo body frame (the model body's).
+void write_geoms(Writer& w, const std::string& indent, int i) {
+  const BodySpec& body = w.mech.spec.bodies[w.mech.compiled.user_body[i]];
+  const Transform X_body_model = w.mech.compiled.X_body[i].inverse();
+  for (const VisualSpec& v : body_visuals(body)) {
+    const Pose p = Pose::of(v.frame.transform() * X_body_model);
+    const char* type = v.shape == VisualSpec::Shape::Box        ? "box"
+                       : v.shape == VisualSpec::Shape::Cylinder ? "cylinder"
+                                                                : "sphere";
+    const std::string size = v.shape == VisualSpec::Shape::Box ? nums(0.5 * v.size)
+                             : v.shape == VisualSpec::Shape::Cylinder
+                                 ? num(v.radius) + " " + num(0.5 * v.length)
+                                 : num(v.radius);
+    w.os << indent << "<geom type='" << type << "' size='" << size << "' pos='" << nums(p.p)
+         << "' quat='" << quat_text(p.R) << "' contype='0' conaffinity='0'/>\n";
+  }
+}
+
 // The loop joint's own degrees of freedom on an auxiliary body, welded to the successor.
 void write_loop(Writer& w, const std::string& indent, int k) {
   const LoopJoint& l = w.mech.compiled.loops[k];
@@ -184,6 +204,7 @@ void write_body(Writer& w, int i, int depth) {
   w.os << indent << "<body name='" << xml_escape(w.model.body_names[i]) << "' pos='" << nums(pose.p)
        << "' quat='" << quat_text(pose.R) << "'>\n";
   write_inertial(w, indent + "  ", w.model.inertia[i], w.model.body_names[i]);
+  write_geoms(w, indent + "  ", i);
   if (j.type == JointType::Free) {
     write_free(w, indent + "  ", i);
   } else {

@@ -10,11 +10,12 @@
 // joints that join its reference body to its parent and child links (theta2 = -ratio theta1).
 // Limits and axis dynamics as in URDF; spring stiffness and damping become a joint spring. Links
 // that no joint connects to the world get a free joint from ground (warned); a static model is
-// fixed. Gravity comes from the <world> when there is one, else -9.81 along z.
+// fixed. Gravity comes from the <world> when there is one, else -9.81 along z. <visual> boxes,
+// cylinders and spheres become the body's visuals; other geometry is warned about.
 // Export: a <world> holding the gravity and one <model>, links at the assembled configuration
 // (which is then q = 0 in SDF: 1-DoF and universal coordinates shift by their assembled values,
 // spherical ones by the assembled rotation), loop joints as ordinary joints, couplings between
-// joints that share a body as gearbox joints.
+// joints that share a body as gearbox joints, body visuals as <visual> elements.
 #include <string>
 #include <vector>
 

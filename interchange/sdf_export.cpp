@@ -1,6 +1,7 @@
 #include <sstream>
 
 #include "core/algorithms/kinematics.hpp"
+#include "core/io/visual_json.hpp"
 #include "core/model/data.hpp"
 #include "interchange/sdf.hpp"
 
@@ -40,7 +41,22 @@ void write_link(Exporter& x, std::size_t b) {
        << " 0 0 0</pose>\n        <mass>" << num(body.mass) << "</mass>\n        <inertia><ixx>"
        << num(I[0]) << "</ixx><iyy>" << num(I[1]) << "</iyy><izz>" << num(I[2]) << "</izz><ixy>"
        << num(I[3]) << "</ixy><ixz>" << num(I[4]) << "</ixz><iyz>" << num(I[5])
-       << "</iyz></inertia>\n      </inertial>\n    </link>\n";
+       << "</iyz></inertia>\n      </inertial>\n";
+  const std::vector<VisualSpec> visuals = body_visuals(body);
+  for (std::size_t k = 0; k < visuals.size(); ++k) {
+    const VisualSpec& v = visuals[k];
+    x.os << "      <visual name='visual_" << k << "'>\n        <pose>"
+         << pose_text(pose_of(v.frame)) << "</pose>\n        <geometry>";
+    if (v.shape == VisualSpec::Shape::Box)
+      x.os << "<box><size>" << nums(v.size) << "</size></box>";
+    else if (v.shape == VisualSpec::Shape::Cylinder)
+      x.os << "<cylinder><radius>" << num(v.radius) << "</radius><length>" << num(v.length)
+           << "</length></cylinder>";
+    else
+      x.os << "<sphere><radius>" << num(v.radius) << "</radius></sphere>";
+    x.os << "</geometry>\n      </visual>\n";
+  }
+  x.os << "    </link>\n";
 }
 
 // The assembled coordinates of a joint: SDF's zero is the written configuration.

@@ -2,16 +2,22 @@
 
 #include <functional>
 #include <map>
+#include <sdf/Box.hh>
 #include <sdf/Console.hh>
+#include <sdf/Cylinder.hh>
 #include <sdf/Error.hh>
+#include <sdf/Geometry.hh>
 #include <sdf/Joint.hh>
 #include <sdf/JointAxis.hh>
 #include <sdf/Link.hh>
 #include <sdf/Model.hh>
 #include <sdf/Root.hh>
+#include <sdf/Sphere.hh>
+#include <sdf/Visual.hh>
 #include <sdf/World.hh>
 #include <set>
 
+#include "core/io/visual_json.hpp"
 #include "interchange/sdf.hpp"
 
 namespace articula {
@@ -187,6 +193,35 @@ BodySpec body_of(const sdf::Link& link, const Pose& X_ML) {
   return b;
 }
 
+// One <visual> as a body visual in the link frame, or nullopt with a warning (meshes, planes...).
+std::optional<VisualSpec> visual_of(const sdf::Visual& v, const Pose& X_ML,
+                                    const std::string& where_, std::vector<std::string>& warnings) {
+  const sdf::Geometry* g = v.Geom();
+  VisualSpec s;
+  s.frame = pose_spec(X_ML.inverse() * resolve(v.SemanticPose(), where_, "visual pose"));
+  if (g && g->Type() == sdf::GeometryType::BOX && g->BoxShape()) {
+    s.shape = VisualSpec::Shape::Box;
+    s.size = vec(g->BoxShape()->Size());
+  } else if (g && g->Type() == sdf::GeometryType::CYLINDER && g->CylinderShape()) {
+    s.shape = VisualSpec::Shape::Cylinder;
+    s.radius = g->CylinderShape()->Radius();
+    s.length = g->CylinderShape()->Length();
+  } else if (g && g->Type() == sdf::GeometryType::SPHERE && g->SphereShape()) {
+    s.shape = VisualSpec::Shape::Sphere;
+    s.radius = g->SphereShape()->Radius();
+  } else {
+    warnings.push_back(where_ + "<visual name='" + v.Name() +
+                       "'> not imported (only boxes, cylinders and spheres are drawn)");
+    return std::nullopt;
+  }
+  if (!drawable(s)) {
+    warnings.push_back(where_ + "<visual name='" + v.Name() +
+                       "'>: a size <= 0 or not finite, or a pose not finite, not imported");
+    return std::nullopt;
+  }
+  return s;
+}
+
 // The side of a gearbox: the 1-DoF joint between the reference body and `link`, and its sign.
 std::pair<std::string, double> gear_side(const MechanismSpec& spec, const std::string& ref,
                                          const std::string& link, const Vec3& axis,
@@ -272,6 +307,12 @@ MechanismSpec import_sdf(const std::string& text, const std::string& source,
         resolve(link.SemanticPose(),
                 at(source, link.Element(), "<link name='" + link.Name() + "'>"), "pose");
     spec.bodies.push_back(body_of(link, links.X_ML[link.Name()]));
+    const std::string where_ = at(source, link.Element(), "<link name='" + link.Name() + "'>");
+    std::vector<VisualSpec> visuals;
+    for (uint64_t v = 0; v < link.VisualCount(); ++v)
+      if (auto s = visual_of(*link.VisualByIndex(v), links.X_ML[link.Name()], where_, warnings))
+        visuals.push_back(*s);
+    set_body_visuals(spec.bodies.back(), visuals);
   }
   std::map<std::string, Vec3> axes;  // 1-DoF joint axes in the model frame, for gearboxes
   for (uint64_t k = 0; k < model->JointCount(); ++k) {

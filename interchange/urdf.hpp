@@ -8,9 +8,11 @@
 // damping become Coulomb and viscous joint friction; <mimic> becomes a linear coupling (its
 // offset becomes q0 of the mimicking joint). The root link is ground when it is called "world"
 // or has no <inertial>; otherwise it is fixed to ground, with a warning. Gravity is -9.81 m/s^2
-// along z (URDF has none). Meshes are warned about and left out.
+// along z (URDF has none). <visual> boxes, cylinders and spheres become the body's visuals
+// (core/io/visual_json.hpp); meshes are warned about and left out.
 // Export: tree mechanisms only (URDF cannot hold loops: they are refused by name, pointing to SDF
-// or MJCF); link frames are the spanning tree's joint frames, ground is the link "world".
+// or MJCF); link frames are the spanning tree's joint frames (visuals are moved into them),
+// ground is the link "world".
 #include <string>
 #include <vector>
 

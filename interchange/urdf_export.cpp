@@ -1,5 +1,6 @@
 #include <sstream>
 
+#include "core/io/visual_json.hpp"
 #include "interchange/urdf.hpp"
 
 namespace articula {
@@ -30,13 +31,35 @@ std::string limit_element(const JointSpec& js, const char* type) {
   return "<limit lower='" + num(lo) + "' upper='" + num(hi) + "' effort='0' velocity='0'/>";
 }
 
-void write_link(std::ostream& os, const std::string& name, const RigidBodyInertia& I) {
+// The body's visuals, moved from the user's body frame to the link frame (the model body's).
+void write_visuals(std::ostream& os, const Mechanism& mech, int i) {
+  const BodySpec& body = mech.spec.bodies[mech.compiled.user_body[i]];
+  const Transform X_body_link = mech.compiled.X_body[i].inverse();  // ^{body} X_{link}
+  for (const VisualSpec& v : body_visuals(body)) {
+    const Pose p = Pose::of(v.frame.transform() * X_body_link);  // the visual's pose in the link
+    os << "    <visual>\n      <origin xyz='" << nums(p.p) << "' rpy='" << nums(rpy_of(p.R))
+       << "'/>\n      <geometry>";
+    if (v.shape == VisualSpec::Shape::Box)
+      os << "<box size='" << nums(v.size) << "'/>";
+    else if (v.shape == VisualSpec::Shape::Cylinder)
+      os << "<cylinder radius='" << num(v.radius) << "' length='" << num(v.length) << "'/>";
+    else
+      os << "<sphere radius='" << num(v.radius) << "'/>";
+    os << "</geometry>\n    </visual>\n";
+  }
+}
+
+void write_link(std::ostream& os, const Mechanism& mech, int i) {
+  const RigidBodyInertia& I = mech.model().inertia[i];
   const Mat3 Ic = I.inertia_about_com();
-  os << "  <link name='" << xml_escape(name) << "'>\n    <inertial>\n      <origin xyz='"
-     << nums(I.com()) << "' rpy='0 0 0'/>\n      <mass value='" << num(I.m)
-     << "'/>\n      <inertia ixx='" << num(Ic(0, 0)) << "' iyy='" << num(Ic(1, 1)) << "' izz='"
-     << num(Ic(2, 2)) << "' ixy='" << num(Ic(0, 1)) << "' ixz='" << num(Ic(0, 2)) << "' iyz='"
-     << num(Ic(1, 2)) << "'/>\n    </inertial>\n  </link>\n";
+  os << "  <link name='" << xml_escape(mech.model().body_names[i])
+     << "'>\n    <inertial>\n      <origin xyz='" << nums(I.com())
+     << "' rpy='0 0 0'/>\n      <mass value='" << num(I.m) << "'/>\n      <inertia ixx='"
+     << num(Ic(0, 0)) << "' iyy='" << num(Ic(1, 1)) << "' izz='" << num(Ic(2, 2)) << "' ixy='"
+     << num(Ic(0, 1)) << "' ixz='" << num(Ic(0, 2)) << "' iyz='" << num(Ic(1, 2))
+     << "'/>\n    </inertial>\n";
+  write_visuals(os, mech, i);
+  os << "  </link>\n";
 }
 
 // <mimic> for a coupling between two tree joints: q_B = ratio q_A + (q_B(0) - ratio q_A(0)).
@@ -112,7 +135,7 @@ std::string to_urdf(const Mechanism& mech, std::vector<std::string>& warnings) {
         "name='"
      << xml_escape(mech.spec.name.empty() ? "mechanism" : mech.spec.name)
      << "'>\n  <link name='world'/>\n";
-  for (int i = 1; i <= model.nb; ++i) write_link(os, model.body_names[i], model.inertia[i]);
+  for (int i = 1; i <= model.nb; ++i) write_link(os, mech, i);
   for (int i = 1; i <= model.nb; ++i) write_joint(os, mech, i, warnings);
   os << "</robot>\n";
   if (mech.spec.gravity != Vec3(0, 0, -9.81))

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "core/io/visual_json.hpp"
 #include "interchange/urdf.hpp"
 
 namespace articula {
@@ -174,6 +175,41 @@ BodySpec body_of(const urdf::Link& link) {
   return b;
 }
 
+// <visual> boxes, cylinders and spheres, in the link frame (= the body frame). Meshes were warned
+// about by check_link.
+void add_visuals(const urdf::Link& link, BodySpec& b, const std::string& where_,
+                 std::vector<std::string>& warnings) {
+  std::vector<VisualSpec> visuals;
+  for (const urdf::VisualSharedPtr& v : link.visual_array) {
+    if (!v || !v->geometry) continue;
+    VisualSpec s;
+    s.frame = pose_spec(pose_of(v->origin));
+    const urdf::Geometry& g = *v->geometry;
+    if (g.type == urdf::Geometry::BOX) {
+      const auto& d = static_cast<const urdf::Box&>(g).dim;
+      s.shape = VisualSpec::Shape::Box;
+      s.size = Vec3(d.x, d.y, d.z);
+    } else if (g.type == urdf::Geometry::CYLINDER) {
+      const auto& c = static_cast<const urdf::Cylinder&>(g);
+      s.shape = VisualSpec::Shape::Cylinder;
+      s.radius = c.radius;
+      s.length = c.length;
+    } else if (g.type == urdf::Geometry::SPHERE) {
+      s.shape = VisualSpec::Shape::Sphere;
+      s.radius = static_cast<const urdf::Sphere&>(g).radius;
+    } else {
+      continue;
+    }
+    if (!drawable(s)) {
+      warnings.push_back(where_ + "a <visual> " + visual_shape_name(s.shape) +
+                         " with a size <= 0 or not finite, or a pose not finite, not imported");
+      continue;
+    }
+    visuals.push_back(s);
+  }
+  set_body_visuals(b, visuals);
+}
+
 std::optional<double> bound(double x) {
   return std::abs(x) >= 1e15 ? std::nullopt : std::optional<double>(x);
 }
@@ -287,12 +323,19 @@ MechanismSpec import_urdf(const std::string& text, const std::string& source,
   const bool root_is_ground = root.name == "world" || !root.inertial;
   const std::string ground = root_is_ground ? root.name : "";
   for (const std::string& name : outline.link_order) {
-    if (name == ground) continue;
     const urdf::Link& link = *model->getLink(name);
+    if (name == ground) {
+      if (!link.visual_array.empty())
+        warnings.push_back(where(source, outline.links.at(name).line, "link", name) +
+                           "the ground link's visuals are not drawn");
+      continue;
+    }
     if (!link.inertial)
       warnings.push_back(where(source, outline.links.at(name).line, "link", name) +
                          "no <inertial>: massless");
     spec.bodies.push_back(body_of(link));
+    add_visuals(link, spec.bodies.back(), where(source, outline.links.at(name).line, "link", name),
+                warnings);
   }
   if (!root_is_ground) {
     warnings.push_back(

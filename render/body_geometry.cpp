@@ -3,6 +3,8 @@
 #include <Eigen/SVD>
 #include <algorithm>
 
+#include "core/io/project.hpp"
+#include "core/io/visual_json.hpp"
 #include "render/osg_convert.hpp"
 #include "render/primitives.hpp"
 
@@ -84,6 +86,24 @@ struct BodyPainter {
     std::sort(pts.begin(), pts.end(),
               [&](const Vec3& a, const Vec3& b) { return a.dot(dir) < b.dot(dir); });
     for (std::size_t i = 0; i + 1 < pts.size(); ++i) bar(pts[i], pts[i + 1]);
+  }
+
+  // The body's visuals (from URDF/SDFormat or the file's "visuals"), in the body's colour.
+  void visuals(const std::vector<VisualSpec>& shapes) {
+    const Transform X_body_model = mech.compiled.X_body[body].inverse();
+    for (const VisualSpec& v : shapes) {
+      const Transform X = v.frame.transform() * X_body_model;  // ^{visual} X_{model body}
+      const Vec3 centre = X.translation();
+      if (v.shape == VisualSpec::Shape::Box) {
+        geode.addDrawable(prim::box(pose_matrix(X), to_osg(Vec3(0.5 * v.size)), color));
+      } else if (v.shape == VisualSpec::Shape::Sphere) {
+        geode.addDrawable(prim::sphere(to_osg(centre), v.radius, color));
+      } else {
+        const Vec3 half = 0.5 * v.length * X.rotation().col(2);
+        geode.addDrawable(
+            prim::cylinder(to_osg(centre - half), to_osg(centre + half), v.radius, color));
+      }
+    }
   }
 
   bool on_plate = false;  // a plate covers the centre of mass when it lies on it
@@ -188,7 +208,14 @@ osg::ref_ptr<osg::Geode> build_body_geometry(const Mechanism& mech, const SceneL
   BodyPainter paint{mech,   layout, size, body, style::body_color(mech.compiled.user_body[body]),
                     *geode, {}};
   const std::vector<Vec3>& pts = layout.points[body];
-  if (layout.slider_joint[body] >= 0) {
+  std::vector<VisualSpec> shapes;
+  try {
+    shapes = body_visuals(mech.spec.bodies[mech.compiled.user_body[body]]);
+  } catch (const ProjectError&) {  // not the loader's form: the skeleton is drawn instead
+  }
+  if (!shapes.empty()) {
+    paint.visuals(shapes);  // the shapes the file gives replace the skeleton drawn from the joints
+  } else if (layout.slider_joint[body] >= 0) {
     paint.slider_block(layout.slider_joint[body]);
   } else if (pts.size() <= 1) {
     paint.inertia_solid();

@@ -1,7 +1,8 @@
 #pragma once
-// The solid geometry of one model body, drawn from its joints (the file format has no shapes):
-// bars between its joint points, a plate for ternary and higher links, its inertia-equivalent
-// solid when it has a single joint point, a block when it is a prismatic slider.
+// The solid geometry of one model body: the boxes, cylinders and spheres of its "visuals" when the
+// file gives some (URDF/SDFormat imports), else drawn from its joints: bars between its joint
+// points, a plate for ternary and higher links, its inertia-equivalent solid when it has a single
+// joint point, a block when it is a prismatic slider.
 #include <osg/Geode>
 
 #include "render/scene_layout.hpp"

@@ -17,6 +17,7 @@
 #include "core/io/project.hpp"
 #include "core/io/sensor_json.hpp"
 #include "core/io/unilateral_json.hpp"
+#include "core/io/visual_json.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/expression.hpp"
 #include "core/sim/motion_law.hpp"
@@ -83,6 +84,8 @@ BodySpec read_body(const json& j, const std::string& ptr, Warnings& warnings) {
   }
   if (const json* v = find(j, "pose")) b.pose = read_pose(*v, at(ptr, "pose"), warnings);
   b.extra = extra_fields(j, {"name", "mass", "com", "inertia", "pose"});
+  if (const json* v = find(j, "visuals"))  // kept in extra, checked (core/io/visual_json.hpp)
+    set_body_visuals(b, read_visuals(*v, at(ptr, "visuals"), warnings));
   return b;
 }
 

@@ -24,6 +24,7 @@
 #include <map>
 
 #include "core/io/project.hpp"
+#include "core/io/visual_json.hpp"
 #include "core/sim/mechanism.hpp"
 #include "core/sim/runner.hpp"
 #include "core/sim/snapshot_history.hpp"
@@ -365,6 +366,18 @@ TEST_CASE("File > Import and Export: a URDF opens untitled, exports to SDF and b
                           "/tests/data/interchange/hostile/unknown_joint_type.urdf"));
   CHECK(win.w.lastError().contains("<joint name='elbow'>"));
   CHECK(win.w.document()->spec().joints.size() == 8);  // the failed import kept the document
+  // URDF visuals come in as the bodies' shapes and go back out to URDF
+  REQUIRE(
+      win.w.importFile(QString(ARTICULA_SOURCE_DIR) + "/tests/data/interchange/arm_visuals.urdf"));
+  auto visuals = [&](const char* body) {
+    const MechanismSpec& spec = win.w.document()->spec();
+    return body_visuals(spec.bodies.at(spec.body_index(body))).size();
+  };
+  CHECK(visuals("upper_arm") == 2);
+  REQUIRE(win.w.exportFile(dir.filePath("arm.urdf")));
+  REQUIRE(win.w.openFile(dir.filePath("arm.urdf")));
+  CHECK(visuals("upper_arm") == 2);
+  CHECK(visuals("base") == 1);
 }
 #endif
 

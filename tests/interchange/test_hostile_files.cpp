@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "core/io/visual_json.hpp"
 #include "core/sim/mechanism.hpp"
 #include "interchange/convert.hpp"
 #include "interchange/xml_text.hpp"
@@ -63,6 +64,22 @@ TEST_CASE("mesh references and links without inertia are warnings", "[hostile]")
   const Imported massless = import_mechanism(kHostile + "missing_inertial.urdf");
   REQUIRE(massless.warnings.size() == 1);
   CHECK_THAT(massless.warnings[0], Catch::Contains(":4: <link name='b'>: no <inertial>: massless"));
+}
+
+TEST_CASE("visuals of no size, or of shapes not drawn, are warnings naming the link", "[hostile]") {
+  const Imported urdf = import_mechanism(kHostile + "bad_visuals.urdf");
+  REQUIRE(urdf.warnings.size() == 3);  // box 0 wide, sphere radius -1, cylinder 0 long
+  for (const std::string& w : urdf.warnings)
+    CHECK_THAT(w, Catch::Contains("bad_visuals.urdf:3: <link name='a'>: a <visual>") &&
+                      Catch::Contains("not imported"));
+  REQUIRE(urdf.spec.bodies.size() == 1);
+  CHECK(body_visuals(urdf.spec.bodies[0]).size() == 1);  // the good box
+  const Imported sdf = import_mechanism(kHostile + "bad_visuals.sdf");
+  REQUIRE(sdf.warnings.size() == 2);
+  CHECK_THAT(sdf.warnings[0], Catch::Contains("bad_visuals.sdf:2: <link name='a'>: <visual "
+                                              "name='flat'>: a size <= 0"));
+  CHECK_THAT(sdf.warnings[1], Catch::Contains("<visual name='ground'> not imported"));
+  CHECK(body_visuals(sdf.spec.bodies[0]).size() == 1);  // the sphere
 }
 
 TEST_CASE("every hostile file imports or is refused with InterchangeError, never worse",

@@ -12,6 +12,7 @@
 #include "core/model/data.hpp"
 #include "interchange/convert.hpp"
 #include "interchange/mjcf_export.hpp"
+#include "tests/interchange/visual_fixture.hpp"
 #include "tests/support/fixtures.hpp"
 #ifdef ARTICULA_TEST_MUJOCO
 #include <mujoco/mujoco.h>
@@ -117,5 +118,33 @@ TEST_CASE("exported MJCF reproduces H and inverse dynamics in MuJoCo 2.2", "[mjc
     CHECK(c.tau <= 1e-9);
     CHECK(c.loops <= 1e-12);
   }
+}
+
+TEST_CASE("visuals go to MJCF as geoms where the body frames put them", "[mjcf]") {
+  const Mechanism mech = prepare(dressed_pendulum());
+  std::vector<std::string> warnings;
+  const MjModel mj(to_mjcf(mech, warnings));
+  REQUIRE(mj.m->ngeom == 4);
+  CHECK(mj.m->body_mass[1] == mech.spec.bodies[0].mass);  // geoms weigh nothing
+  mjData* d = mj_makeData(mj.m);
+  for (int i = 1; i <= mech.model().nb; ++i) {
+    const int id = mj_name2id(mj.m, mjOBJ_JOINT, mech.model().joint_names[i].c_str());
+    d->qpos[mj.m->jnt_qposadr[id]] = mech.q0[mech.model().q_index[i]];
+  }
+  mj_kinematics(mj.m, d);
+  const std::vector<Transform> expected = visual_poses(mech, mech.q0);
+  double err = 0;
+  for (int g = 0; g < 4; ++g) {  // geom_xmat: row-major, columns the geom's axes in the world
+    const Mat3 R =
+        Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(d->geom_xmat + 9 * g);
+    const Vec3 p(d->geom_xpos[3 * g], d->geom_xpos[3 * g + 1], d->geom_xpos[3 * g + 2]);
+    err = std::max({err, (R - expected[g].rotation()).cwiseAbs().maxCoeff(),
+                    (p - expected[g].translation()).norm()});
+  }
+  // 1e-12: quaternions and positions written to 17 digits, MuJoCo's products on ~1 m lengths
+  CHECK(err <= 1e-12);
+  CHECK(mj.m->geom_size[0] == 0.15);  // half the box's 0.3 m
+  CHECK(mj.m->geom_contype[0] == 0);
+  mj_deleteData(d);
 }
 #endif

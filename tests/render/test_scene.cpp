@@ -12,6 +12,7 @@
 
 #include "core/algorithms/kinematics.hpp"
 #include "core/io/project.hpp"
+#include "core/io/visual_json.hpp"
 #include "core/sim/mechanism.hpp"
 #include "core/sim/simulation.hpp"
 #include "core/sim/snapshot.hpp"
@@ -252,4 +253,67 @@ TEST_CASE("scene: a vertex budget that a software rasteriser draws at 30 fps", "
     CHECK(n > 0);
     CHECK(n < budget);
   }
+}
+
+TEST_CASE("scene: a body's visuals are drawn where its frame puts them", "[render]") {
+  // The pendulum with its joint frame moved and turned on the body (so that the model body frame
+  // differs from the user's), a box and a sphere in body coordinates. Rays along the box's axes
+  // must enter it on its faces: half its edge from the centre that forward kinematics and the
+  // body frame give (float geometry: 1e-6 m).
+  MechanismSpec spec =
+      load_project(std::string(ARTICULA_SOURCE_DIR) + "/samples/pendulum.json").spec;
+  spec.joints[0].child_frame.position = Vec3(0.1, 0.05, 0);
+  spec.joints[0].child_frame.orientation = Quat(Eigen::AngleAxisd(0.7, Vec3(1, 1, 0).normalized()));
+  VisualSpec box;
+  box.size = Vec3(0.1, 0.2, 0.3);
+  box.frame.position = Vec3(0.6, 0.02, -0.01);
+  box.frame.orientation = Quat(Eigen::AngleAxisd(0.4, Vec3(0, 0, 1)));
+  VisualSpec ball;
+  ball.shape = VisualSpec::Shape::Sphere;
+  ball.radius = 0.05;
+  ball.frame.position = Vec3(1.0, 0, 0);
+  set_body_visuals(spec.bodies[0], {box, ball});
+  const Mechanism mech = prepare(spec);
+  MechanismScene scene(mech);
+  const Snapshot snap = run_for(mech, 120);
+  scene.update(snap);
+  Data data(mech.model());
+  forward_kinematics(mech.model(), data, snap.q);
+  const int m = mech.compiled.model_body[0];
+  // world <- model body <- user body <- visual, from core alone
+  const Transform X_visual_world =
+      box.frame.transform() * mech.compiled.X_body[m].inverse() * data.X0[m];
+  const Vec3 centre = X_visual_world.translation();
+  const Mat3 axes = X_visual_world.rotation();  // the box's axes in world coordinates
+  for (int k = 0; k < 3; ++k) {
+    INFO("box axis " << k);
+    const Vec3 a = axes.col(k);
+    osg::ref_ptr<osgUtil::LineSegmentIntersector> ray = new osgUtil::LineSegmentIntersector(
+        osg::Vec3d(centre.x() + 2 * a.x(), centre.y() + 2 * a.y(), centre.z() + 2 * a.z()),
+        osg::Vec3d(centre.x(), centre.y(), centre.z()));
+    osgUtil::IntersectionVisitor visitor(ray.get());
+    visitor.setTraversalMask(kMechanismMask);
+    scene.root()->accept(visitor);
+    REQUIRE(ray->containsIntersections());
+    const auto& hit = ray->getFirstIntersection();
+    CHECK(scene.pick(hit.nodePath).body == 0);
+    const osg::Vec3d p = hit.getWorldIntersectPoint();
+    CHECK((Vec3(p.x(), p.y(), p.z()) - (centre + 0.5 * box.size[k] * a)).norm() <= 1e-6);
+  }
+  // The sphere: a vertical ray off its centre by 0.5 r (a ray through the pole vertex itself
+  // may slip between the degenerate triangles there) enters it sqrt(0.75) r above the centre;
+  // its facets lie inside the sphere by up to 5 % of r at this tessellation.
+  const Vec3 c =
+      (ball.frame.transform() * mech.compiled.X_body[m].inverse() * data.X0[m]).translation();
+  const Vec3 off = c + Vec3(0.3, 0.4, 0) * ball.radius;
+  const Vec3 z = Vec3::UnitZ();
+  CHECK(cast_ray(scene, off + z, off).body == 0);
+  osg::ref_ptr<osgUtil::LineSegmentIntersector> ray = new osgUtil::LineSegmentIntersector(
+      osg::Vec3d(off.x(), off.y(), off.z() + 1), osg::Vec3d(off.x(), off.y(), off.z()));
+  osgUtil::IntersectionVisitor visitor(ray.get());
+  visitor.setTraversalMask(kMechanismMask);
+  scene.root()->accept(visitor);
+  REQUIRE(ray->containsIntersections());
+  CHECK(ray->getFirstIntersection().getWorldIntersectPoint().z() - c.z() ==
+        Approx(std::sqrt(0.75) * ball.radius).margin(0.05 * ball.radius));
 }

@@ -81,6 +81,35 @@ TEST_CASE("articula --export-video keeps the picture's proportions at any --size
   CHECK(tall == Approx(square).epsilon(0.05));
 }
 
+TEST_CASE("articula --export-video: slow motion as a GIF, the whole window as WebM",
+          "[video-app]") {
+  const auto tmp = std::filesystem::temp_directory_path();
+  const std::string pid = std::to_string(::getpid());
+  // --speed 0.5: 0.5 simulated seconds at 10 fps last one second of video, round(0.5 * 10 / 0.5)
+  // = 10 frames (frame k shows t = k * 0.05 s).
+  const std::string gif = (tmp / ("slow_" + pid + ".gif")).string();
+  REQUIRE(run("--export-video " + gif + " --run-for 0.5 --fps 10 --speed 0.5 --size 200x150 " +
+              kFourbar) == 0);
+  const Probe g = probe(gif);
+  CHECK(g.codec == "gif");
+  CHECK(g.width == 200);
+  CHECK(g.height == 150);
+  CHECK(g.frames == 10);
+  CHECK(mean_abs_difference(gray_frame(gif, 0), gray_frame(gif, 9)) > 0.5);
+  std::filesystem::remove(gif);
+  // --video-window films the window with its plots: 5 frames of 0.5 s at 10 fps.
+  const std::string webm = (tmp / ("window_" + pid + ".webm")).string();
+  REQUIRE(run("--export-video " + webm + " --run-for 0.5 --fps 10 --video-window --size 480x300 " +
+              kFourbar) == 0);
+  const Probe w = probe(webm);
+  CHECK(w.codec == "vp9");
+  CHECK(w.width == 480);
+  CHECK(w.height == 300);
+  CHECK(w.frames == 5);
+  CHECK(mean_abs_difference(gray_frame(webm, 0), gray_frame(webm, 4)) > 0.5);
+  std::filesystem::remove(webm);
+}
+
 TEST_CASE("articula --export-video refuses bad options", "[video-app]") {
   CHECK(run("--export-video x.mp4 --fps 0 " + kFourbar) == 1);
   CHECK(run("--export-video x.mp4 --speed -1 " + kFourbar) == 1);
