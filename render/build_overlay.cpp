@@ -83,6 +83,14 @@ void BuildOverlay::show(const BuildMarks& m) {
   if (m.hover) marks.cross(*m.hover, m.size, m.snapped ? kSnapped : kHover);
   if (m.axis && m.axis_at)
     marks.add(*m.axis_at - *m.axis * (2 * m.size), *m.axis_at + *m.axis * (8 * m.size), kAxis);
+  for (int k = 0; k < 3; ++k) {
+    osg::Vec4 color(k == 0 ? 0.8f : 0.1f, k == 1 ? 0.6f : 0.1f, k == 2 ? 0.85f : 0.1f, 1.f);
+    if (k == m.gizmo_active) color = osg::Vec4(1.f, 0.8f, 0.f, 1.f);
+    for (std::size_t i = 0; i + 1 < m.gizmo[k].size(); i += 2)
+      marks.add(m.gizmo[k][i], m.gizmo[k][i + 1], color);
+  }
+  for (std::size_t i = 0; i + 1 < m.preview.size(); i += 2)
+    marks.add(m.preview[i], m.preview[i + 1], kFirst);
   if (!marks.v->empty()) points_->addDrawable(marks.geometry());
 }
 

@@ -23,6 +23,11 @@ struct BuildMarks {
   std::optional<osg::Vec3d> axis;     // candidate joint axis (unit), drawn through axis_at
   std::optional<osg::Vec3d> axis_at;  // the joint's point
   double size = 0.01;                 // marker half size (m); the axis is 8 times as long
+  // The move/rotate gizmo (ui/build3d_gizmo): line pairs of the handles of world axis x, y, z
+  // (drawn red, green, blue; the dragged axis's brighter), and the dragged frame's preview.
+  std::vector<osg::Vec3d> gizmo[3];
+  int gizmo_active = -1;            // the axis whose handle is dragged, or -1
+  std::vector<osg::Vec3d> preview;  // line pairs: the frame's axes where the drag puts it
 };
 
 class BuildOverlay {

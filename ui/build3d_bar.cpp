@@ -106,10 +106,13 @@ void Build3DBar::addTools() {
         std::tuple{Tool::Link, tr("Link"), tr("Add a link between two clicked points")},
         std::tuple{Tool::Plate, tr("Plate"),
                    tr("Add a plate through clicked corners; click the first again to finish")},
-        std::tuple{Tool::Joint, tr("Joint"), tr("Join two bodies at a clicked point")}}) {
+        std::tuple{Tool::Joint, tr("Joint"), tr("Join two bodies at a clicked point")},
+        std::tuple{Tool::Move, tr("Move"),
+                   tr("Click a joint or a body, then drag the gizmo's arrows to slide it and "
+                      "its rings to turn it (Snap: by grid steps)")}}) {
     auto* a = new QAction(name, this);
     constexpr const char* kNames[] = {"build3d.orbit", "build3d.link", "build3d.joint",
-                                      "build3d.plate"};
+                                      "build3d.plate", "build3d.move"};
     a->setObjectName(kNames[static_cast<int>(tool)]);
     a->setToolTip(tip);
     a->setCheckable(true);

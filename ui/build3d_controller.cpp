@@ -16,11 +16,12 @@ osg::Vec3d osg_of(const Vec3& v) {
 
 Build3DController::Build3DController(ViewportWidget* view, Document* document, HitMapper mapper,
                                      QObject* parent)
-    : QObject(parent), view_(view), document_(document), mapper_(std::move(mapper)) {
-  // A pending first point names a body by index: another edit (undo, a new file) voids it.
-  connect(document, &Document::documentChanged, this, &Build3DController::cancel);
-  // Gravity turns the floor.
-  connect(document, &Document::documentChanged, this, [this] { emit planeChanged(plane().label); });
+    : QObject(parent),
+      view_(view),
+      document_(document),
+      mapper_(std::move(mapper)),
+      gizmo_(view, document) {
+  connect(document, &Document::documentChanged, this, &Build3DController::documentEdited);
 }
 
 Build3DController::~Build3DController() {
@@ -37,8 +38,9 @@ void Build3DController::setTool(Tool tool) {
   if (tool == Tool::Link) active_ = std::make_unique<LinkTool3D>(document_, &settings_);
   if (tool == Tool::Joint) active_ = std::make_unique<JointTool3D>(document_, &settings_);
   if (tool == Tool::Plate) active_ = std::make_unique<PlateTool3D>(document_, &settings_);
-  view_->setInteractor(active_ ? this : nullptr);
-  view_->setOverlay(active_ ? overlay_.node() : nullptr);
+  gizmo_.select(FrameGizmo::Target::None, -1);
+  view_->setInteractor(tool != Tool::None ? this : nullptr);
+  view_->setOverlay(tool != Tool::None ? overlay_.node() : nullptr);
   showMarks();
   emit promptChanged(prompt());
 }
@@ -50,6 +52,10 @@ void Build3DController::settingsChanged() {
 }
 
 QString Build3DController::prompt() const {
+  if (tool_ == Tool::Move) {
+    if (!gizmo_.message().isEmpty()) return gizmo_.message() + " — " + gizmo_.prompt();
+    return gizmo_.prompt();
+  }
   if (!active_) return {};
   if (!active_->message().isEmpty()) return active_->message() + " — " + active_->prompt();
   return active_->prompt();
@@ -141,6 +147,7 @@ void Build3DController::showMarks() {
       m.axis_at = osg_of(at.point);
     }
   }
+  if (tool_ == Tool::Move) gizmo_.addMarks(m);
   overlay_.show(m);
   view_->update();
 }
@@ -152,6 +159,12 @@ void Build3DController::hover(const QPointF& pos) {
 }
 
 void Build3DController::click(const QPointF& pos) {
+  if (tool_ == Tool::Move) {
+    selectAt(pos);
+    showMarks();
+    emit promptChanged(prompt());
+    return;
+  }
   if (!active_) return;
   hover_ = pickAt(pos);
   active_->click(hover_);
@@ -160,8 +173,60 @@ void Build3DController::click(const QPointF& pos) {
 }
 
 void Build3DController::cancel() {
-  if (!active_ || !view_) return;
-  active_->cancel();
+  if (!view_) return;
+  if (tool_ == Tool::Move) gizmo_.select(FrameGizmo::Target::None, -1);
+  if (active_) active_->cancel();
+  showMarks();
+  emit promptChanged(prompt());
+}
+
+void Build3DController::documentEdited() {
+  emit planeChanged(plane().label);  // gravity turns the floor
+  if (!view_ || tool_ == Tool::None) return;
+  // A pending first point names a body by index: another edit (undo, a new file) voids it; a
+  // selected joint or body stays while it exists.
+  if (active_) active_->cancel();
+  gizmo_.refresh();
+  showMarks();
+  emit promptChanged(prompt());
+}
+
+void Build3DController::selectAt(const QPointF& pos) {
+  const MechanismSpec& spec = document_->spec();
+  double best = kSnapPixels;
+  int joint = -1;
+  for (int j = 0; j < static_cast<int>(spec.joints.size()); ++j) {
+    const QPointF p = view_->projectToWidget(osg_of(joint_world_point(spec, j)));
+    const double d = std::hypot(p.x() - pos.x(), p.y() - pos.y());
+    if (d < best) best = d, joint = j;
+  }
+  int body = -1;
+  Vec3 point, normal;
+  const RayHit hit = view_->rayAt(pos);
+  if (joint >= 0)
+    gizmo_.select(FrameGizmo::Target::Joint, joint);
+  else if (hit.hit && mapper_(hit, body, point, normal) && body >= 0)
+    gizmo_.select(FrameGizmo::Target::Body, body);
+  else
+    gizmo_.select(FrameGizmo::Target::None, -1);
+}
+
+bool Build3DController::press(const QPointF& pos) {
+  if (tool_ != Tool::Move || !gizmo_.press(pos)) return false;
+  showMarks();
+  emit promptChanged(prompt());
+  return true;
+}
+
+void Build3DController::drag(const QPointF& pos) {
+  gizmo_.dragTo(pos, settings_.snap ? settings_.grid : 0.0);
+  showMarks();
+  emit promptChanged(prompt());
+}
+
+void Build3DController::release(const QPointF& pos) {
+  gizmo_.dragTo(pos, settings_.snap ? settings_.grid : 0.0);  // where the button came up
+  gizmo_.release();  // the edit's documentChanged redraws; a refusal stays in the prompt
   showMarks();
   emit promptChanged(prompt());
 }

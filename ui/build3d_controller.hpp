@@ -5,7 +5,8 @@
 // candidate joint axis. A pick is, in this order: an existing sketch point within kSnapPixels of
 // the pointer (exact: joints land on link ends), the mechanism surface under the pointer, or the
 // build plane (plane(): the floor or a world plane, settings().plane) in empty space (ground),
-// on its grid's nearest crossing when settings().snap.
+// on its grid's nearest crossing when settings().snap. The Move tool instead selects a joint or a
+// body and hands drags on its handles to the FrameGizmo.
 #include <QObject>
 #include <QPointF>
 #include <QPointer>
@@ -13,6 +14,7 @@
 #include <memory>
 
 #include "render/build_overlay.hpp"
+#include "ui/build3d_gizmo.hpp"
 #include "ui/build3d_tools.hpp"
 #include "ui/viewport_widget.hpp"
 
@@ -24,7 +26,7 @@ class Build3DController : public QObject, public ViewportInteractor {
   Q_OBJECT
 
  public:
-  enum class Tool { None, Link, Joint, Plate };
+  enum class Tool { None, Link, Joint, Plate, Move };
   static constexpr double kSnapPixels = 10.0;
   // A ray hit on the simulated mechanism as a document body (-1 ground) with the point and
   // normal in world coordinates of the sketched poses; false when it cannot be mapped.
@@ -46,6 +48,10 @@ class Build3DController : public QObject, public ViewportInteractor {
   void hover(const QPointF& pos) override;
   void click(const QPointF& pos) override;
   void cancel() override;
+  bool press(const QPointF& pos) override;  // the Move tool: on a gizmo handle
+  void drag(const QPointF& pos) override;
+  void release(const QPointF& pos) override;
+  FrameGizmo& gizmo() { return gizmo_; }
 
  signals:
   void promptChanged(const QString& text);
@@ -53,6 +59,8 @@ class Build3DController : public QObject, public ViewportInteractor {
 
  private:
   void showMarks();
+  void documentEdited();
+  void selectAt(const QPointF& pos);  // the Move tool's click: a joint, else a body, else none
   bool snap(const QPointF& pos, const RayHit& hit, BuildPick& out) const;
 
   QPointer<ViewportWidget> view_;  // its sibling in the panel may be destroyed first
@@ -63,6 +71,7 @@ class Build3DController : public QObject, public ViewportInteractor {
   std::unique_ptr<BuildTool> active_;
   BuildOverlay overlay_;
   BuildPick hover_;
+  FrameGizmo gizmo_;  // the Move tool's
 };
 
 }  // namespace articula

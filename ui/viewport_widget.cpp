@@ -256,6 +256,11 @@ void ViewportWidget::setFrameTiming(bool on) {
 
 void ViewportWidget::mousePressEvent(QMouseEvent* e) {
   press_pos_ = last_pos_ = e->position().toPoint();
+  if (interactor_ && e->button() == Qt::LeftButton && !(e->modifiers() & Qt::ShiftModifier) &&
+      interactor_->press(e->position())) {
+    drag_ = Drag::Interactor;
+    return;
+  }
   const bool pan = e->button() == Qt::RightButton || e->button() == Qt::MiddleButton ||
                    (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier));
   if (pan || (e->button() == Qt::LeftButton && ortho2d_))
@@ -266,8 +271,9 @@ void ViewportWidget::mousePressEvent(QMouseEvent* e) {
 
 void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
   if (drag_ == Drag::None) hoverAt(e->position());
-  if (interactor_ && drag_ == Drag::None) {
-    interactor_->hover(e->position());
+  if (interactor_ && (drag_ == Drag::None || drag_ == Drag::Interactor)) {
+    if (drag_ == Drag::None) interactor_->hover(e->position());
+    if (drag_ == Drag::Interactor) interactor_->drag(e->position());
     return;
   }
   const QPoint pos = e->position().toPoint();
@@ -291,6 +297,11 @@ void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void ViewportWidget::mouseReleaseEvent(QMouseEvent* e) {
+  if (drag_ == Drag::Interactor) {
+    drag_ = Drag::None;
+    if (interactor_) interactor_->release(e->position());
+    return;
+  }
   const bool click = (e->position().toPoint() - press_pos_).manhattanLength() < 4;
   drag_ = Drag::None;
   if (click && interactor_ && e->button() == Qt::LeftButton)
@@ -333,6 +344,7 @@ void ViewportWidget::keyPressEvent(QKeyEvent* e) {
 
 void ViewportWidget::setInteractor(ViewportInteractor* interactor) {
   interactor_ = interactor;
+  if (drag_ == Drag::Interactor) drag_ = Drag::None;
 }
 
 void ViewportWidget::hoverAt(const QPointF& pos) {

@@ -30,13 +30,19 @@ namespace articula {
 
 // Takes the mouse over from orbit-and-pick while a building tool is active (ui/build3d_*): moves
 // without a button hover, a left click (press and release without dragging) clicks, a right
-// click or Escape cancels; dragging still orbits and pans. Positions in logical widget pixels.
+// click or Escape cancels; dragging still orbits and pans, unless press() takes it. Positions in
+// logical widget pixels.
 class ViewportInteractor {
  public:
   virtual ~ViewportInteractor() = default;
   virtual void hover(const QPointF& pos) = 0;
   virtual void click(const QPointF& pos) = 0;
   virtual void cancel() = 0;
+  // A left press the interactor takes (a gizmo's handle): true makes the drag its own, moves go
+  // to drag() and the release to release() instead of orbiting.
+  virtual bool press(const QPointF&) { return false; }
+  virtual void drag(const QPointF&) {}
+  virtual void release(const QPointF&) {}
 };
 
 // What is under a widget point: the innermost tagged body and joint (render/scene_pick.hpp), the
@@ -122,7 +128,7 @@ class ViewportWidget : public QOpenGLWidget {
   void keyPressEvent(QKeyEvent* e) override;
 
  private:
-  enum class Drag { None, Orbit, Pan };
+  enum class Drag { None, Orbit, Pan, Interactor };
   osg::Matrixd viewMatrix() const;
   osg::Matrixd projectionMatrix() const;
   void updateCamera();

@@ -156,4 +156,54 @@ Edit add_spatial_joint(EditableMechanism& doc, const SpatialJoint& parent, int c
           {insert_joint(doc, j)}};
 }
 
+namespace {
+void check_move(const RigidMove& move) {
+  if (!move.pivot.allFinite() || !move.delta.allFinite() || !move.rotation.allFinite())
+    throw std::invalid_argument("move: pivot, rotation and translation must be finite");
+  if ((move.rotation.transpose() * move.rotation - Mat3::Identity()).norm() > 1e-9 ||
+      move.rotation.determinant() < 0)
+    throw std::invalid_argument("move: the rotation must be a proper rotation matrix");
+}
+
+// A frame on `body` (local pose) moved rigidly in the world, back in the body's coordinates.
+PoseSpec moved_frame(const MechanismSpec& spec, int body, const PoseSpec& frame,
+                     const RigidMove& move) {
+  const Mat3 R = rotation_of(spec, body);
+  PoseSpec out;
+  out.position = to_local(spec, body, move.apply(to_world(spec, body, frame.position)));
+  out.orientation = frame.orientation;  // a pure translation keeps it to the last bit
+  if (move.rotation != Mat3::Identity())
+    out.orientation =
+        Quat(R.transpose() * move.rotation * R * frame.orientation.toRotationMatrix()).normalized();
+  return out;
+}
+}  // namespace
+
+Edit move_joint_frames(const EditableMechanism& doc, int joint, const RigidMove& move) {
+  const MechanismSpec& spec = doc.spec();
+  if (joint < 0 || joint >= static_cast<int>(spec.joints.size()))
+    throw std::invalid_argument("joint: no joint " + std::to_string(joint));
+  check_move(move);
+  JointSpec j = spec.joints[joint];
+  j.parent_frame = moved_frame(spec, spec.body_index(j.parent), j.parent_frame, move);
+  j.child_frame = moved_frame(spec, spec.body_index(j.child), j.child_frame, move);
+  return set_joint(doc, joint, j);
+}
+
+Edit move_body_pose(const EditableMechanism& doc, int body, const RigidMove& move) {
+  const MechanismSpec& spec = doc.spec();
+  if (body < 0 || body >= static_cast<int>(spec.bodies.size()))
+    throw std::invalid_argument("body: no body " + std::to_string(body));
+  check_move(move);
+  BodySpec b = spec.bodies[body];
+  const PoseSpec pose = b.pose.value_or(PoseSpec{});
+  PoseSpec moved;
+  moved.position = move.apply(pose.position);
+  moved.orientation = pose.orientation;
+  if (move.rotation != Mat3::Identity())
+    moved.orientation = Quat(move.rotation * pose.orientation.toRotationMatrix()).normalized();
+  b.pose = moved;
+  return set_body(doc, body, b);
+}
+
 }  // namespace articula

@@ -42,4 +42,21 @@ Edit add_spatial_plate(EditableMechanism& doc, const std::vector<Vec3>& points, 
 Edit add_spatial_joint(EditableMechanism& doc, const SpatialJoint& parent, int child,
                        const Vec3& at);
 
+// A rigid motion of the world of the sketched poses: rotate by `rotation` about `pivot`, then
+// translate by `delta` (m). What the 3D view's move/rotate gizmo makes.
+struct RigidMove {
+  Vec3 pivot = Vec3::Zero();
+  Mat3 rotation = Mat3::Identity();  // proper orthogonal
+  Vec3 delta = Vec3::Zero();
+  Vec3 apply(const Vec3& p) const { return rotation * (p - pivot) + pivot + delta; }
+};
+
+// Moves joint `joint`'s frames (both, as placed in the world: their relation, so its sketched
+// configuration, is kept) by `move`; the bodies stay where they are.
+Edit move_joint_frames(const EditableMechanism& doc, int joint, const RigidMove& move);
+
+// Moves body `body`'s sketched pose (its frame, with its geometry and the joint frames on it) by
+// `move`.
+Edit move_body_pose(const EditableMechanism& doc, int body, const RigidMove& move);
+
 }  // namespace articula

@@ -27,6 +27,7 @@
 #include "core/sim/mechanism.hpp"
 #include "core/sim/simulation.hpp"
 #include "core/sim/snapshot_history.hpp"
+#include "tests/app/build3d_support.hpp"
 #include "tests/app/gui_wait.hpp"
 #include "ui/application.hpp"
 #include "ui/build3d_controller.hpp"
@@ -38,87 +39,9 @@
 #include "ui/viewport_widget.hpp"
 
 using namespace articula;
-using gui_test::waitFor;
+using namespace articula::build3d_test;
 
 namespace {
-
-constexpr int kPlaneFloor = 0, kPlaneXY = 1;
-
-struct Win {
-  MainWindow w;
-  ViewportWidget* v = nullptr;
-  Build3DController* b = nullptr;
-  explicit Win(QSize size = {1400, 900}, CentralViews::Mode mode = CentralViews::Mode::Tabs) {
-    w.setInteractive(false);
-    w.resize(size);
-    w.show();
-    REQUIRE(QTest::qWaitForWindowExposed(&w));
-    w.setViewsMode(mode);
-    w.centralViews()->bringToFront(CentralViews::View::ThreeD);
-    v = w.viewport()->viewportWidget();
-    b = w.viewport()->build3D();
-    REQUIRE(v);
-    REQUIRE(b);
-    REQUIRE(waitFor([&] { return v->isVisible() && v->framesDrawn() > 0; }, 5000));
-  }
-  template <class T>
-  T* child(const char* name) {
-    T* c = w.viewport()->findChild<T*>(name);
-    REQUIRE(c);
-    return c;
-  }
-  void tool(const char* name) { child<QAction>(name)->trigger(); }
-  // The bar's choices, as the user makes them: joint kind and axis by their row, the plane
-  // xy at height z.
-  void choose(int joint, int axis, double plane_z) {
-    child<QComboBox>("build3d.jointType")->setCurrentIndex(joint);
-    child<QComboBox>("build3d.axis")->setCurrentIndex(axis);
-    child<QComboBox>("build3d.plane")->setCurrentIndex(kPlaneXY);
-    child<QDoubleSpinBox>("build3d.planeOffset")->setValue(plane_z);
-  }
-  // The plane xy's height to the last digit (the bar's field shows 0.1 mm).
-  void planeAt(double z) {
-    b->settings().plane = BuildSettings::Plane::XY;
-    b->settings().plane_offset = z;
-    b->settingsChanged();
-  }
-  QPointF at(const Vec3& p) const { return v->projectToWidget(osg::Vec3d(p.x(), p.y(), p.z())); }
-  void send(QEvent::Type type, const QPointF& pos, Qt::MouseButton button) {
-    const Qt::MouseButtons held = type == QEvent::MouseButtonPress ? button : Qt::NoButton;
-    QMouseEvent e(type, pos, v->mapToGlobal(pos), button, held, Qt::NoModifier);
-    QApplication::sendEvent(v, &e);
-  }
-  void hover(const Vec3& p) { send(QEvent::MouseMove, at(p), Qt::NoButton); }
-  // Orbits the camera by dragging with the left button from the centre by (dx, dy) pixels.
-  void orbit(int dx, int dy) {
-    const QPointF c(v->width() / 2.0, v->height() / 2.0);
-    send(QEvent::MouseButtonPress, c, Qt::LeftButton);
-    QMouseEvent move(QEvent::MouseMove, c + QPointF(dx, dy), v->mapToGlobal(c + QPointF(dx, dy)),
-                     Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(v, &move);
-    send(QEvent::MouseButtonRelease, c + QPointF(dx, dy), Qt::LeftButton);
-  }
-  // A click on the build plane in empty space, which must not hit anything built so far.
-  void clickInSpace(const Vec3& p) {
-    planeAt(p.z());
-    REQUIRE(b->pickAt(at(p)).in_space);
-    click(p);
-  }
-  // Moves to the point's projection, presses and releases there (a click, no drag).
-  void click(const Vec3& p) {
-    hover(p);
-    send(QEvent::MouseButtonPress, at(p), Qt::LeftButton);
-    send(QEvent::MouseButtonRelease, at(p), Qt::LeftButton);
-    QCoreApplication::processEvents();
-  }
-  void shot(const QString& name) {
-    waitFor([] { return false; }, 150);
-    CHECK(w.grab().save("/tmp/articula_build3d_" + name + ".png"));
-  }
-};
-
-constexpr int kRevolute = 0, kSpherical = 1, kUniversal = 2, kPrismatic = 3;
-constexpr int kAxisX = 1, kAxisZ = 3, kAlongLink = 4;
 
 struct RssrPoints {
   MechanismSpec sample = load_project(ARTICULA_SOURCE_DIR "/samples/rssr.json").spec;
@@ -481,7 +404,7 @@ TEST_CASE("every control of the build bar is visible at 1280x800", "[gui][build3
       CHECK(r.width() >= c->minimumSizeHint().width());  // not squeezed
       ++controls;
     }
-    CHECK(controls == 14);  // 4 tools, 3 choices, 3 fields and their labels, Snap
+    CHECK(controls == 15);  // 5 tools, 3 choices, 3 fields and their labels, Snap
     win.shot(mode == CentralViews::Mode::Tabs ? "bar_tabs_1280" : "bar_side_1280");
   }
 }

@@ -160,3 +160,40 @@ TEST_CASE("a plate through three points: frame in its plane, three bars, corners
                     "plate points: the first three are collinear");
   CHECK_THROWS_WITH(add_spatial_plate(doc, {a, b}, 0.01, {}), "a plate has three or more points");
 }
+
+TEST_CASE("rigid moves of a joint's frames and of a body's pose", "[doc][spatial]") {
+  const Rssr r;
+  EditableMechanism doc = r.build();
+  // The rocker's ground revolute at D: turned 30° about z through D, then moved 20 mm along y.
+  RigidMove m;
+  m.pivot = r.D;
+  m.rotation = Eigen::AngleAxisd(std::numbers::pi / 6, Vec3::UnitZ()).toRotationMatrix();
+  m.delta = Vec3(0, 0.02, 0);
+  const MechanismSpec before = doc.spec();
+  doc.apply(move_joint_frames(doc, 2, m));
+  const MechanismSpec& s = doc.spec();
+  // Both frames where the motion puts them, computed directly (to round-off of the quaternions).
+  CHECK((joint_world_point(s, 2) - (r.D + m.delta)).norm() < 1e-15);
+  const JointSpec &j = s.joints[2], &j0 = before.joints[2];
+  CHECK((to_world(s, 2, j.child_frame.position) - (r.D + m.delta)).norm() < 1e-15);
+  for (bool parent : {true, false})
+    CHECK((frame_world(s, j, parent) - m.rotation * frame_world(before, j0, parent)).norm() <
+          1e-15);
+  CHECK(s.bodies == before.bodies);  // the bodies stay
+  // The crank's pose moved: its frame, and the coupler's joint frame on it, go with it.
+  const Vec3 b_before = to_world(s, 0, s.joints[1].parent_frame.position);
+  m.pivot = Vec3::Zero();
+  doc.apply(move_body_pose(doc, 0, m));
+  CHECK((to_world(doc.spec(), 0, Vec3::Zero()) - m.delta).norm() < 1e-15);
+  CHECK((to_world(doc.spec(), 0, doc.spec().joints[1].parent_frame.position) - m.apply(b_before))
+            .norm() < 1e-15);
+  // Refused, naming the problem, and nothing changes.
+  RigidMove bad;
+  bad.rotation(0, 0) = 2;
+  CHECK_THROWS_WITH(move_body_pose(doc, 0, bad), Catch::Contains("proper rotation"));
+  bad = RigidMove{};
+  bad.delta.x() = std::nan("");
+  CHECK_THROWS_WITH(move_joint_frames(doc, 0, bad), Catch::Contains("must be finite"));
+  CHECK_THROWS_WITH(move_joint_frames(doc, 9, RigidMove{}), "joint: no joint 9");
+  CHECK_THROWS_WITH(move_body_pose(doc, -1, RigidMove{}), "body: no body -1");
+}
