@@ -109,10 +109,13 @@ void Build3DBar::addTools() {
         std::tuple{Tool::Joint, tr("Joint"), tr("Join two bodies at a clicked point")},
         std::tuple{Tool::Move, tr("Move"),
                    tr("Click a joint or a body, then drag the gizmo's arrows to slide it and "
-                      "its rings to turn it (Snap: by grid steps)")}}) {
+                      "its rings to turn it (Snap: by grid steps)")},
+        std::tuple{Tool::Measure, tr("Measure"),
+                   tr("Click two points for their distance, a third for the angle at the "
+                      "second")}}) {
     auto* a = new QAction(name, this);
     constexpr const char* kNames[] = {"build3d.orbit", "build3d.link", "build3d.joint",
-                                      "build3d.plate", "build3d.move"};
+                                      "build3d.plate", "build3d.move", "build3d.measure"};
     a->setObjectName(kNames[static_cast<int>(tool)]);
     a->setToolTip(tip);
     a->setCheckable(true);

@@ -1,9 +1,9 @@
 #pragma once
-// The 3D view's build bar: the tools (Orbit, i.e. none, Link, Plate, Joint, Move), the joint kind
-// and axis a click places, the build plane (floor or a world plane, its offset, snapping to its
-// grid and the grid's step) and a new link's diameter, and a line with what the next click does. It
-// edits the Build3DController's settings. Its controls wrap onto further rows when the view is
-// narrow (ui/flow_layout): none hides in an overflow menu.
+// The 3D view's build bar: the tools (Orbit, i.e. none, Link, Plate, Joint, Move, Measure),
+// the joint kind and axis a click places, the build plane (floor or a world plane, its offset,
+// snapping to its grid and the grid's step) and a new link's diameter, and a line with what the
+// next click does. It edits the Build3DController's settings. Its controls wrap onto further
+// rows when the view is narrow (ui/flow_layout): none hides in an overflow menu.
 #include <QWidget>
 
 class QCheckBox;

@@ -20,7 +20,14 @@ Build3DController::Build3DController(ViewportWidget* view, Document* document, H
       view_(view),
       document_(document),
       mapper_(std::move(mapper)),
-      gizmo_(view, document) {
+      gizmo_(view, document),
+      measure_label_(new QLabel(view)) {
+  measure_label_->setObjectName("build3d.measureLabel");
+  measure_label_->setStyleSheet(
+      "QLabel { background: rgba(255, 255, 255, 225); color: #5a1264; font-weight: bold;"
+      " border: 1px solid #96209f; border-radius: 3px; padding: 1px 4px; }");
+  measure_label_->setAttribute(Qt::WA_TransparentForMouseEvents);
+  measure_label_->hide();
   connect(document, &Document::documentChanged, this, &Build3DController::documentEdited);
 }
 
@@ -38,6 +45,7 @@ void Build3DController::setTool(Tool tool) {
   if (tool == Tool::Link) active_ = std::make_unique<LinkTool3D>(document_, &settings_);
   if (tool == Tool::Joint) active_ = std::make_unique<JointTool3D>(document_, &settings_);
   if (tool == Tool::Plate) active_ = std::make_unique<PlateTool3D>(document_, &settings_);
+  if (tool == Tool::Measure) active_ = std::make_unique<MeasureTool3D>(document_, &settings_);
   gizmo_.select(FrameGizmo::Target::None, -1);
   view_->setInteractor(tool != Tool::None ? this : nullptr);
   view_->setOverlay(tool != Tool::None ? overlay_.node() : nullptr);
@@ -136,7 +144,7 @@ void Build3DController::showMarks() {
   }
   if (active_)
     for (const BuildPick& p : active_->pending()) m.chain.push_back(osg_of(p.point));
-  if (active_ && joint_has_axis(settings_.joint)) {
+  if (active_ && tool_ != Tool::Measure && joint_has_axis(settings_.joint)) {
     // The Joint tool's axis is at its first point; the others', at the point being placed
     // (the Link tool's free second end has none).
     const bool at_first = tool_ == Tool::Joint && !active_->pending().empty();
@@ -150,6 +158,7 @@ void Build3DController::showMarks() {
   if (tool_ == Tool::Move) gizmo_.addMarks(m);
   overlay_.show(m);
   view_->update();
+  showMeasurement();
 }
 
 void Build3DController::hover(const QPointF& pos) {
@@ -229,6 +238,34 @@ void Build3DController::release(const QPointF& pos) {
   gizmo_.release();  // the edit's documentChanged redraws; a refusal stays in the prompt
   showMarks();
   emit promptChanged(prompt());
+}
+
+Measurement Build3DController::measurement() const {
+  const auto* tool = dynamic_cast<const MeasureTool3D*>(active_.get());
+  return tool ? tool->reading() : Measurement{};
+}
+
+void Build3DController::showMeasurement() {
+  const Measurement m = measurement();
+  if (m.kind == Measurement::Kind::None) {
+    measure_label_->hide();
+    return;
+  }
+  // Beside the segment's middle (distance) or the vertex (angle), kept inside the view.
+  const std::vector<BuildPick>& p = active_->pending();
+  const Vec3 at =
+      m.kind == Measurement::Kind::Distance ? 0.5 * (p[0].point + p[1].point) : p[1].point;
+  measure_label_->setText(m.text);
+  measure_label_->adjustSize();
+  const QPointF w =
+      view_->projectToWidget(osg_of(at)) + QPointF(12, -12 - measure_label_->height());
+  const int x =
+      std::clamp(static_cast<int>(w.x()), 0, std::max(0, view_->width() - measure_label_->width()));
+  const int y = std::clamp(static_cast<int>(w.y()), 0,
+                           std::max(0, view_->height() - measure_label_->height()));
+  measure_label_->move(x, y);
+  measure_label_->show();
+  measure_label_->raise();
 }
 
 }  // namespace articula

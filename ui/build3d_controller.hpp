@@ -7,6 +7,7 @@
 // build plane (plane(): the floor or a world plane, settings().plane) in empty space (ground),
 // on its grid's nearest crossing when settings().snap. The Move tool instead selects a joint or a
 // body and hands drags on its handles to the FrameGizmo.
+#include <QLabel>
 #include <QObject>
 #include <QPointF>
 #include <QPointer>
@@ -26,7 +27,7 @@ class Build3DController : public QObject, public ViewportInteractor {
   Q_OBJECT
 
  public:
-  enum class Tool { None, Link, Joint, Plate, Move };
+  enum class Tool { None, Link, Joint, Plate, Move, Measure };
   static constexpr double kSnapPixels = 10.0;
   // A ray hit on the simulated mechanism as a document body (-1 ground) with the point and
   // normal in world coordinates of the sketched poses; false when it cannot be mapped.
@@ -52,6 +53,9 @@ class Build3DController : public QObject, public ViewportInteractor {
   void drag(const QPointF& pos) override;
   void release(const QPointF& pos) override;
   FrameGizmo& gizmo() { return gizmo_; }
+  // The Measure tool's reading (none with another tool), shown in measureLabel() over the view.
+  Measurement measurement() const;
+  QLabel* measureLabel() const { return measure_label_; }
 
  signals:
   void promptChanged(const QString& text);
@@ -59,6 +63,7 @@ class Build3DController : public QObject, public ViewportInteractor {
 
  private:
   void showMarks();
+  void showMeasurement();
   void documentEdited();
   void selectAt(const QPointF& pos);  // the Move tool's click: a joint, else a body, else none
   bool snap(const QPointF& pos, const RayHit& hit, BuildPick& out) const;
@@ -71,7 +76,8 @@ class Build3DController : public QObject, public ViewportInteractor {
   std::unique_ptr<BuildTool> active_;
   BuildOverlay overlay_;
   BuildPick hover_;
-  FrameGizmo gizmo_;  // the Move tool's
+  FrameGizmo gizmo_;       // the Move tool's
+  QLabel* measure_label_;  // over the view, beside the measured points (owned by the view)
 };
 
 }  // namespace articula

@@ -23,8 +23,7 @@ Vec3 vec_of(const osg::Vec3d& v) {
 double segmentDistance(const QPointF& p, const QPointF& a, const QPointF& b) {
   const QPointF ab = b - a;
   const double len2 = QPointF::dotProduct(ab, ab);
-  const double t =
-      len2 > 0 ? std::clamp(QPointF::dotProduct(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+  const double t = len2 > 0 ? std::clamp(QPointF::dotProduct(p - a, ab) / len2, 0.0, 1.0) : 0.0;
   const QPointF d = p - (a + t * ab);
   return std::hypot(d.x(), d.y());
 }
@@ -49,7 +48,8 @@ void FrameGizmo::select(Target kind, int index) {
 
 void FrameGizmo::refresh() {
   const MechanismSpec& spec = document_->spec();
-  const int n = static_cast<int>(target_ == Target::Joint ? spec.joints.size() : spec.bodies.size());
+  const int n =
+      static_cast<int>(target_ == Target::Joint ? spec.joints.size() : spec.bodies.size());
   if (target_ == Target::None || index_ < 0 || index_ >= n) target_ = Target::None, index_ = -1;
 }
 
@@ -178,8 +178,9 @@ QString FrameGizmo::prompt() const {
     return QObject::tr("Turning %1 by %2°")
         .arg(what)
         .arg(Eigen::AngleAxisd(move_.rotation).angle() * 180 / M_PI, 0, 'f', 2);
-  return QObject::tr("Move %1: drag an arrow to slide it, a ring to turn it; click another joint "
-                     "or body, Escape to drop it")
+  return QObject::tr(
+             "Move %1: drag an arrow to slide it, a ring to turn it; click another joint "
+             "or body, Escape to drop it")
       .arg(what);
 }
 

@@ -33,7 +33,7 @@ class FrameGizmo {
   void select(Target kind, int index);  // None (or an index out of range) clears it
   Target target() const { return target_; }
   int index() const { return index_; }
-  void refresh();  // after an edit: drops a target that no longer exists
+  void refresh();      // after an edit: drops a target that no longer exists
   Vec3 pivot() const;  // world: the joint's point or the body frame's origin, before the drag
   Mat3 frame() const;  // world orientation of the joint's parent frame or of the body
 
@@ -62,8 +62,8 @@ class FrameGizmo {
   Document* document_;
   Target target_ = Target::None;
   int index_ = -1;
-  Handle drag_;          // the handle being dragged
-  double start_ = 0.0;   // the axis parameter or ring angle at the press
+  Handle drag_;         // the handle being dragged
+  double start_ = 0.0;  // the axis parameter or ring angle at the press
   RigidMove move_;
   QString message_;
 };

@@ -220,4 +220,36 @@ bool JointTool3D::click(const BuildPick& pick) {
   return true;
 }
 
+Measurement MeasureTool3D::reading() const {
+  std::vector<Vec3> points;
+  for (const BuildPick& p : picks_) points.push_back(p.point);
+  return measure(points);
+}
+
+QString MeasureTool3D::prompt() const {
+  switch (picks_.size()) {
+    case 0:
+      return QObject::tr("Measure: click the first point");
+    case 1:
+      return QObject::tr("Measure: click the second point (distance)");
+    case 2:
+      return QObject::tr("%1 — click a third point for the angle at the second, Escape to clear")
+          .arg(reading().text);
+    default:
+      return QObject::tr("%1 at the second point — click to measure again, Escape to clear")
+          .arg(reading().text);
+  }
+}
+
+bool MeasureTool3D::click(const BuildPick& pick) {
+  if (!pick.valid) {
+    message_ = QObject::tr("Nothing there: click a body, or the build plane");
+    return false;
+  }
+  if (picks_.size() >= 3) picks_.clear();
+  picks_.push_back(pick);
+  message_.clear();
+  return true;
+}
+
 }  // namespace articula

@@ -10,6 +10,7 @@
 
 #include "core/doc/spatial_edits.hpp"
 #include "ui/commands.hpp"
+#include "ui/measure.hpp"
 
 namespace articula {
 
@@ -122,6 +123,17 @@ class JointTool3D : public BuildTool {
 
  private:
   Vec3 linkDirection(int body) const;  // world x of the body's frame (along a link), or zero
+};
+
+// Measures without editing: two clicked points give their distance, a third the angle at the
+// second (ui/measure); a fourth click starts again. Picks snap as the other tools' do (link
+// ends and joints exactly, surfaces, the build plane and its grid).
+class MeasureTool3D : public BuildTool {
+ public:
+  using BuildTool::BuildTool;
+  QString prompt() const override;
+  bool click(const BuildPick& pick) override;
+  Measurement reading() const;
 };
 
 }  // namespace articula

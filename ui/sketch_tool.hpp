@@ -34,7 +34,8 @@ enum class SketchToolId {
   Gear,
   Belt,
   Rack,
-  Delete
+  Delete,
+  Measure
 };
 
 constexpr double kSketchSameM = 1e-6;  // sketch points this close (m) are one point

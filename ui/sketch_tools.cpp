@@ -3,6 +3,7 @@
 #include "ui/sketch_coupling_tools.hpp"
 #include "ui/sketch_draw_tools.hpp"
 #include "ui/sketch_joint_tools.hpp"
+#include "ui/sketch_measure_tool.hpp"
 #include "ui/sketch_select_tool.hpp"
 
 namespace articula {
@@ -21,6 +22,7 @@ std::vector<std::unique_ptr<SketchTool>> makeSketchTools(SketchEditor* editor) {
   tools.push_back(std::make_unique<BeltTool>(editor));
   tools.push_back(std::make_unique<RackTool>(editor));
   tools.push_back(std::make_unique<DeleteTool>(editor));
+  tools.push_back(std::make_unique<MeasureTool>(editor));
   return tools;
 }
 

@@ -56,7 +56,8 @@ VideoResult exportVideo(MainWindow& window, const VideoSettings& s,
     result.error = QObject::tr("bad frame rate, speed or duration");
     return result;
   }
-  QWidget* source = s.whole_window ? static_cast<QWidget*>(&window) : window.viewport();
+  QWidget* source =
+      s.whole_window ? static_cast<QWidget*>(&window) : window.viewport()->pictureWidget();
   const QSize size = s.size.isValid() ? s.size : source->size();
   const QSize window_size = window.size();
   if (size != source->size()) fitSource(window, source, size);

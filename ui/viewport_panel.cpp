@@ -154,6 +154,13 @@ bool ViewportPanel::sketchedHit(const RayHit& hit, int& body, Vec3& point, Vec3&
 }
 #endif
 
+QWidget* ViewportPanel::pictureWidget() const {
+#ifdef ARTICULA_HAVE_RENDER
+  if (viewport_) return viewport_;
+#endif
+  return sketch_;
+}
+
 bool ViewportPanel::has3D() const {
   return viewport_ != nullptr;
 }

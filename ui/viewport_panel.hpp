@@ -68,6 +68,9 @@ class ViewportPanel : public QWidget {
   Vec3 tracePoint(std::size_t i) const;  // world, oldest first (NaN when there is none)
   // The widget the 3D view draws in (null without the renderer): tests click on it.
   ViewportWidget* viewportWidget() const { return viewport_; }
+  // What the view draws in, without the build bar above it: the 3D view, or the 2D stand-in.
+  // Videos grab it (the bar's height changes with the width: it wraps).
+  QWidget* pictureWidget() const;
   const Overlays& overlays() const { return overlays_; }
   bool isOrthographic2D() const { return ortho_; }
   long framesDrawn() const;

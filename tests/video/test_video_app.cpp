@@ -59,7 +59,9 @@ double couplerAspect(int width, int height) {
   for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x) {
       const unsigned char* c = &rgb[(std::size_t(y) * width + x) * 3];
-      if (c[0] > 200 && c[1] > 100 && c[1] < 200 && c[2] < 110) {
+      // The coupler's orange is about (250, 175, 65); the red x axis drawn over the grid comes
+      // out near (219, 101, 100), so green must stay well above 100.
+      if (c[0] > 200 && c[1] > 125 && c[1] < 200 && c[2] < 110) {
         x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
       }
     }
