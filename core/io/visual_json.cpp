@@ -21,7 +21,8 @@ PoseSpec read_frame(const json& j, const std::string& ptr, std::vector<std::stri
     const Eigen::Vector4d c(q[0], q[1], q[2], q[3]);
     const double norm = c.stableNorm();
     if (norm == 0.0)
-      fail(at(ptr, "quaternion"), "zero-length quaternion; expected a unit quaternion [w, x, y, z]");
+      fail(at(ptr, "quaternion"),
+           "zero-length quaternion; expected a unit quaternion [w, x, y, z]");
     pose.orientation = Quat(q[0], q[1], q[2], q[3]);
     if (std::abs(norm - 1.0) > 1e-12) {  // exact values kept otherwise: a reload changes nothing
       pose.orientation.coeffs() /= norm;

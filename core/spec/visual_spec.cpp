@@ -24,9 +24,10 @@ std::optional<VisualSpec::Shape> visual_shape_from_name(const std::string& name)
 
 bool drawable(const VisualSpec& v) {
   auto good = [](double x) { return std::isfinite(x) && x > 0; };
-  const bool sizes = v.shape == VisualSpec::Shape::Box
-                         ? good(v.size.x()) && good(v.size.y()) && good(v.size.z())
-                         : good(v.radius) && (v.shape != VisualSpec::Shape::Cylinder || good(v.length));
+  const bool sizes =
+      v.shape == VisualSpec::Shape::Box
+          ? good(v.size.x()) && good(v.size.y()) && good(v.size.z())
+          : good(v.radius) && (v.shape != VisualSpec::Shape::Cylinder || good(v.length));
   return sizes && v.frame.position.allFinite() && v.frame.orientation.coeffs().allFinite();
 }
 

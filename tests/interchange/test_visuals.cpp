@@ -14,7 +14,6 @@
 using namespace articula;
 using namespace articula::test;
 
-
 TEST_CASE("URDF visual boxes, cylinders and spheres are imported in the link frame", "[urdf]") {
   const std::string text = R"(<robot name="arm">
   <link name="world"/>
@@ -46,8 +45,8 @@ TEST_CASE("URDF visual boxes, cylinders and spheres are imported in the link fra
   CHECK(v[2].radius == 0.03);
   REQUIRE(warnings.size() == 2);
   CHECK_THAT(warnings[0], Catch::Contains("arm.urdf:9:") && Catch::Contains("upper.stl"));
-  CHECK_THAT(warnings[1], Catch::Contains("arm.urdf:3: <link name='upper'>") &&
-                              Catch::Contains("size <= 0"));
+  CHECK_THAT(warnings[1],
+             Catch::Contains("arm.urdf:3: <link name='upper'>") && Catch::Contains("size <= 0"));
 }
 
 TEST_CASE("SDFormat visuals are imported in the link frame, meshes warned about", "[sdf]") {
@@ -74,8 +73,8 @@ TEST_CASE("SDFormat visuals are imported in the link frame, meshes warned about"
   CHECK(v[1].length == 0.03);
   CHECK(v[2].radius == 0.05);
   REQUIRE(warnings.size() == 1);
-  CHECK_THAT(warnings[0], Catch::Contains("m.sdf:2: <link name='a'>") &&
-                              Catch::Contains("'shell'"));
+  CHECK_THAT(warnings[0],
+             Catch::Contains("m.sdf:2: <link name='a'>") && Catch::Contains("'shell'"));
 }
 
 TEST_CASE("visuals go out to URDF and SDFormat and back to the same place", "[urdf][sdf]") {
@@ -85,15 +84,15 @@ TEST_CASE("visuals go out to URDF and SDFormat and back to the same place", "[ur
   std::vector<std::string> warnings;
   // URDF link frames are the joint frames, zero unchanged: the same q puts every shape in the
   // same place. 1e-14: rpy text round trips and frame products on ~1 m lengths.
-  const MechanismSpec u = import_urdf(export_text(a.spec, ExchangeFormat::Urdf, warnings),
-                                      "exported.urdf", warnings);
+  const MechanismSpec u =
+      import_urdf(export_text(a.spec, ExchangeFormat::Urdf, warnings), "exported.urdf", warnings);
   const Mechanism ub = prepare(u);
   CHECK(largest_difference(visual_poses(ub, a.q0), at_q0) <= 1e-14);
   CHECK(body_visuals(u.bodies[1])[0].shape == VisualSpec::Shape::Sphere);
   CHECK(body_visuals(u.bodies[0])[1].length == 0.05);
   // SDFormat keeps the body frames and writes the assembled state as zero: b at its q0.
-  const MechanismSpec s = import_sdf(export_text(a.spec, ExchangeFormat::Sdf, warnings),
-                                     "exported.sdf", warnings);
+  const MechanismSpec s =
+      import_sdf(export_text(a.spec, ExchangeFormat::Sdf, warnings), "exported.sdf", warnings);
   const Mechanism sb = prepare(s);
   CHECK(largest_difference(visual_poses(sb, sb.q0), at_q0) <= 1e-14);
   for (std::size_t b = 0; b < 2; ++b)

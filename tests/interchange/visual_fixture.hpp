@@ -40,7 +40,8 @@ inline MechanismSpec dressed_pendulum() {
   spec.joints[0].child_frame.position = Vec3(-0.05, 0.02, 0.01);
   spec.joints[0].child_frame.orientation = Quat(Eigen::AngleAxisd(0.3, Vec3(1, 2, 3).normalized()));
   spec.joints[1].child_frame.position = Vec3(0.04, 0, -0.02);
-  spec.joints[1].child_frame.orientation = Quat(Eigen::AngleAxisd(-1.1, Vec3(0, 1, 1).normalized()));
+  spec.joints[1].child_frame.orientation =
+      Quat(Eigen::AngleAxisd(-1.1, Vec3(0, 1, 1).normalized()));
   VisualSpec box, cylinder, sphere;
   box.size = Vec3(0.3, 0.04, 0.02);
   box.frame.position = Vec3(0.15, 0, 0);

@@ -71,8 +71,8 @@ TEST_CASE("body visuals survive save and load unchanged", "[io][visuals]") {
   CHECK(!v.at(1).contains("frame"));  // an identity frame is left out
   CHECK(!v.at(2).contains("size"));
   // A body without visuals gets no empty array.
-  CHECK(!json::parse(to_text(parse_project(with(arm(), "/bodies/0/visuals", json::array()).dump())
-                                 .spec))
+  CHECK(!json::parse(
+             to_text(parse_project(with(arm(), "/bodies/0/visuals", json::array()).dump()).spec))
              .at("bodies")
              .at(0)
              .contains("visuals"));
@@ -83,8 +83,8 @@ TEST_CASE("bad body visuals are named by JSON pointer", "[io][visuals]") {
               "expected an array of visuals");
   check_error(with(arm(), "/bodies/0/visuals/0/shape", "mesh"), "/bodies/0/visuals/0/shape",
               "unknown shape 'mesh'; expected box, cylinder or sphere");
-  check_error(with(arm(), "/bodies/0/visuals/0/size", json{0.1, 0.2}),
-              "/bodies/0/visuals/0/size", "3");
+  check_error(with(arm(), "/bodies/0/visuals/0/size", json{0.1, 0.2}), "/bodies/0/visuals/0/size",
+              "3");
   check_error(with(arm(), "/bodies/0/visuals/0/size/1", 0.0), "/bodies/0/visuals/0/size/1",
               "must be > 0");
   check_error(with(arm(), "/bodies/0/visuals/1/radius", -0.03), "/bodies/0/visuals/1/radius", "");
