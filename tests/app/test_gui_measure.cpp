@@ -71,7 +71,7 @@ TEST_CASE("the sketch's Measure tool reads the four-bar's distance and crank ang
   CHECK(std::abs(shownNumber(m.text) - crank * 180 / M_PI) < 1e-3);  // shown to 6 digits
   win.shot("measure_sketch_angle");
   CHECK(win.w.document()->undoStack()->count() == undo);  // measuring edits nothing
-  click(A0);  // a fourth click starts again
+  click(A0);                                              // a fourth click starts again
   CHECK(tool->points().size() == 1);
   setDisplayUnits({});
 }
