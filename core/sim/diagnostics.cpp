@@ -124,4 +124,40 @@ void check_mass_matrix(const Mechanism& mech, const VecX& q, const std::vector<i
                      " (check masses and inertias)");
 }
 
+namespace {
+// The most a motion law may move its joint in one step before the step cannot follow it: an
+// angle of 0.5 rad (RK4's stages then sample the law too coarsely to close the loops), or half
+// the mechanism's size for a translation.
+constexpr double kMaxStepAngle = 0.5, kMaxStepFraction = 0.5;
+
+bool finite_jet(const TimeJet& j) {
+  return std::isfinite(j.value) && std::isfinite(j.d1) && std::isfinite(j.d2);
+}
+}  // namespace
+
+std::string drive_outran_step(const Mechanism& mech, const std::vector<DriveBinding>& drives,
+                              double t0, double t1) {
+  for (const DriveBinding& d : drives) {
+    if (d.kind != DriveSpec::Kind::Motion || !(t1 > t0)) continue;
+    const TimeJet a = d.eval(t0), b = d.eval(t1);
+    const bool linear = mech.spec.joints[d.user_joint].joint.type == JointType::Prismatic;
+    const double reach = linear ? kMaxStepFraction * mech.length_scale : kMaxStepAngle;
+    const char* unit = linear ? " m" : " rad";
+    std::ostringstream os;
+    os << "at t = " << t1 << " the motion law of joint '" << mech.spec.joints[d.user_joint].name
+       << "' ";
+    if (!finite_jet(b)) {
+      os << "is not finite (q = " << b.value << unit << ", q' = " << b.d1 << unit << "/s)";
+      return os.str();
+    }
+    const double moved = std::abs(b.value - a.value);
+    if (!(moved > reach)) continue;
+    os << "moves it by " << moved << unit << " in one step of " << t1 - t0 << " s (q = " << b.value
+       << unit << ", q' = " << b.d1 << unit << "/s), more than a step can follow (" << reach << unit
+       << "): check the law, or use a smaller step";
+    return os.str();
+  }
+  return "";
+}
+
 }  // namespace articula

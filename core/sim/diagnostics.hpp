@@ -43,4 +43,12 @@ void check_mass_matrix(const Mechanism& mech, const VecX& q, const std::vector<i
 [[noreturn]] void throw_bad_drive(const Mechanism& mech, const DriveBinding& d, double t,
                                   const char* quantity);
 
+// A motion law that outran the step from t0 to t1: it is not finite at t1, or it moved its joint
+// further than a step can follow (0.5 rad, or half the mechanism's size for a prismatic joint),
+// as a law that blows up does (1/(t - 0.5), exp(1000 t)). The message names the joint, the time
+// and the law's value and rate; empty when no law did. Asked when a step fails, so that the
+// failure is not blamed on a dead point or on the integration.
+std::string drive_outran_step(const Mechanism& mech, const std::vector<DriveBinding>& drives,
+                              double t0, double t1);
+
 }  // namespace articula

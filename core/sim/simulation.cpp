@@ -13,6 +13,14 @@
 
 namespace articula {
 
+namespace {
+// Inside a catch block: a law that outran the step is the error named, else the one in flight.
+[[noreturn]] void rethrow_explained(const std::string& outran) {
+  if (!outran.empty()) throw SetupError(outran);
+  throw;
+}
+}  // namespace
+
 Integrator integrator_from_name(const std::string& name) {
   if (name == "rk4") return Integrator::RK4;
   if (name == "euler") return Integrator::Euler;
@@ -166,9 +174,10 @@ void Simulation::plain_step(double h, Integrator integrator) {
       euler_step(model_, f_, t_, h, q_, qd_, ws_);
       account_.commit_euler(h);
     }
-  } catch (...) {
-    restore_state();  // a stage failed (bad drive value, singular dynamics): keep the last state
-    throw;
+  } catch (...) {  // a stage failed (bad drive value, singular dynamics): keep the last state
+    const std::string outran = drive_outran_step(mech_, drives_, saved_.t, saved_.t + h);
+    restore_state();
+    rethrow_explained(outran);
   }
   account_.end_step();
   t_ += h;
@@ -189,8 +198,9 @@ void Simulation::finish_step() {
                            q_, qd_);
     if (!q_.allFinite() || !qd_.allFinite()) bad_state();
   } catch (...) {
+    const std::string outran = drive_outran_step(mech_, drives_, saved_.t, t_);
     restore_state();  // the run stops at the last good state
-    throw;
+    rethrow_explained(outran);
   }
 }
 

@@ -54,6 +54,8 @@ TEST_CASE("hostile mechanisms through the CLI exit with status 3 and the diagnos
       {"zero_mass_leaf.json", "", "the mass matrix is singular: joint(s) 'elbow' move no mass"},
       {"stiff_spring.json", "", "is too stiff for rk4 with step 0.001 s"},
       {"nan_drive.json", "", "the force drive on joint 'pivot' gives a non-finite force"},
+      {"drive_blows_up.json", "", "at t = 0.481 the motion law of joint 'A0' moves it by 2.63"},
+      {"drive_exp.json", "", "at t = 0.003 the motion law of joint 'A0' moves it by 12.69"},
   };
   for (const auto& c : cases) {
     const Result r = simulate(c.file, c.options);

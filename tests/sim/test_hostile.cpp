@@ -123,6 +123,37 @@ TEST_CASE("hostile: a crank driven through a dead point", "[hostile]") {
   CHECK(std::abs(sim.q()[0] - (0.3 + sim.time())) <= 1e-12);  // the drive's law, to round-off
 }
 
+namespace {
+std::string first_failure(const std::string& file) {
+  const Mechanism m = hostile(file);
+  Simulation sim(m);
+  try {
+    for (int k = 0; k < 1000; ++k) sim.step(1e-3, Integrator::RK4);
+  } catch (const SetupError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("hostile: a motion law that blows up is named, not blamed on a dead point", "[hostile]") {
+  // The four-bar's crank driven by 0.3 + 1/(t - 0.5): in the step to 0.481 s it turns by
+  // 1/0.019 - 1/0.02 = 2.63 rad, more than the 0.5 rad a step can follow (the loop solve then
+  // fails; it used to read "drove the mechanism past a dead point").
+  const std::string blow = first_failure("drive_blows_up.json");
+  INFO(blow);
+  CHECK_THAT(blow, Contains("at t = 0.481 the motion law of joint 'A0' moves it by 2.63") &&
+                       Contains(" rad in one step of 0.001 s (q = -52.3") &&
+                       Contains("more than a step can follow (0.5 rad): check the law, or use a "
+                                "smaller step"));
+  CHECK(blow.find("dead point") == std::string::npos);
+  // 0.3 + exp(1000 t): the loop solve first fails in the step to 3 ms, e^3 - e^2 = 12.70 rad.
+  const std::string exp = first_failure("drive_exp.json");
+  INFO(exp);
+  CHECK_THAT(exp, Contains("at t = 0.003 the motion law of joint 'A0' moves it by 12.69"));
+  CHECK(exp.find("dead point") == std::string::npos);
+}
+
 TEST_CASE("hostile: a locked mechanism with a drive", "[hostile]") {
   const Mechanism m = hostile("locked.json");
   CHECK(m.mobility.mobility == 0);
