@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "core/algorithms/crba.hpp"
+#include "core/algorithms/kinematics.hpp"
 #include "core/io/project.hpp"
+#include "core/sim/simulation.hpp"
 #include "interchange/convert.hpp"
 #include "interchange/urdf.hpp"
 #include "tests/interchange/dynamics_compare.hpp"
@@ -114,4 +116,33 @@ TEST_CASE("URDF export refuses loops and joints URDF cannot hold, by name", "[ur
                     Catch::Contains("loop joints 'B'") && Catch::Contains("SDFormat"));
   const Mechanism rssr = prepare(load_project(sample_path("rssr.json")).spec);
   CHECK_THROWS_WITH(to_urdf(rssr, warnings), Catch::Contains("URDF cannot hold closed loops"));
+}
+
+TEST_CASE("URDF floating and planar joints: six and three freedoms, free fall in closed form",
+          "[urdf]") {
+  // A block on a floating joint and one on a planar joint whose normal is y (URDF: the joint
+  // moves in the plane perpendicular to its axis), both under the readers' gravity, -9.81 z.
+  const std::string text = R"(<robot name="free">
+  <link name="world"/>
+  <link name="a"><inertial><mass value="2"/><inertia ixx="0.1" iyy="0.2" izz="0.3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="fa" type="floating"><parent link="world"/><child link="a"/><origin xyz="0 0 1"/></joint>
+  <joint name="pb" type="planar"><parent link="world"/><child link="b"/><origin xyz="1 0.5 2"/>
+    <axis xyz="0 1 0"/></joint>
+</robot>)";
+  std::vector<std::string> warnings;
+  MechanismSpec s = import_urdf(text, "free.urdf", warnings);
+  s.gravity = Vec3(0, 0, -9.81);
+  const Mechanism m = prepare(s);
+  CHECK(m.mobility.mobility == 9);  // 6 + 3
+  CHECK(m.model().joints[m.model().body_index("a")].nv() == 6);
+  CHECK(m.model().joints[m.model().body_index("b")].nv() == 3);
+  Simulation sim(m);
+  for (int k = 0; k < 500; ++k) sim.step(1e-3, Integrator::RK4);
+  Data d(m.model());
+  forward_kinematics(m.model(), d, sim.q());
+  const double drop = 0.5 * 9.81 * 0.5 * 0.5;  // ½ g t² at t = 0.5 s
+  // RK4 integrates a constant acceleration exactly: round-off only.
+  CHECK((body_position(d, m.model().body_index("a")) - Vec3(0, 0, 1 - drop)).norm() <= 1e-12);
+  CHECK((body_position(d, m.model().body_index("b")) - Vec3(1, 0.5, 2 - drop)).norm() <= 1e-12);
 }
