@@ -182,6 +182,27 @@ TEST_CASE("a simulation error stops the run and shows in the diagnostics", "[gui
   CHECK(c->current().t == 0.0);
 }
 
+TEST_CASE("a motion law that blows up is named in the diagnostics, as the CLI names it",
+          "[gui][controls]") {
+  // The four-bar's crank driven by 0.3 + 1/(t - 0.5) (issue 23: it read "drove the mechanism
+  // past a dead point"); the words are core's drive_outran_step, as in test_cli_hostile.
+  Window win;
+  REQUIRE(win.w.openFile(QString(ARTICULA_SOURCE_DIR) + "/tests/data/hostile/drive_blows_up.json"));
+  SimulationController* c = win.w.controller();
+  c->runFor(1.0);
+  REQUIRE(waitFor([&] { return c->state() == State::Failed; }, 5000));
+  const DiagnosticsDock* d = win.w.diagnostics();
+  REQUIRE(d->messageCount() > 0);
+  const QString text = d->messageText(d->messageCount() - 1);
+  INFO(text.toStdString());
+  CHECK(
+      text.contains("at t = 0.481 the motion law of joint 'A0' moves it by 2.63158 rad in one "
+                    "step of 0.001 s (q = -52.3316 rad, q' = -2770.08 rad/s), more than a step "
+                    "can follow (0.5 rad): check the law, or use a smaller step"));
+  CHECK_FALSE(text.contains("dead point"));
+  CHECK(c->current().t == Approx(0.48));  // the last good step is kept
+}
+
 TEST_CASE("a malformed file shows the error and keeps the previous document", "[gui][files]") {
   Window win;
   REQUIRE(win.w.openFile(sample("fourbar")));
