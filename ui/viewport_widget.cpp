@@ -175,6 +175,7 @@ void ViewportWidget::fitToView() {
   }
   // The box's sphere is generous for oblique views: frame a little tighter there.
   distance_ = std::max((ortho2d_ ? 1.2 : 1.0) * half_height / tan_half, 1e-6);
+  fitted_ = true;
   update();
 }
 
@@ -230,6 +231,9 @@ void ViewportWidget::resizeGL(int w, int h) {
   window_->getEventQueue()->windowResize(0, 0, pw, ph);
   window_->resized(0, 0, pw, ph);
   viewer_->getCamera()->setViewport(0, 0, pw, ph);
+  // Fitted for another shape (the window laid out after opening, a splitter or the build bar's
+  // rows changing its height): fit again, unless the user has panned or zoomed since.
+  if (fitted_) fitToView();
 }
 
 void ViewportWidget::paintGL() {
@@ -290,6 +294,7 @@ void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
     right.normalize();
     const osg::Vec3d screen_up = eye_dir ^ right;
     center_ += (-right * d.x() + screen_up * d.y()) * worldPerPixel();
+    fitted_ = false;
   } else {
     return;
   }
@@ -332,6 +337,7 @@ void ViewportWidget::wheelEvent(QWheelEvent* e) {
       right * ((p.x() - 0.5 * width()) * wpp) + screen_up * ((0.5 * height() - p.y()) * wpp);
   center_ += offset * (1 - factor);
   distance_ *= factor;
+  fitted_ = false;
   update();
 }
 
@@ -371,6 +377,7 @@ void ViewportWidget::setOverlay(osg::Node* overlay) {
 void ViewportWidget::setCamera(const osg::Vec3d& center, double distance) {
   center_ = center;
   distance_ = std::max(distance, 1e-6);
+  fitted_ = false;
   update();
 }
 

@@ -150,6 +150,7 @@ class ViewportWidget : public QOpenGLWidget {
   osg::Vec3d up_{0, 1, 0}, toward_viewer_{0, 0, 1}, right_{1, 0, 0};
   osg::Vec3d center_;
   double distance_ = 2.0, yaw_ = 0.0, pitch_ = 0.0;
+  bool fitted_ = false;  // as fitToView() left it: refitted when the widget is resized
   bool ortho2d_ = false;
 
   Drag drag_ = Drag::None;
