@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/doc/sketch_geometry.hpp"
+#include "ui/build3d_tools.hpp"
 #include "ui/document.hpp"
 #include "ui/viewport_widget.hpp"
 
@@ -148,20 +149,14 @@ bool FrameGizmo::release() {
   drag_ = Handle{};
   move_ = RigidMove{};
   if ((m.rotation - Mat3::Identity()).norm() == 0 && m.delta.norm() == 0) return true;
-  try {
-    const bool joint = target_ == Target::Joint;
-    Edit edit = joint ? move_joint_frames(document_->editable(), index_, m)
-                      : move_body_pose(document_->editable(), index_, m);
-    if (document_->push(std::move(edit),
-                        joint ? EditKind::JointProperties : EditKind::BodyProperties)) {
-      message_.clear();
-      return true;
-    }
-    message_ = document_->error();
-  } catch (const std::exception& e) {
-    message_ = QString::fromStdString(e.what());
-  }
-  return false;
+  const bool joint = target_ == Target::Joint;
+  return push_edit(
+      document_,
+      [&] {
+        return joint ? move_joint_frames(document_->editable(), index_, m)
+                     : move_body_pose(document_->editable(), index_, m);
+      },
+      joint ? EditKind::JointProperties : EditKind::BodyProperties, message_);
 }
 
 QString FrameGizmo::prompt() const {

@@ -96,17 +96,22 @@ SpatialJoint BuildTool::jointAt(const BuildSettings& settings, const BuildPick& 
   return SpatialJoint{pick.body, joint, candidate_axis(settings, pick, along), across};
 }
 
-bool BuildTool::push(const std::function<Edit()>& build, EditKind kind) {
+bool push_edit(Document* document, const std::function<Edit()>& build, EditKind kind,
+               QString& message) {
   try {
-    if (document_->push(build(), kind)) {
-      message_.clear();
+    if (document->push(build(), kind)) {
+      message.clear();
       return true;
     }
-    message_ = document_->error();
+    message = document->error();
   } catch (const std::exception& e) {
-    message_ = QString::fromStdString(e.what());
+    message = QString::fromStdString(e.what());
   }
   return false;
+}
+
+bool BuildTool::push(const std::function<Edit()>& build, EditKind kind) {
+  return push_edit(document_, build, kind, message_);
 }
 
 QString LinkTool3D::prompt() const {

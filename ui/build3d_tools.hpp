@@ -63,6 +63,11 @@ Vec3 candidate_axis(const BuildSettings& settings, const BuildPick& pick,
                     const Vec3& along = Vec3::Zero());
 bool joint_has_axis(JointType type);  // a spherical joint has none to choose
 
+// Builds and pushes one edit through `document`; a builder's exception or a refused push is
+// written to `message` (cleared on success). Shared by the build tools and the Move gizmo.
+bool push_edit(Document* document, const std::function<Edit()>& build, EditKind kind,
+               QString& message);
+
 class BuildTool {
  public:
   BuildTool(Document* document, const BuildSettings* settings);
