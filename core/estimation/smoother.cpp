@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/SparseCholesky>
 #include <cmath>
+#include <limits>
 
 #include "core/estimation/smoother_problem.hpp"
 
@@ -88,13 +89,20 @@ void parameter_columns(Problem& p, const std::vector<VecX>& xu, Rows& rows) {
   p.space_ = &p.params->at(p.values);
 }
 
-// The cost at xu + scale step (and the parameters moved alike); p.q follows.
+// The cost at xu + scale step (and the parameters moved alike); p.q follows. A trial that cannot
+// be simulated (a parameter out of its valid range, such as a negative Coulomb level on a first
+// step from noisy readings; loops that cannot be closed) costs infinity: the step is halved.
 double trial_cost(Problem& p, std::vector<VecX>& xu, const VecX& step, double scale) {
-  if (p.params) p.space_ = &p.params->at(p.values + scale * step.tail(p.params->size()));
   const std::vector<VecX> saved = rows_of(xu, p.s, p.e);
-  add_step(xu, p.s, step.head(p.knot_variables()), scale);
-  const double cost = build(p, xu, false).cost;
+  double cost = std::numeric_limits<double>::infinity();
+  try {
+    if (p.params) p.space_ = &p.params->at(p.values + scale * step.tail(p.params->size()));
+    add_step(xu, p.s, step.head(p.knot_variables()), scale);
+    cost = build(p, xu, false).cost;
+  } catch (const SetupError&) {
+  }
   put_back(xu, p.s, saved);
+  if (p.params) p.space_ = &p.params->at(p.values);
   return cost;
 }
 

@@ -22,7 +22,7 @@ void check_supported(const Mechanism& mech) {
   if (!spec.couplings.empty()) refuse("joint couplings (\"" + spec.couplings[0].name + "\")");
   if (!spec.contacts.empty()) refuse("contacts (\"" + spec.contacts[0].name + "\")");
   for (const JointSpec& js : spec.joints)
-    if (js.limits || js.friction) refuse("joint limits or friction (joint \"" + js.name + "\")");
+    if (js.limits) refuse("joint limits (joint \"" + js.name + "\")");
   for (const JointSpec& js : spec.joints)
     if (js.drive && js.drive->unknown && mech.compiled.joint_map[&js - &spec.joints[0]].loop)
       refuse("an unknown drive on a loop joint (\"" + js.name + "\")");
@@ -40,6 +40,9 @@ StateSpace::StateSpace(const Mechanism& mech)
     throw SetupError("nothing to estimate: every coordinate is prescribed by a motion drive");
   sim_ = std::make_unique<Simulation>(mech);
   sim_->set_step_projection(false);  // every knot is placed anew, its loops closed to 1e-12
+  // Joint friction as the simulator has it (exact stick and slip): each placement decides from
+  // the knot's own velocities which joints stick, not from the previous placement's step.
+  sim_->set_restore_settles(true);
   step_ = run_options_from(mech.spec).step;
 }
 

@@ -19,7 +19,10 @@ namespace articula {
 class StateSpace {
  public:
   // Throws SetupError naming what the estimator cannot handle yet (quaternion joints,
-  // couplings, limits, contacts, joint friction) or when the mechanism has no free coordinate.
+  // couplings, limits, contacts) or when the mechanism has no free coordinate. Joint friction
+  // (Coulomb and viscous) is in the process model exactly as the simulator steps it: a joint at
+  // rest sticks while its force stays within the Coulomb level, a stick within a step is an
+  // event located in it, so the step is continuous but only piecewise smooth in θ̇ near 0.
   explicit StateSpace(const Mechanism& mech);  // the mechanism must outlive this
 
   int m() const { return static_cast<int>(independent_.size()); }  // independent coordinates

@@ -111,6 +111,11 @@ void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, d
   stage_cache_.clear();  // drive laws may have changed since
   account_.reset(work, dissipated);
   h_adaptive_ = 0.0;  // the error control starts afresh, as at t = 0
+  if (restore_settles_ && !unilaterals_.empty()) {
+    UnilateralState& s = unilaterals_;
+    for (std::size_t k = 0; k < s.items.size(); ++k) s.closed[k] = 0, s.slip[k] = 0.0;
+    settle_active_set();  // may project q̇ onto the joints now held (a stuck one's q̇ = 0)
+  }
   if (upto == Stage::Full) return evaluate();
   if (upto == Stage::Motion) return outputs_.motion(data_, q_, qd_);
   accelerations(t_, q_, qd_, qdd_);  // the stepping solver's

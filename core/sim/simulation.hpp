@@ -67,6 +67,12 @@ class Simulation {
   // step from a closed state) instead of projecting after each: for a caller that re-closes
   // the loops itself (the estimator places every knot anew). On by default.
   void set_step_projection(bool on) { project_steps_ = on; }
+  // On: restore() decides afresh, from the restored state alone as at t = 0, which joint limits,
+  // contacts and friction joints hold (a friction joint at rest, |q̇| <= 1e-6, sticks while its
+  // force stays within the Coulomb level; a moving one slips the way it moves), instead of
+  // keeping what the last step left: for a caller that restores states of its own making (the
+  // estimator places every knot anew). Off by default (a recorded state continues as it was).
+  void set_restore_settles(bool on) { restore_settles_ = on; }
 
   using Stage = EvaluationStage;  // how far restore() evaluates (core/sim/evaluation_stage.hpp)
 
@@ -183,8 +189,9 @@ class Simulation {
   JointOutputs outputs_;
   ConstraintForces forces_;
   bool constrained_ = false;
-  bool project_steps_ = true;  // set_step_projection
-  int expected_rank_ = 0;      // rank(K) + number of motion drives
+  bool project_steps_ = true;     // set_step_projection
+  bool restore_settles_ = false;  // set_restore_settles
+  int expected_rank_ = 0;         // rank(K) + number of motion drives
   VecX q_, qd_, qdd_;
   double loop_error_ = 0.0;
   Energy energy_;
