@@ -46,6 +46,7 @@ const Expected kSamples[] = {
     {"incline_stick_slip.json", 6, 0, 0},
     {"geneva.json", 2, 0, 0},
     {"ratchet.json", 2, 0, 0},
+    {"strandbeest_walker.json", 4, 108, 36},
 };
 
 std::string sample_path(const char* file) {

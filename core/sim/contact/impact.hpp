@@ -2,9 +2,11 @@
 // Impulses at an impact (RBDA 11.7, Eqs. 11.57-11.72): the velocity jump Δq̇ = H^-1 (G^T π +
 // J^T p) that keeps the equality rows G (loops, drives, couplings: G Δq̇ = 0) and gives every
 // unilateral row J_k Newton's law, w_k = J_k q̇⁺ + e_k min(J_k q̇⁻, 0) >= 0, p_k >= 0,
-// w_k p_k = 0. The complementarity problem is solved by Murty's least-index principal pivoting
-// (each pivot one Method 2 solve of RBDA 8.5): exact, and finite for a positive definite
-// contact-space matrix.
+// w_k p_k = 0, all rows at once (simultaneous impacts are one problem). The contact-space matrix
+// A = J H^-1 J^T restricted to G's null space is formed by one Method 2 solve per row and the
+// complementarity problem solved by Lemke's method (contact/lemke): exact, and it needs A only
+// positive semidefinite, as it is (singular) when more contacts touch than the loops and
+// drives leave motions to separate them (three feet of a driven planar walker: rank 2).
 #include <vector>
 
 #include "core/algorithms/constrained_dynamics.hpp"
@@ -24,7 +26,7 @@ struct ImpactSolution {
   VecX rate;                  // J q̇⁺ (k)
   double contact_work = 0.0;  // Σ p_k (rate⁺ + rate⁻)_k / 2: minus the energy lost
   int pivots = 0;
-  bool solved = false;  // false: pivoting did not finish (a degenerate contact configuration)
+  bool solved = false;  // false: no impulses satisfy Newton's law (Lemke's ray termination)
 };
 
 // Needs data.H at the impact configuration factored in data.LD (crba, ltdl_factor). Overwrites
