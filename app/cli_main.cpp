@@ -170,19 +170,26 @@ int run_estimate(EstimateArgs& a) {
 
 struct IdentifyArgs {
   EstimateArgs est;
+  std::vector<std::string> logs;  // MEAS.csv ...: several logs share the parameters
   std::vector<std::string> params;
 };
 
-// identify FILE MEAS.csv --param PATH ...: the parameters with their σ, as JSON (issue 20).
+// identify FILE MEAS.csv [MEAS2.csv ...] --param PATH ...: the parameters with their σ, as
+// JSON (issue 20); several logs identify them together, each log with its own motion.
 int run_identify(IdentifyArgs& a) {
   LoadResult loaded = load_project(a.est.file);
   for (const std::string& w : loaded.warnings) std::cerr << "warning: " << w << '\n';
   if (loaded.spec.sensors.empty())
     throw ProjectError("/sensors", "identification needs sensors in the file; there are none");
   ParameterModel params(loaded.spec, a.params);
-  const MeasurementLog log = read_measurements(a.est.log, params.at(params.initial()).sensors());
+  std::vector<MeasurementLog> logs;
+  for (const std::string& path : a.logs) {
+    logs.push_back(read_measurements(path, params.at(params.initial()).sensors()));
+    if (logs.back().t.size() < 2)
+      throw MeasurementError(path + ": one row; estimation needs at least two");
+  }
   a.est.opt.loss = loss_from_name(a.est.loss);
-  const Identified id = identify(params, log, a.est.opt);
+  const Identified id = identify(params, logs, a.est.opt);
   const std::string text = parameters_json(params, id.values, id.cov).dump(2) + "\n";
   if (a.est.output.empty())
     std::cout << text;
@@ -285,7 +292,11 @@ int main(int argc, char** argv) {
       "identify numbers of the file (by JSON pointer) with their sigmas, together "
       "with the motion, from a sensor log (JSON: {pointer: {value, sigma}})");
   ident->add_option("FILE", ia2.est.file, "project file with \"sensors\"")->required();
-  ident->add_option("MEAS", ia2.est.log, "measurement CSV")->required();
+  ident
+      ->add_option("MEAS", ia2.logs,
+                   "measurement CSV; several logs of the same mechanism (other runs, other "
+                   "excitations) identify the parameters together, each log with its own motion")
+      ->required();
   ident->add_option("--param", ia2.params, "JSON pointer of a number, e.g. /bodies/2/mass")
       ->required();
   ident->add_option("--output", ia2.est.output, "JSON file to write (stdout without it)");

@@ -44,17 +44,18 @@ void predict(Problem& p, int k, std::vector<VecX>& xu) {
 // Where an encoder reads an independent coordinate, the first guess takes θ from its readings
 // (linear between present rows) and θ̇ from their differences: Gauss-Newton then starts near
 // the motion, not from a free simulation that may have drifted far from it.
-void guess_from_encoders(const Problem& p, std::vector<VecX>& xu) {
+// Rows from .. to-1 are one log (several logs: each on its own).
+void guess_from_encoders(const Problem& p, std::vector<VecX>& xu, int from, int to) {
   const std::vector<int> cols = p.space().encoder_columns();
-  const int N = p.e, m = p.space().m();
+  const int m = p.space().m();
   for (int i = 0; i < m; ++i) {
     if (cols[i] < 0) continue;
     std::vector<int> rows;
-    for (int k = 0; k < N; ++k)
+    for (int k = from; k < to; ++k)
       if (p.log.present(k, cols[i]) != 0.0) rows.push_back(k);
     if (rows.size() < 2) continue;
     std::size_t seg = 0;
-    for (int k = 0; k < N; ++k) {
+    for (int k = from; k < to; ++k) {
       while (seg + 2 < rows.size() && rows[seg + 1] < k) ++seg;
       const int a = rows[seg], b = rows[seg + 1];
       const double ta = p.log.t[a], tb = p.log.t[b];
@@ -254,10 +255,12 @@ namespace {
 SmoothedMotion solve_batch(Problem& p, MatX* param_cov) {
   const int N = p.e, nb = p.space().nb();
   std::vector<VecX> xu(static_cast<std::size_t>(N), p.prior);
-  for (int k = 0; k + 1 < N; ++k) predict(p, k, xu);
-  guess_from_encoders(p, xu);
+  for (int k = 0, from = 0; k < N; ++k) {  // each log from the prior, then predicted
+    if (p.continues(k)) predict(p, k, xu);
+    if (k + 1 == N || p.starts_log(k + 1)) guess_from_encoders(p, xu, from, k + 1), from = k + 1;
+  }
   for (int k = 1; k < N; ++k) {  // the full coordinates along the guess, knot after knot
-    p.q[k] = p.q[k - 1];
+    p.q[k] = p.starts_log(k) ? p.space().mechanism().q0 : p.q[k - 1];
     (void)p.space().place(p.log.t[k], xu[k], p.q[k]);
   }
   SmoothedMotion out;
@@ -293,9 +296,45 @@ SmoothedMotion smooth_batch(StateSpace& space, const MeasurementLog& log,
 
 Identified identify(ParameterModel& params, const MeasurementLog& log,
                     const EstimatorOptions& opt) {
-  Problem p = make_problem(params.at(params.initial()), log, opt);
+  return identify(params, std::vector<MeasurementLog>{log}, opt);
+}
+
+namespace {
+// The logs one after another (rows in order, times restarting), with 1 at each log's first row.
+MeasurementLog concatenate(const std::vector<MeasurementLog>& logs, std::vector<char>& starts) {
+  MeasurementLog all;
+  Eigen::Index rows = 0, cols = logs[0].values.cols();
+  for (const MeasurementLog& l : logs) rows += l.t.size();
+  all.t.resize(rows);
+  all.values.resize(rows, cols);
+  all.present.resize(rows, cols);
+  starts.assign(static_cast<std::size_t>(rows), 0);
+  Eigen::Index at = 0;
+  for (std::size_t i = 0; i < logs.size(); ++i) {
+    const MeasurementLog& l = logs[i];
+    if (l.t.size() < 2)
+      throw MeasurementError("log " + std::to_string(i + 1) + " of " + std::to_string(logs.size()) +
+                             " has one row: estimation needs at least two");
+    starts[static_cast<std::size_t>(at)] = 1;
+    all.t.segment(at, l.t.size()) = l.t;
+    all.values.middleRows(at, l.t.size()) = l.values;
+    all.present.middleRows(at, l.t.size()) = l.present;
+    all.lines.insert(all.lines.end(), l.lines.begin(), l.lines.end());
+    at += l.t.size();
+  }
+  return all;
+}
+}  // namespace
+
+Identified identify(ParameterModel& params, const std::vector<MeasurementLog>& logs,
+                    const EstimatorOptions& opt) {
+  if (logs.empty()) throw MeasurementError("identification needs at least one log");
+  std::vector<char> starts;
+  const MeasurementLog all = concatenate(logs, starts);
+  Problem p = make_problem(params.at(params.initial()), all, opt);
   p.params = &params;
   p.values = params.initial();
+  if (logs.size() > 1) p.log_start = starts;
   Identified out;
   out.motion = solve_batch(p, &out.cov);
   out.values = p.values;

@@ -85,5 +85,11 @@ struct Identified {
   SmoothedMotion motion;
 };
 Identified identify(ParameterModel& params, const MeasurementLog& log, const EstimatorOptions& opt);
+// From several logs of the same mechanism at once (all read with its sensors): the parameters
+// are shared, each log has its own motion from its own initial state (each starts from the
+// file's prior, as one log does). `motion` holds the logs' rows one after another. Throws
+// MeasurementError naming a log with fewer than 2 rows.
+Identified identify(ParameterModel& params, const std::vector<MeasurementLog>& logs,
+                    const EstimatorOptions& opt);
 
 }  // namespace articula

@@ -52,7 +52,7 @@ void remember_value(Problem& p, int k, const VecX& xu, const KnotModel& km) {
 // there): the next row's predict and solve then reuse it.
 KnotModel linearise_here(Problem& p, int k, const VecX& xu, bool jacobians) {
   KnotModel km;
-  const bool next = k + 1 < p.e || (p.cache && jacobians && k + 1 < p.log.t.size());
+  const bool next = p.continues(k) || (p.cache && jacobians && k + 1 < p.log.t.size());
   if (!jacobians || !evaluated_at(p, k, xu, next, km)) knot_values(p, k, xu, km.h, km.f, next);
   if (!jacobians) {
     remember_value(p, k, xu, km);
@@ -105,7 +105,7 @@ const KnotModel* cached(const Problem& p, int k, const VecX& xu) {
   const auto i = static_cast<std::size_t>(k);
   if (i >= p.cache->at.size() || p.cache->at[i].size() != xu.size()) return nullptr;
   const KnotModel& c = p.cache->model[i];
-  if (k + 1 < p.e && c.f.size() == 0) return nullptr;
+  if (p.continues(k) && c.f.size() == 0) return nullptr;
   if (moved(p, k, xu - p.cache->at[i]) > p.cache->threshold) return nullptr;
   return &c;
 }
@@ -117,7 +117,7 @@ KnotModel linearise(Problem& p, int k, const VecX& xu, bool jacobians) {
     const VecX d = xu - p.cache->at[static_cast<std::size_t>(k)];
     KnotModel km;
     km.h.noalias() = c->h + c->Jh * d;
-    if (k + 1 < p.e) km.f.noalias() = c->f + c->Jf * d;
+    if (p.continues(k)) km.f.noalias() = c->f + c->Jf * d;
     if (jacobians) km.reused = c;  // a cost evaluation needs none
     return km;
   }
@@ -152,13 +152,15 @@ double robust_weight(const EstimatorOptions& o, double s, double& cost) {
   return 1.0;
 }
 
-// R (xu_s - prior): R upper triangular (a Cholesky factor) or diagonal.
-void prior_rows(const Problem& p, const VecX& xu, Rows& rows) {
+// R (xu_k - prior) on knot k (s, or the first row of another log): R upper triangular (a
+// Cholesky factor) or diagonal.
+void prior_rows(const Problem& p, int k, const VecX& xu, Rows& rows) {
   const VecX e = p.prior_root * (xu - p.prior);
+  const int col = (k - p.s) * static_cast<int>(xu.size());
   for (int i = 0; i < e.size(); ++i) {
     const int r = rows.add(e[i]);
     for (int j = 0; j < e.size(); ++j)
-      if (p.prior_root(i, j) != 0.0) rows.J.emplace_back(r, j, p.prior_root(i, j));
+      if (p.prior_root(i, j) != 0.0) rows.J.emplace_back(r, col + j, p.prior_root(i, j));
   }
 }
 
@@ -211,11 +213,11 @@ void dynamics_rows(const Problem& p, int k, const VecX& here, const VecX& next, 
 // Jacobians only when asked: a cost evaluation needs none.
 Rows build(Problem& p, const std::vector<VecX>& xu, bool jacobians, bool first_only) {
   Rows rows;
-  prior_rows(p, xu[p.s], rows);
   for (int k = p.s; k < (first_only ? p.s + 1 : p.e); ++k) {
+    if (k == p.s || p.starts_log(k)) prior_rows(p, k, xu[k], rows);
     const KnotModel km = linearise(p, k, xu[k], jacobians);
     sensor_rows(p, k, xu[k], km, rows);
-    if (k + 1 < p.e) dynamics_rows(p, k, xu[k], xu[k + 1], km, rows);
+    if (p.continues(k)) dynamics_rows(p, k, xu[k], xu[k + 1], km, rows);
   }
   return rows;
 }

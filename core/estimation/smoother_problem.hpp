@@ -52,6 +52,14 @@ struct Problem {
   ParameterModel* params = nullptr;     // identify: global variables after the knots'
   VecX values;                          // ... their present values
   LinearisationCache* cache = nullptr;  // fixed-lag: reused linearisations
+  // Several logs at once (identify, batch form only): per row, 1 where another log begins. Its
+  // first row has its own initial state (the file's prior again, no dynamics factor from the
+  // row before). Empty: one log.
+  std::vector<char> log_start;
+  bool starts_log(int k) const {
+    return static_cast<std::size_t>(k) < log_start.size() && log_start[k] != 0;
+  }
+  bool continues(int k) const { return k + 1 < e && !starts_log(k + 1); }  // dynamics k -> k+1
   StateSpace& space() const { return *space_; }
   int knot_variables() const { return (e - s) * space().nb(); }
   int variables() const { return knot_variables() + (params ? params->size() : 0); }

@@ -3,6 +3,7 @@
 // Gaussian noise with each sensor's σ (the same seed gives the same file; the noise's sample
 // σ within its 99 % χ² bound), and misuse refused with exit 2.
 #include <cmath>
+#include <tuple>
 
 #include "tests/app/cli_support.hpp"
 #include "tests/support/fixtures.hpp"
@@ -131,4 +132,50 @@ TEST_CASE("CLI estimate: bad logs and options are exit 2 naming line and column"
   CHECK_THAT(short_log.err, Catch::Matchers::Contains("window"));
   const Run loss = run("t,enc\n0,1\n0.1,1\n", "--loss l1");
   CHECK(loss.status == 2);
+}
+
+TEST_CASE("CLI identify: several logs share the parameters; a bad one is named", "[cli]") {
+  // The pendulum with friction at its pivot, logged twice (released at rest at 0.5 rad, and
+  // thrown from -0.2 rad at 2.5 rad/s), its Coulomb level 50 % high in the identified file.
+  Workspace ws;
+  std::ifstream in(articula::test::sample_path("pendulum.json"));
+  json doc = json::parse(in);
+  doc["joints"][0]["friction"] = {{"coulomb", 3.5}, {"viscous", 0.5}};
+  doc["sensors"] = {{{"name", "enc"}, {"type", "encoder"}, {"joint", "pivot"}, {"sigma", 5e-3}},
+                    {{"name", "gyro"}, {"type", "gyro"}, {"body", "pendulum"}, {"sigma", 1e-2}}};
+  json thrown = doc;
+  thrown["joints"][0]["q0"] = {-0.2};
+  thrown["joints"][0]["qd0"] = {2.5};
+  const std::string a = (ws.dir / "a.csv").string(), b = (ws.dir / "b.csv").string();
+  for (const auto& [file, log, seed] :
+       {std::tuple{ws.write("a.json", doc), a, 1}, std::tuple{ws.write("b.json", thrown), b, 2}})
+    REQUIRE(cli(ws, "simulate '" + file + "' --duration 3 --sample 0.01 --quiet --output '" +
+                        (ws.dir / "sim.csv").string() + "' --sensors-out '" + log +
+                        "' --noise-seed " + std::to_string(seed))
+                .status == 0);
+  json wrong = doc;
+  wrong["joints"][0]["friction"]["coulomb"] = 5.25;
+  const std::string file = ws.write("wrong.json", wrong);
+  const std::string param = " --param /joints/0/friction/coulomb --accel-sigma 0.01";
+  const Run one = cli(ws, "identify '" + file + "' '" + a + "'" + param);
+  const Run two = cli(ws, "identify '" + file + "' '" + a + "' '" + b + "'" + param);
+  INFO(one.err << two.err);
+  REQUIRE(one.status == 0);
+  REQUIRE(two.status == 0);
+  const json p1 = json::parse(one.out)["/joints/0/friction/coulomb"];
+  const json p2 = json::parse(two.out)["/joints/0/friction/coulomb"];
+  INFO("one log " << p1.dump() << ", two logs " << p2.dump());
+  CHECK(p2["sigma"].get<double>() < 0.8 * p1["sigma"].get<double>());  // two logs: ~1/√2
+  CHECK(std::abs(p2["value"].get<double>() - 3.5) < 2 * p2["sigma"].get<double>());
+  std::ofstream(ws.dir / "bad.csv") << "t,enc\n0,0.5\n0.01,x\n";
+  const Run bad = cli(
+      ws, "identify '" + file + "' '" + a + "' '" + (ws.dir / "bad.csv").string() + "'" + param);
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Matchers::Contains("bad.csv") &&
+                          Catch::Matchers::Contains("line 3, column 'enc'"));
+  std::ofstream(ws.dir / "short.csv") << "t,enc\n0,0.5\n";
+  const Run short_log = cli(
+      ws, "identify '" + file + "' '" + a + "' '" + (ws.dir / "short.csv").string() + "'" + param);
+  CHECK(short_log.status == 2);
+  CHECK_THAT(short_log.err, Catch::Matchers::Contains("short.csv"));
 }

@@ -164,3 +164,42 @@ TEST_CASE("identify: joint friction (Coulomb and viscous) from a log through sti
     CHECK(std::sqrt(id.cov(1, 1)) < 0.2 * kViscous);
   }
 }
+
+TEST_CASE("identify: two logs with different excitations identify friction better than either",
+          "[friction][identify]") {
+  // Log A: released from rest at 0.5 rad (the file's start); log B: thrown from -0.2 rad at
+  // 2.5 rad/s (faster swings, so the viscous force weighs more). Each log starts from the
+  // file's prior (σ 1 rad, 10 rad/s), far from B's start: each log's initial state is its own.
+  json thrown = pendulum();
+  thrown["joints"][0]["q0"] = {-0.2};
+  thrown["joints"][0]["qd0"] = {2.5};
+  const std::string a = pendulum_log(pendulum(), 31).csv, b = pendulum_log(thrown, 32).csv;
+  json wrong = pendulum();
+  wrong["joints"][0]["friction"] = {{"coulomb", 1.5 * kCoulomb}, {"viscous", 0.5 * kViscous}};
+  ParameterModel params(parse_project(wrong.dump()).spec, kPointers);
+  const SensorModel& sensors = params.at(params.initial()).sensors();
+  const MeasurementLog la = parse_measurements(a, "a.csv", sensors);
+  const MeasurementLog lb = parse_measurements(b, "b.csv", sensors);
+  EstimatorOptions opt;
+  opt.accel_sigma = 0.01;
+  const Identified ida = identify(params, la, opt), idb = identify(params, lb, opt);
+  const Identified both = identify(params, std::vector<MeasurementLog>{la, lb}, opt);
+  CHECK(both.motion.t.size() == la.t.size() + lb.t.size());
+  const double truth[2] = {kCoulomb, kViscous};
+  for (int i = 0; i < 2; ++i) {
+    const double sa = std::sqrt(ida.cov(i, i)), sb = std::sqrt(idb.cov(i, i));
+    const double s = std::sqrt(both.cov(i, i));
+    INFO(kPointers[i] << ": A " << ida.values[i] << " σ " << sa << ", B " << idb.values[i] << " σ "
+                      << sb << ", A + B " << both.values[i] << " σ " << s << " (truth " << truth[i]
+                      << ")");
+    CHECK(s < std::min(sa, sb));
+    CHECK(std::abs(both.values[i] - truth[i]) < 2 * s);
+  }
+  // The logs' motions are independent given the parameters, so the parameters' information
+  // (the inverse of their covariance, the motion marginalised) adds: Σ⁻¹ = Σ_A⁻¹ + Σ_B⁻¹, to
+  // first order (each solve linearises at its own estimate, a σ or so apart; 1e-3 measured).
+  const MatX added = MatX(ida.cov.inverse()) + MatX(idb.cov.inverse());
+  const MatX joint = both.cov.inverse();
+  INFO("information of A + B\n" << joint << "\nsum of A's and B's\n" << added);
+  CHECK((joint - added).norm() < 0.01 * joint.norm());
+}
