@@ -1,12 +1,14 @@
 #include "core/estimation/state_space.hpp"
 
 #include <Eigen/QR>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "core/algorithms/assembly.hpp"
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_constraints.hpp"
+#include "core/model/configuration.hpp"
 #include "core/sim/runner.hpp"
 
 namespace articula {
@@ -17,8 +19,6 @@ void check_supported(const Mechanism& mech) {
   auto refuse = [](const std::string& what) {
     throw SetupError("estimation does not handle " + what + " yet");
   };
-  if (mech.model().nq != mech.model().nv)
-    refuse("joints with quaternion coordinates (spherical, free)");
   if (!spec.couplings.empty()) refuse("joint couplings (\"" + spec.couplings[0].name + "\")");
   if (!spec.contacts.empty()) refuse("contacts (\"" + spec.contacts[0].name + "\")");
   for (const JointSpec& js : spec.joints)
@@ -30,7 +30,11 @@ void check_supported(const Mechanism& mech) {
 }  // namespace
 
 StateSpace::StateSpace(const Mechanism& mech)
-    : mech_(mech), data_(mech.model()), sensors_(mech), qd_(VecX::Zero(mech.model().nv)) {
+    : mech_(mech),
+      data_(mech.model()),
+      sensors_(mech),
+      qd_(VecX::Zero(mech.model().nv)),
+      quaternions_(mech.model().nq != mech.model().nv) {
   check_supported(mech);
   for (std::size_t j = 0; j < mech.spec.joints.size(); ++j)
     if (mech.spec.joints[j].drive && mech.spec.joints[j].drive->unknown)
@@ -60,6 +64,9 @@ void StateSpace::choose_independent() {
     for (int j : unknown_joints_) actuated |= mech_.compiled.v_index(j) == v;
     (actuated ? last : order).push_back(v);
   }
+  // Rotations of quaternion joints (spherical, free) first: they become dependent where the
+  // loops allow (a Stewart platform's tree ball joint), as θ must be scalar coordinates.
+  std::stable_partition(order.begin(), order.end(), [&](int v) { return q_of_v(v) < 0; });
   order.insert(order.end(), last.begin(), last.end());
   locked_ = mech_.locked_v;
   MatX K = MatX::Zero(0, model.nv);
@@ -79,14 +86,30 @@ void StateSpace::choose_independent() {
       independent_.push_back(v);
   }
   std::sort(independent_.begin(), independent_.end());
-  for (int v : independent_) locked_[v] = true;
+  for (int v : independent_) {
+    if (q_of_v(v) < 0)
+      throw SetupError(
+          "estimation does not handle a spherical or free joint's coordinates as "
+          "free ones yet (joint \"" +
+          model.joint_names[model.v_body[v]] + "\": the loops leave it free)");
+    independent_q_.push_back(q_of_v(v));
+    locked_[v] = true;
+  }
   for (int v = 0; v < model.nv; ++v)
     if (!locked_[v]) dependent_.push_back(v);
 }
 
+// The position coordinate of velocity coordinate v, or -1 for a quaternion joint's (nq != nv).
+int StateSpace::q_of_v(int v) const {
+  const Model& model = mech_.model();
+  const int b = model.v_body[v];
+  const Joint& j = model.joints[b];
+  return j.nq() == j.nv() ? model.q_index[b] + (v - model.v_index[b]) : -1;
+}
+
 VecX StateSpace::state_of(const VecX& q, const VecX& qd) const {
   VecX x = VecX::Zero(nx());
-  for (int i = 0; i < m(); ++i) x[i] = q[independent_[i]], x[m() + i] = qd[independent_[i]];
+  for (int i = 0; i < m(); ++i) x[i] = q[independent_q_[i]], x[m() + i] = qd[independent_[i]];
   return x;
 }
 
@@ -98,9 +121,9 @@ VecX StateSpace::state_of(const VecX& q, const VecX& qd) const {
 bool StateSpace::close_loops(const VecX& theta, VecX& q) {
   const VecX start = q;
   double far = 0.0;
-  for (int i = 0; i < m(); ++i) far = std::max(far, std::abs(theta[i] - start[independent_[i]]));
+  for (int i = 0; i < m(); ++i) far = std::max(far, std::abs(theta[i] - start[independent_q_[i]]));
   if (far <= 0.05) {  // near: Newton on the dependent coordinates from the guess
-    for (int i = 0; i < m(); ++i) q[independent_[i]] = theta[i];
+    for (int i = 0; i < m(); ++i) q[independent_q_[i]] = theta[i];
     if (newton_close(start, q)) return true;
   }
   for (int pieces = std::max(1, static_cast<int>(std::ceil(far / 0.05))); pieces <= 4096;
@@ -109,8 +132,8 @@ bool StateSpace::close_loops(const VecX& theta, VecX& q) {
     bool ok = true;
     for (int n = 1; n <= pieces && ok; ++n) {
       for (int i = 0; i < m(); ++i) {
-        const double a = start[independent_[i]];
-        q[independent_[i]] = a + (theta[i] - a) * n / pieces;
+        const double a = start[independent_q_[i]];
+        q[independent_q_[i]] = a + (theta[i] - a) * n / pieces;
       }
       ok = assemble(mech_.model(), data_, mech_.compiled.loops, q, locked_,
                     mech_.closure_tolerance(1e-12))
@@ -144,7 +167,12 @@ bool StateSpace::newton_close(const VecX& start, VecX& q) {
   const Model& model = mech_.model();
   const double tol = mech_.closure_tolerance(1e-12);
   const bool reuse = qr_at_.size() == q.size() && (qr_at_ - start).cwiseAbs().maxCoeff() <= 1e-3;
-  if (reuse) move_dependent(-(K_ * (q - start)), q);
+  if (reuse) {  // θ moved from start: K times that move, in velocity coordinates
+    dv_ = VecX::Zero(model.nv);
+    for (int i = 0; i < m(); ++i)
+      dv_[independent_[i]] = q[independent_q_[i]] - start[independent_q_[i]];
+    move_dependent(-(K_ * dv_), q);
+  }
   double last = std::numeric_limits<double>::infinity();
   bool at_iterate = false;  // the last step was a full Newton step
   for (int it = 0; it < 10; ++it) {
@@ -161,10 +189,17 @@ bool StateSpace::newton_close(const VecX& start, VecX& q) {
   return false;
 }
 
-// q's dependent coordinates moved by the least-squares Δ of K_d Δ = rhs.
+// q's dependent coordinates moved by the least-squares Δ of K_d Δ = rhs (in velocity
+// coordinates, applied on the configuration manifold: quaternions stay unit).
 void StateSpace::move_dependent(const VecX& rhs, VecX& q) {
   dq_ = qr_.solve(rhs);
-  for (std::size_t c = 0; c < dependent_.size(); ++c) q[dependent_[c]] += dq_[c];
+  if (!quaternions_) {
+    for (std::size_t c = 0; c < dependent_.size(); ++c) q[dependent_[c]] += dq_[c];  // q ≡ v
+    return;
+  }
+  dv_ = VecX::Zero(mech_.model().nv);
+  for (std::size_t c = 0; c < dependent_.size(); ++c) dv_[dependent_[c]] = dq_[c];
+  integrate_in_place(mech_.model(), q, dv_, 1.0);
 }
 
 // The dependent velocities from the others (K q̇ = 0), by the QR of K_d at q, made again only
@@ -186,7 +221,7 @@ void StateSpace::full_state(double t, const VecX& x, VecX& q, VecX& qd) {
     }
   for (int i = 0; i < m(); ++i) qd[independent_[i]] = x[m() + i];
   if (!mech_.has_loops()) {
-    for (int i = 0; i < m(); ++i) q[independent_[i]] = x[i];
+    for (int i = 0; i < m(); ++i) q[independent_q_[i]] = x[i];
     return;
   }
   if (!close_loops(x.head(m()), q))

@@ -18,8 +18,10 @@ namespace articula {
 
 class StateSpace {
  public:
-  // Throws SetupError naming what the estimator cannot handle yet (quaternion joints,
-  // couplings, limits, contacts) or when the mechanism has no free coordinate. Joint friction
+  // Throws SetupError naming what the estimator cannot handle yet (couplings, limits,
+  // contacts; a quaternion joint's rotation that the loops leave free, as the independent
+  // coordinates θ are scalar: a spherical joint inside a loop, as a Stewart platform's, is
+  // fine) or when the mechanism has no free coordinate. Joint friction
   // (Coulomb and viscous) is in the process model exactly as the simulator steps it: a joint at
   // rest sticks while its force stays within the Coulomb level, a stick within a step is an
   // event located in it, so the step is continuous but only piecewise smooth in θ̇ near 0.
@@ -57,23 +59,26 @@ class StateSpace {
   void factor_dependent(const VecX& q);
   void dependent_velocities(const VecX& q, VecX& qd);
   void set_forces(const VecX& xu);
+  int q_of_v(int v) const;
 
   const Mechanism& mech_;
   Data data_;
   SensorModel sensors_;
   std::vector<int> independent_, unknown_joints_;
-  std::vector<bool> locked_;    // motion-driven or independent: held by the position solve
-  std::vector<int> dependent_;  // the other coordinates (model v indices): the loops fix them
+  std::vector<int> independent_q_;  // their position coordinates (scalar joints only)
+  std::vector<bool> locked_;        // motion-driven or independent: held by the position solve
+  std::vector<int> dependent_;      // the other coordinates (model v indices): the loops fix them
   // Workspace of the loop solves (sized on first use): δ, K, K's dependent columns and their
   // QR (K_d has full column rank by the choice of coordinates: no pivoting), kept with the q it
   // was made at (placements at one θ share it).
-  VecX delta_, dq_;
+  VecX delta_, dq_, dv_;
   MatX K_, Kd_;
   Eigen::HouseholderQR<MatX> qr_;
   VecX qr_at_;
   std::unique_ptr<Simulation> sim_;
   VecX qd_;
   double step_ = 1e-3;
+  bool quaternions_ = false;  // some joint has quaternion coordinates (nq != nv)
 };
 
 }  // namespace articula
