@@ -306,8 +306,20 @@ int main(int argc, char** argv) {
     return 1;
   }
   static std::vector<PeerModel> peer_models = std::move(peers);
+  static std::vector<BenchMechanism> contact_models;
+  static std::vector<PeerModel> contact_peers;
+  try {
+    contact_models = contact_mechanisms(ARTICULA_SOURCE_DIR "/samples");
+    contact_peers.push_back(
+        contact_peer_model(contact_models[0], make_mechanism_input(contact_models[0])));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "articula-bench: cannot build the contact models: %s\n", e.what());
+    return 1;
+  }
+  register_contact_benchmarks(contact_models);
 #ifdef ARTICULA_BENCH_MUJOCO
   if (!register_mujoco(peer_models)) return 1;
+  if (!register_mujoco_contacts(contact_peers)) return 1;  // the walker (a cam has no MJCF form)
 #endif
 #ifdef ARTICULA_BENCH_SIMBODY
   if (!register_simbody(peer_models)) return 1;

@@ -219,6 +219,8 @@ PeerJoint peer_joint(const Joint& j, const std::string& where) {
       return PeerJoint::Spherical;
     case JointType::Fixed:
       return PeerJoint::Fixed;
+    case JointType::Planar:
+      return PeerJoint::Planar;
     default:
       break;
   }

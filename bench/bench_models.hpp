@@ -67,4 +67,12 @@ PeerModel peer_model(const BenchMechanism& bm, const BenchInput& in);
 // t_end seconds (RK4, 1e-4 s steps), which the peers must reproduce.
 PeerModel gate_model(const BenchMechanism& bm, const BenchInput& in, double t_end);
 
+// Contact benchmarks (bench_contacts.cpp): the samples with their drives, walker
+// (strandbeest_walker.json) and cam_follower (cam_follower.json).
+std::vector<BenchMechanism> contact_mechanisms(const std::string& samples_dir);
+// peer_model plus the feet on the ground and the motion-driven crank (the walker; throws for
+// contacts other than spheres on the ground plane).
+PeerModel contact_peer_model(const BenchMechanism& bm, const BenchInput& in);
+void register_contact_benchmarks(const std::vector<BenchMechanism>& models);
+
 }  // namespace articula::bench

@@ -8,7 +8,8 @@
 
 namespace articula::bench {
 
-enum class PeerJoint { Revolute, Prismatic, Universal, Spherical, Fixed };
+// Planar: rotation about z, then x and y along the rotated axes (RBDA Table 4.1), q = [θ, x, y].
+enum class PeerJoint { Revolute, Prismatic, Universal, Spherical, Fixed, Planar };
 
 // A rigid placement: rotation matrix R (row-major, columns = the frame's axes in the outer frame)
 // and origin p in the outer frame.
@@ -44,6 +45,14 @@ struct PeerCoupling {
   double ratio = 1.0, q0_a = 0.0, q0_b = 0.0;
 };
 
+// A sphere fixed on a body (centre in the body frame) against the ground plane through the origin
+// with normal `PeerModel::ground_normal` (world frame), with Coulomb friction μ.
+struct PeerContact {
+  int body = 0;
+  std::array<double, 3> centre{0, 0, 0};
+  double radius = 0, friction = 0;
+};
+
 struct PeerModel {
   std::string name;
   int size = 0;
@@ -63,12 +72,22 @@ struct PeerModel {
   bool gate_only = false;
   double t_end = 0.0;
   std::vector<double> q_end;
+  // Contact models (sim1s_rk4 with contacts on, from the assembled state at rest): the feet or
+  // rollers, and the motion-driven joint (a 1-DoF tree joint's coordinate q_motor, following
+  // q0 + motor_speed t; MuJoCo holds it by a stiff position and velocity servo).
+  std::vector<PeerContact> contacts;
+  std::array<double, 3> ground_normal{0, 1, 0};
+  int motor_q = -1;
+  double motor_speed = 0.0;
+  int forward_q = -1;  // the coordinate whose advance is reported as `walked` (m), or -1
 };
 
 // Registration of the peer benchmarks, names mujoco/<op>/<model> and simbody/<op>/<model>.
 // Each checks every model against Articula's numbers first; returns false (after printing the
 // mismatch) when a model does not match.
 bool register_mujoco(const std::vector<PeerModel>& models);
+// Contact models: mujoco/sim1s_rk4/<model> (soft contacts, the motor servoed), after the check.
+bool register_mujoco_contacts(const std::vector<PeerModel>& models);
 bool register_simbody(const std::vector<PeerModel>& models);
 
 }  // namespace articula::bench

@@ -101,6 +101,8 @@ std::unique_ptr<SbCase> build(const PeerModel& pm) {
       case PeerJoint::Spherical:
         c->mobod.push_back(SimTK::MobilizedBody::Ball(parent, X_PF, body, fix));
         break;
+      case PeerJoint::Planar:  // the contact models, which go to MuJoCo only
+        throw std::invalid_argument("planar joints have no Simbody translation here");
       case PeerJoint::Fixed:
         c->mobod.push_back(SimTK::MobilizedBody::Weld(parent, X_PF, body, fix));
         break;
