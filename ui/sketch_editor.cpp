@@ -319,7 +319,7 @@ void SketchEditor::mousePressEvent(QMouseEvent* event) {
     return;
   }
   if (event->button() != Qt::LeftButton) return;
-  if (active_->editsSketch() && snapshot_ && snapshot_->t > 0) {
+  if (active_->editsSketch(event->modifiers()) && snapshot_ && snapshot_->t > 0) {
     snapshot_.reset();  // draw on the sketch as it is at t = 0
     refreshGeometry();
     emit editingStarted();

@@ -42,7 +42,7 @@ class DeleteTool : public SketchTool {
   explicit DeleteTool(SketchEditor* editor);
   QIcon icon() const override;
   // Picks what is on screen, in the pose at the shown time (the deletion restarts the run).
-  bool editsSketch() const override { return false; }
+  bool editsSketch(Qt::KeyboardModifiers) const override { return false; }
   void mousePress(const SketchMouse& m) override;
 
  private:

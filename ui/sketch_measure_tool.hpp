@@ -13,7 +13,7 @@ class MeasureTool : public SketchTool {
   explicit MeasureTool(SketchEditor* editor);
   QIcon icon() const override;
   QString hint() const override;
-  bool editsSketch() const override { return false; }
+  bool editsSketch(Qt::KeyboardModifiers) const override { return false; }
   void cancel() override { points_.clear(); }
   void mousePress(const SketchMouse& m) override;
   void paintOverlay(QPainter& p) const override;

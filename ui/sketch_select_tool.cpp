@@ -66,7 +66,11 @@ void SelectTool::mousePress(const SketchMouse& m) {
   press_at_ = m.screen;
   drag_ = Drag::None;
   if (m.mods & Qt::ShiftModifier) {
-    if (m.snap.kind == SketchSnap::Point) startGeometryDrag(m.snap.p);
+    if (m.snap.kind == SketchSnap::Point)
+      startGeometryDrag(m.snap.p);
+    else
+      editor_->say(tr("Shift+drag moves a point of the drawing: press on a point of the sketch "
+                      "as drawn (shown at t = 0)"));
     return;
   }
   select(m.snap, m.screen);

@@ -11,7 +11,11 @@ class SelectTool : public SketchTool {
  public:
   explicit SelectTool(SketchEditor* editor);
   QIcon icon() const override;
-  bool editsSketch() const override { return false; }
+  // Shift+drag moves a drawn point: that is an edit of the drawing, made at t = 0 like the
+  // drawing tools' (at a later time the point shown is not where the drawing has it).
+  bool editsSketch(Qt::KeyboardModifiers mods) const override {
+    return mods.testFlag(Qt::ShiftModifier);
+  }
   void cancel() override;
   void documentChanged() override { drag_ = Drag::None; }
   void mousePress(const SketchMouse& m) override;

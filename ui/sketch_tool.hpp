@@ -70,8 +70,9 @@ class SketchTool {
   virtual QIcon icon() const = 0;
   // What to do next (status bar): the description, or the current step of a multi-click tool.
   virtual QString hint() const { return description_; }
-  // Whether a press changes the sketch (the editor then shows it as it is at t = 0).
-  virtual bool editsSketch() const { return true; }
+  // Whether a press with these modifiers changes the sketch (the editor then shows it as it is
+  // at t = 0, and snaps the press against that drawing).
+  virtual bool editsSketch(Qt::KeyboardModifiers) const { return true; }
 
   virtual void activate() {}
   virtual void deactivate() { cancel(); }

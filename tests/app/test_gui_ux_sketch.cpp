@@ -96,6 +96,48 @@ TEST_CASE("Shift+drag previews the moved point; centre of mass and inertia follo
   CHECK(win.w.document()->spec() == before);
 }
 
+TEST_CASE("Shift+drag while paused at t > 0 moves the drawn point, shown at t = 0",
+          "[gui][ux-sketch]") {
+  Win win;
+  REQUIRE(win.w.openFile(sample("fourbar")));
+  win.e->setGridSnap(false);
+  const MechanismSpec before = win.w.document()->spec();
+  const int crank = before.body_index("crank");
+  // A, the crank's end, where the drawing has it (t = 0), and 5 cm further out along the crank.
+  const Vec3 a0 = win.e->bodyToWorld(crank, Vec3(0.1, 0, 0));
+  const Vec3 a1 = win.e->bodyToWorld(crank, Vec3(0.15, 0, 0));
+  SimulationController* c = win.w.controller();
+  c->runFor(0.25);  // a quarter turn: A is shown 90° away from where it is drawn
+  c->showTime(0.25);
+  QCoreApplication::processEvents();
+  REQUIRE(win.e->snapshot());
+  REQUIRE((win.e->bodyToWorld(crank, Vec3(0.1, 0, 0)) - a0).norm() > 0.05);
+  const QPoint from = win.e->toScreen(a0).toPoint();
+  QTest::mousePress(win.e, Qt::LeftButton, Qt::ShiftModifier, from);
+  QCoreApplication::processEvents();
+  // The press returned the sketch to t = 0 (as the drawing tools do) and took A as drawn.
+  CHECK((!win.e->snapshot() || win.e->snapshot()->t == 0));
+  CHECK((win.e->bodyToWorld(crank, Vec3(0.1, 0, 0)) - a0).norm() < 1e-12);
+  const QPoint to = win.e->toScreen(a1).toPoint();
+  const Vec3 target = win.e->toWorld(to);
+  QTest::mouseMove(win.e, (from + to) / 2);
+  QTest::mouseMove(win.e, to);
+  QTest::mouseRelease(win.e, Qt::LeftButton, Qt::ShiftModifier, to);
+  QCoreApplication::processEvents();
+  const MechanismSpec& after = win.w.document()->spec();
+  REQUIRE(!(after == before));
+  const JointSpec& A = after.joints[after.joint_index("A")];
+  // m: the edit's own arithmetic from the pixel the pointer was released on.
+  CHECK((win.e->bodyToWorld(crank, A.parent_frame.position) - target).norm() < 1e-9);
+  CHECK(A.parent_frame.position.norm() > 0.13);  // the crank grew, it did not turn
+  // The ground pivots are where they were drawn.
+  for (const char* name : {"A0", "B0"}) {
+    const JointSpec& j0 = before.joints[before.joint_index(name)];
+    const JointSpec& j1 = after.joints[after.joint_index(name)];
+    CHECK((j1.parent_frame.position - j0.parent_frame.position).norm() < 1e-12);
+  }
+}
+
 TEST_CASE("the Delete tool during a run deletes what is shown, not the t = 0 pose",
           "[gui][ux-sketch]") {
   Win win;
