@@ -73,10 +73,18 @@ Build3DBar::Build3DBar(Build3DController* controller, QWidget* parent)
   flow->addWidget(labelled(this, planeLabel_, offset_));
   snap_ = new QCheckBox(tr("Snap"), this);
   snap_->setObjectName("build3d.snap");
-  snap_->setToolTip(tr("Clicks in empty space land on the grid's crossings"));
+  snap_->setToolTip(
+      tr("Clicks in empty space land on the grid's crossings; the Move gizmo "
+         "slides by grid steps and turns by 15°"));
+  local_ = new QCheckBox(tr("Local axes"), this);
+  local_->setObjectName("build3d.localAxes");
+  local_->setToolTip(
+      tr("The Move gizmo along the selected joint's or body's own axes, not the "
+         "world's"));
   grid_ = spin(this, "build3d.grid", 0.1, 10000, 10, 1, tr(" mm"), tr("The grid's step"));
   flow->addWidget(labelled(this, new QLabel(tr("grid"), this), grid_));
   flow->addWidget(snap_);
+  flow->addWidget(local_);
   diameter_ = spin(this, "build3d.diameter", 0.1, 1000, 10, 1, tr(" mm"),
                    tr("Diameter of a new link (its mass follows: aluminium)"));
   flow->addWidget(labelled(this, new QLabel(tr("Ø"), this), diameter_));
@@ -95,7 +103,8 @@ Build3DBar::Build3DBar(Build3DController* controller, QWidget* parent)
     connect(c, &QComboBox::currentIndexChanged, this, &Build3DBar::readSettings);
   for (QDoubleSpinBox* s : {offset_, grid_, diameter_})
     connect(s, &QDoubleSpinBox::valueChanged, this, &Build3DBar::readSettings);
-  connect(snap_, &QCheckBox::toggled, this, &Build3DBar::readSettings);
+  for (QCheckBox* c : {snap_, local_})
+    connect(c, &QCheckBox::toggled, this, &Build3DBar::readSettings);
 }
 
 void Build3DBar::addTools() {
@@ -109,7 +118,8 @@ void Build3DBar::addTools() {
         std::tuple{Tool::Joint, tr("Joint"), tr("Join two bodies at a clicked point")},
         std::tuple{Tool::Move, tr("Move"),
                    tr("Click a joint or a body, then drag the gizmo's arrows to slide it and "
-                      "its rings to turn it (Snap: by grid steps)")},
+                      "its rings to turn it (Snap: by grid steps and 15°; Local axes: along "
+                      "its own axes)")},
         std::tuple{Tool::Measure, tr("Measure"),
                    tr("Click two points for their distance, a third for the angle at the "
                       "second")}}) {
@@ -139,6 +149,7 @@ void Build3DBar::readSettings() {
   s.plane = static_cast<BuildSettings::Plane>(std::max(0, plane_->currentIndex()));
   s.plane_offset = offset_->value();
   s.snap = snap_->isChecked();
+  s.local_axes = local_->isChecked();
   s.grid = grid_->value() * 1e-3;
   s.diameter = diameter_->value() * 1e-3;
   controller_->settingsChanged();

@@ -33,6 +33,7 @@ class Build3DBar : public QWidget {
   QLabel* planeLabel_;  // which plane, and which coordinate the offset is: "floor, y ="
   QDoubleSpinBox* offset_;
   QCheckBox* snap_;
+  QCheckBox* local_;  // the Move gizmo along the frame's own axes
   QDoubleSpinBox* grid_;
   QDoubleSpinBox* diameter_;
   QLabel* prompt_;

@@ -54,6 +54,7 @@ void Build3DController::setTool(Tool tool) {
 }
 
 void Build3DController::settingsChanged() {
+  if (!gizmo_.dragging()) gizmo_.setLocalAxes(settings_.local_axes);
   showMarks();
   emit planeChanged(plane().label);
   emit promptChanged(prompt());
@@ -228,13 +229,20 @@ bool Build3DController::press(const QPointF& pos) {
 }
 
 void Build3DController::drag(const QPointF& pos) {
-  gizmo_.dragTo(pos, settings_.snap ? settings_.grid : 0.0);
+  dragGizmo(pos);
   showMarks();
   emit promptChanged(prompt());
 }
 
+void Build3DController::dragGizmo(const QPointF& pos) {
+  if (settings_.snap)
+    gizmo_.dragTo(pos, settings_.grid, BuildSettings::kAngleStep);
+  else
+    gizmo_.dragTo(pos);
+}
+
 void Build3DController::release(const QPointF& pos) {
-  gizmo_.dragTo(pos, settings_.snap ? settings_.grid : 0.0);  // where the button came up
+  dragGizmo(pos);    // where the button came up
   gizmo_.release();  // the edit's documentChanged redraws; a refusal stays in the prompt
   showMarks();
   emit promptChanged(prompt());

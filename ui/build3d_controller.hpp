@@ -65,7 +65,8 @@ class Build3DController : public QObject, public ViewportInteractor {
   void showMarks();
   void showMeasurement();
   void documentEdited();
-  void selectAt(const QPointF& pos);  // the Move tool's click: a joint, else a body, else none
+  void selectAt(const QPointF& pos);   // the Move tool's click: a joint, else a body, else none
+  void dragGizmo(const QPointF& pos);  // by grid steps and 15° turns when snapping
   bool snap(const QPointF& pos, const RayHit& hit, BuildPick& out) const;
 
   QPointer<ViewportWidget> view_;  // its sibling in the panel may be destroyed first

@@ -28,10 +28,10 @@ double segmentDistance(const QPointF& p, const QPointF& a, const QPointF& b) {
   const QPointF d = p - (a + t * ab);
   return std::hypot(d.x(), d.y());
 }
-// The point at `angle` on the ring about world axis k (unit vectors u = e_{k+1}, v = e_{k+2}).
-Vec3 ringPoint(const Vec3& c, int k, double radius, double angle) {
-  return c + radius * (std::cos(angle) * Vec3::Unit((k + 1) % 3) +
-                       std::sin(angle) * Vec3::Unit((k + 2) % 3));
+// The point at `angle` on the ring about axis k of `axes` (from u = axis k+1 towards v = k+2).
+Vec3 ringPoint(const Vec3& c, const Mat3& axes, int k, double radius, double angle) {
+  return c + radius * (std::cos(angle) * axes.col((k + 1) % 3) +
+                       std::sin(angle) * axes.col((k + 2) % 3));
 }
 }  // namespace
 
@@ -78,10 +78,11 @@ FrameGizmo::Handle FrameGizmo::handleAt(const QPointF& pos) const {
   const Vec3 c = pivot();
   const double scale = view_->cameraDistance();
   auto at = [&](const Vec3& p) { return view_->projectToWidget(osg_of(p)); };
+  const Mat3 A = axes();
   Handle best;
   double nearest = kHandlePixels;
   for (int k = 0; k < 3; ++k) {  // arrows first: they cross the rings
-    const Vec3 e = Vec3::Unit(k) * (kArrow * scale);
+    const Vec3 e = A.col(k) * (kArrow * scale);
     const double d = segmentDistance(pos, at(c + 0.2 * e), at(c + e));
     if (d < nearest) nearest = d, best = Handle{true, Mode::Translate, k};
   }
@@ -89,8 +90,8 @@ FrameGizmo::Handle FrameGizmo::handleAt(const QPointF& pos) const {
   for (int k = 0; k < 3; ++k)
     for (int i = 0; i < kRingSegments; ++i) {
       const double a0 = 2 * M_PI * i / kRingSegments, a1 = 2 * M_PI * (i + 1) / kRingSegments;
-      const double d = segmentDistance(pos, at(ringPoint(c, k, kRing * scale, a0)),
-                                       at(ringPoint(c, k, kRing * scale, a1)));
+      const double d = segmentDistance(pos, at(ringPoint(c, A, k, kRing * scale, a0)),
+                                       at(ringPoint(c, A, k, kRing * scale, a1)));
       if (d < nearest) nearest = d, best = Handle{true, Mode::Rotate, k};
     }
   return best;
@@ -99,7 +100,7 @@ FrameGizmo::Handle FrameGizmo::handleAt(const QPointF& pos) const {
 bool FrameGizmo::axisParameter(const QPointF& pos, int axis, double& s) const {
   osg::Vec3d o, d;
   view_->sightLine(pos, o, d);
-  const Vec3 e = Vec3::Unit(axis), w = pivot() - vec_of(o), dir = vec_of(d).normalized();
+  const Vec3 e = axes().col(axis), w = pivot() - vec_of(o), dir = vec_of(d).normalized();
   const double b = e.dot(dir);
   if (1 - b * b < 1e-9) return false;
   // Nearest points of the lines pivot + s e and o + t dir.
@@ -110,11 +111,12 @@ bool FrameGizmo::axisParameter(const QPointF& pos, int axis, double& s) const {
 bool FrameGizmo::ringAngle(const QPointF& pos, int axis, double& angle) const {
   osg::Vec3d o, d;
   view_->sightLine(pos, o, d);
-  const Vec3 e = Vec3::Unit(axis), c = pivot(), dir = vec_of(d);
+  const Mat3 A = axes();
+  const Vec3 e = A.col(axis), c = pivot(), dir = vec_of(d);
   const double along = e.dot(dir);
   if (std::abs(along) < 1e-9) return false;  // the ring is seen edge on
   const Vec3 r = vec_of(o) + dir * (e.dot(c - vec_of(o)) / along) - c;
-  angle = std::atan2(r.dot(Vec3::Unit((axis + 2) % 3)), r.dot(Vec3::Unit((axis + 1) % 3)));
+  angle = std::atan2(r.dot(A.col((axis + 2) % 3)), r.dot(A.col((axis + 1) % 3)));
   return std::isfinite(angle);
 }
 
@@ -130,16 +132,19 @@ bool FrameGizmo::press(const QPointF& pos) {
   return true;
 }
 
-void FrameGizmo::dragTo(const QPointF& pos, double snap) {
+void FrameGizmo::dragTo(const QPointF& pos, double snap, double angle_snap) {
   if (!drag_.valid) return;
   double now = 0;
-  const Vec3 e = Vec3::Unit(drag_.axis);
+  const Vec3 e = axes().col(drag_.axis);  // the spec, so the axes, change only on release
   if (drag_.mode == Mode::Translate && axisParameter(pos, drag_.axis, now)) {
     double s = now - start_;
     if (snap > 0) s = std::round(s / snap) * snap;
     move_.delta = s * e;
   } else if (drag_.mode == Mode::Rotate && ringAngle(pos, drag_.axis, now)) {
-    move_.rotation = Eigen::AngleAxisd(now - start_, e).toRotationMatrix();
+    // The turn in (-π, π]: a ring dragged past the half turn reads as the shorter way round.
+    double a = std::remainder(now - start_, 2 * M_PI);
+    if (angle_snap > 0) a = std::round(a / angle_snap) * angle_snap;
+    move_.rotation = Eigen::AngleAxisd(a, e).toRotationMatrix();
   }
 }
 
@@ -167,12 +172,19 @@ QString FrameGizmo::prompt() const {
       target_ == Target::Joint ? spec.joints[index_].name : spec.bodies[index_].name;
   const QString what = (target_ == Target::Joint ? QObject::tr("joint %1") : QObject::tr("body %1"))
                            .arg(QString::fromStdString(name));
+  const QString axis = drag_.valid ? QString("xyz"[drag_.axis]) : QString();
+  const QString along =
+      local_ ? QObject::tr("its own %1").arg(axis) : QObject::tr("world %1").arg(axis);
   if (drag_.valid && drag_.mode == Mode::Translate)
-    return QObject::tr("Moving %1 by %2 m").arg(what).arg(move_.delta.norm(), 0, 'g', 6);
-  if (drag_.valid)
-    return QObject::tr("Turning %1 by %2°")
+    return QObject::tr("Moving %1 by %2 m along %3")
         .arg(what)
-        .arg(Eigen::AngleAxisd(move_.rotation).angle() * 180 / M_PI, 0, 'f', 2);
+        .arg(move_.delta.norm(), 0, 'g', 6)
+        .arg(along);
+  if (drag_.valid)
+    return QObject::tr("Turning %1 by %2° about %3")
+        .arg(what)
+        .arg(Eigen::AngleAxisd(move_.rotation).angle() * 180 / M_PI, 0, 'f', 2)
+        .arg(along);
   return QObject::tr(
              "Move %1: drag an arrow to slide it, a ring to turn it; click another joint "
              "or body, Escape to drop it")
@@ -183,16 +195,17 @@ void FrameGizmo::addMarks(BuildMarks& m) const {
   if (target_ == Target::None) return;
   const double scale = view_->cameraDistance();
   const Vec3 c = move_.apply(pivot());
+  const Mat3 A = axes();
   for (int k = 0; k < 3; ++k) {
     std::vector<osg::Vec3d>& lines = m.gizmo[k];
-    const Vec3 e = Vec3::Unit(k), tip = c + e * (kArrow * scale);
-    const Vec3 side = Vec3::Unit((k + 1) % 3) * (0.02 * scale);
+    const Vec3 e = A.col(k), tip = c + e * (kArrow * scale);
+    const Vec3 side = A.col((k + 1) % 3) * (0.02 * scale);
     for (const Vec3& p : {c, tip, tip, Vec3(tip - 0.05 * scale * e + side), tip,
                           Vec3(tip - 0.05 * scale * e - side)})
       lines.push_back(osg_of(p));
     for (int i = 0; i < kRingSegments; ++i)
       for (int j : {i, i + 1})
-        lines.push_back(osg_of(ringPoint(c, k, kRing * scale, 2 * M_PI * j / kRingSegments)));
+        lines.push_back(osg_of(ringPoint(c, A, k, kRing * scale, 2 * M_PI * j / kRingSegments)));
   }
   m.gizmo_active = drag_.valid ? drag_.axis : -1;
   if (!drag_.valid) return;

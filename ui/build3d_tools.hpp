@@ -28,9 +28,11 @@ struct BuildSettings {
   enum class Plane { Floor, XY, YZ, ZX };
   Plane plane = Plane::Floor;
   double plane_offset = 0.0;  // m, along the plane's normal (the floor's: up, against gravity)
-  bool snap = false;          // clicks in space snap to the grid's crossings
+  bool snap = false;          // clicks in space snap to the grid's crossings, Move by steps
+  bool local_axes = false;    // the Move gizmo along the selected frame's axes, not the world's
   double grid = 0.01;         // m: the grid's step on the plane (drawn and snapped to)
   double diameter = 0.01;     // m: a new link's round bar
+  static constexpr double kAngleStep = M_PI / 12;  // rad: the Move gizmo's turns with snap, 15°
 };
 
 // The build plane in world coordinates: n·p = offset, with u, v, n right-handed, the grid's

@@ -69,8 +69,9 @@ void SelectTool::mousePress(const SketchMouse& m) {
     if (m.snap.kind == SketchSnap::Point)
       startGeometryDrag(m.snap.p);
     else
-      editor_->say(tr("Shift+drag moves a point of the drawing: press on a point of the sketch "
-                      "as drawn (shown at t = 0)"));
+      editor_->say(
+          tr("Shift+drag moves a point of the drawing: press on a point of the sketch "
+             "as drawn (shown at t = 0)"));
     return;
   }
   select(m.snap, m.screen);

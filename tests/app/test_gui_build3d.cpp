@@ -404,7 +404,7 @@ TEST_CASE("every control of the build bar is visible at 1280x800", "[gui][build3
       CHECK(r.width() >= c->minimumSizeHint().width());  // not squeezed
       ++controls;
     }
-    CHECK(controls == 16);  // 6 tools, 3 choices, 3 fields and their labels, Snap
+    CHECK(controls == 17);  // 6 tools, 3 choices, 3 fields and their labels, Snap, Local axes
     win.shot(mode == CentralViews::Mode::Tabs ? "bar_tabs_1280" : "bar_side_1280");
   }
 }

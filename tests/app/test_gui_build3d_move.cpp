@@ -29,15 +29,17 @@ void drawLink(Win& win) {
   win.tool("build3d.move");
 }
 
-// A point on the gizmo's arrow k (at 60 % of its length) and on its ring k (at `angle`).
+// A point on the gizmo's arrow k (at 60 % of its length) and on its ring k (at `angle`), along
+// the gizmo's axes (the world's, or the frame's own with Local axes).
 Vec3 onArrow(Win& win, int k) {
   const FrameGizmo& g = win.b->gizmo();
-  return g.pivot() + Vec3::Unit(k) * (0.6 * FrameGizmo::kArrow * win.v->cameraDistance());
+  return g.pivot() + g.axes().col(k) * (0.6 * FrameGizmo::kArrow * win.v->cameraDistance());
 }
 Vec3 onRing(Win& win, int k, double angle) {
+  const FrameGizmo& g = win.b->gizmo();
   const double r = FrameGizmo::kRing * win.v->cameraDistance();
-  return win.b->gizmo().pivot() + r * (std::cos(angle) * Vec3::Unit((k + 1) % 3) +
-                                       std::sin(angle) * Vec3::Unit((k + 2) % 3));
+  return g.pivot() + r * (std::cos(angle) * g.axes().col((k + 1) % 3) +
+                          std::sin(angle) * g.axes().col((k + 2) % 3));
 }
 
 }  // namespace
@@ -115,5 +117,38 @@ TEST_CASE("the Move tool moves a body's pose, by grid steps with Snap",
   QTest::keyClick(win.v, Qt::Key_Escape);
   CHECK(win.b->gizmo().target() == FrameGizmo::Target::None);
   CHECK(win.b->overlay().marks().gizmo[0].empty());
+}
+TEST_CASE("the Move gizmo along a joint's own axes, turning by 15° steps with Snap",
+          "[gui][build3d-move-local]") {
+  Win win;
+  Document* doc = win.w.document();
+  drawLink(win);
+  win.click(Vec3(0, 0, 0));  // the pinned end: its joint
+  REQUIRE(win.b->gizmo().target() == FrameGizmo::Target::Joint);
+  const JointSpec before = doc->spec().joints[0];
+  const Mat3 R0 = before.parent_frame.orientation.toRotationMatrix();
+  // With Snap on, a ring dragged from 30° to 77° turns the frame by 45°, not 47°.
+  win.child<QCheckBox>("build3d.snap")->setChecked(true);
+  drag(win, onRing(win, 2, M_PI / 6), onRing(win, 2, 77 * M_PI / 180));
+  const Mat3 R45 = Eigen::AngleAxisd(M_PI / 4, Vec3::UnitZ()).toRotationMatrix() * R0;
+  // Exact multiples of 15° through one rotation product: round-off, 1e-12.
+  CHECK((doc->spec().joints[0].parent_frame.orientation.toRotationMatrix() - R45).norm() < 1e-12);
+  // Local axes: the arrows follow the turned frame; a slide along its own x by 0.05 m (a
+  // 10 mm grid: 0.0537 m dragged) moves the point along (cos 45°, sin 45°) of the world's x-y.
+  win.child<QDoubleSpinBox>("build3d.grid")->setValue(10);
+  win.child<QCheckBox>("build3d.localAxes")->setChecked(true);
+  REQUIRE(win.b->gizmo().localAxes());
+  CHECK((win.b->gizmo().axes() - win.b->gizmo().frame()).norm() == 0);
+  const Vec3 x = win.b->gizmo().axes().col(0);
+  CHECK((x - R45.col(0)).norm() < 1e-12);
+  const Vec3 from = onArrow(win, 0);
+  CHECK(win.b->gizmo().handleAt(win.at(from)).mode == FrameGizmo::Mode::Translate);
+  drag(win, from, from + 0.0537 * x);
+  CHECK((joint_world_point(doc->spec(), 0) - 0.05 * x).norm() < 1e-12);
+  win.shot("move_local");
+  // Two undo steps back to the drawn joint.
+  doc->undoStack()->undo();
+  doc->undoStack()->undo();
+  CHECK(doc->spec().joints[0] == before);
 }
 #endif
