@@ -27,6 +27,13 @@ QDoubleSpinBox* spin(QWidget* parent, const char* name, double lo, double hi, do
   return s;
 }
 
+QCheckBox* check(QWidget* parent, const char* name, const QString& text, const QString& tip) {
+  auto* c = new QCheckBox(text, parent);
+  c->setObjectName(name);
+  c->setToolTip(tip);
+  return c;
+}
+
 // A label and its field, kept together on one row when the bar wraps.
 QWidget* labelled(QWidget* parent, QLabel* label, QWidget* field) {
   auto* box = new QWidget(parent);
@@ -71,16 +78,12 @@ Build3DBar::Build3DBar(Build3DController* controller, QWidget* parent)
   offset_ = spin(this, "build3d.planeOffset", -100, 100, 0, 4, tr(" m"),
                  tr("The plane's offset along its normal (the floor's: its height)"));
   flow->addWidget(labelled(this, planeLabel_, offset_));
-  snap_ = new QCheckBox(tr("Snap"), this);
-  snap_->setObjectName("build3d.snap");
-  snap_->setToolTip(
-      tr("Clicks in empty space land on the grid's crossings; the Move gizmo "
-         "slides by grid steps and turns by 15°"));
-  local_ = new QCheckBox(tr("Local axes"), this);
-  local_->setObjectName("build3d.localAxes");
-  local_->setToolTip(
-      tr("The Move gizmo along the selected joint's or body's own axes, not the "
-         "world's"));
+  snap_ = check(this, "build3d.snap", tr("Snap"),
+                tr("Clicks in empty space land on the grid's crossings; the Move gizmo slides "
+                   "by grid steps and turns by 15°"));
+  local_ = check(this, "build3d.localAxes", tr("Local axes"),
+                 tr("The Move gizmo along the selected joint's or body's own axes, not the "
+                    "world's"));
   grid_ = spin(this, "build3d.grid", 0.1, 10000, 10, 1, tr(" mm"), tr("The grid's step"));
   flow->addWidget(labelled(this, new QLabel(tr("grid"), this), grid_));
   flow->addWidget(snap_);
