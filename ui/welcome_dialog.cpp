@@ -9,14 +9,41 @@
 #include <QStandardPaths>
 #include <QVBoxLayout>
 
+#include "core/sim/mechanism.hpp"
 #include "ui/document.hpp"
 #include "ui/sketch_editor.hpp"
+
+#ifdef ARTICULA_HAVE_RENDER
+#include "render/mechanism_scene.hpp"
+#include "ui/viewport_widget.hpp"
+#endif
 
 namespace articula {
 
 namespace {
 constexpr QSize kThumb(220, 150);
+
+// A spatial mechanism as the 3D view shows it on open (its top projection in the sketch says
+// little: the Stewart platform is a tangle of sliders there). Empty without the renderer.
+QPixmap view3D(const Mechanism& mech, QSize size) {
+#ifdef ARTICULA_HAVE_RENDER
+  MechanismScene scene(mech);
+  ViewportWidget view;
+  view.setAttribute(Qt::WA_DontShowOnScreen);  // drawn off screen, never flashed at the user
+  view.resize(size);
+  view.setWorldUp(scene.up());
+  view.setScene(scene.root());
+  view.show();
+  view.fitToView();
+  const QImage image = view.grabFramebuffer();
+  view.setScene(nullptr);
+  return QPixmap::fromImage(image);
+#else
+  (void)mech, (void)size;
+  return {};
+#endif
 }
+}  // namespace
 
 bool WelcomeDialog::firstStart() {
   QSettings settings;
@@ -28,8 +55,8 @@ bool WelcomeDialog::firstStart() {
 QPixmap WelcomeDialog::thumbnail(const QString& path, QSize size) {
   const QFileInfo file(path);
   const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-  // The name, size and date of the file: a changed sample is drawn again.
-  const QString cached = QStringLiteral("%1/thumbnails/%2-%3x%4-%5.png")
+  // The name, size and date of the file: a changed sample is drawn again (v2: spatial ones in 3D).
+  const QString cached = QStringLiteral("%1/thumbnails/v2-%2-%3x%4-%5.png")
                              .arg(dir, file.completeBaseName())
                              .arg(size.width())
                              .arg(size.height())
@@ -38,10 +65,14 @@ QPixmap WelcomeDialog::thumbnail(const QString& path, QSize size) {
   if (!dir.isEmpty() && pixmap.load(cached)) return pixmap;
   Document document;
   if (!document.load(path)) return {};
-  SketchEditor sketch(&document);
-  sketch.resize(size);
-  sketch.fitToView();
-  pixmap = sketch.grab();
+  const auto mech = document.simulated();
+  if (mech && !mech->planar) pixmap = view3D(*mech, size);
+  if (pixmap.isNull()) {
+    SketchEditor sketch(&document);
+    sketch.resize(size);
+    sketch.fitToView();
+    pixmap = sketch.grab();
+  }
   if (!dir.isEmpty() && QDir().mkpath(QFileInfo(cached).path())) pixmap.save(cached, "PNG");
   return pixmap;
 }

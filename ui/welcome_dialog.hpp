@@ -1,6 +1,7 @@
 #pragma once
-// The welcome panel: the shipped samples as thumbnails (drawn by the sketch editor from each
-// sample, once, then cached as PNG in the user's cache folder by file name and date). Clicking
+// The welcome panel: the shipped samples as thumbnails (spatial ones drawn by the 3D view, planar
+// ones by the sketch editor, each sample once, then cached as PNG in the user's cache folder by
+// file name and date). Clicking
 // one asks for it to be opened (as a copy, as File > Samples does). Shown on the first start and
 // from Help > Welcome.
 #include <QDialog>

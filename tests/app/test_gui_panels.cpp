@@ -24,6 +24,8 @@
 #include <QTest>
 #include <QTreeWidget>
 #include <catch2/catch.hpp>
+#include <map>
+#include <set>
 
 #include "core/sim/mechanism.hpp"
 #include "tests/app/gui_wait.hpp"
@@ -315,10 +317,13 @@ TEST_CASE("the welcome panel shows every sample as a thumbnail; a click opens a 
   QListWidget* list = dialog->samples();
   REQUIRE(list->count() == files);
   QListWidgetItem* slider = nullptr;
+  // Planar samples are drawn by the sketch, spatial ones by the 3D view: told apart by the
+  // background in the corner (the sketch's paper, the 3D view's sky).
+  std::map<bool, std::set<QRgb>> corners;  // planar or not: the corner colours seen
   for (int i = 0; i < list->count(); ++i) {
     QListWidgetItem* item = list->item(i);
     INFO(item->text().toStdString());
-    // Drawn, not blank: the sketch's links differ from its background somewhere.
+    // Drawn, not blank: the links differ from the background somewhere.
     const QImage image = item->icon().pixmap(QSize(220, 150)).toImage();
     REQUIRE_FALSE(image.isNull());
     const QRgb corner = image.pixel(1, 1);
@@ -326,8 +331,16 @@ TEST_CASE("the welcome panel shows every sample as a thumbnail; a click opens a 
     for (int y = 0; y < image.height() && !drawn; y += 3)
       for (int x = 0; x < image.width() && !drawn; x += 3) drawn = image.pixel(x, y) != corner;
     CHECK(drawn);
+    Document doc;
+    REQUIRE(doc.load(item->data(Qt::UserRole).toString()));
+    REQUIRE(doc.simulated());
+    corners[doc.simulated()->planar].insert(corner);
     if (item->text() == "slider crank") slider = item;
   }
+  // Every spatial one under the 3D view's sky (the same top row at the same size); the sketch's
+  // paper, its grid or a label, never that colour.
+  REQUIRE(corners[false].size() == 1);
+  CHECK(corners[true].count(*corners[false].begin()) == 0);
   REQUIRE(slider);
   list->scrollToItem(slider);
   QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(slider).center());
