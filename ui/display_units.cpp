@@ -79,6 +79,14 @@ QString format_length(double metres, DisplayUnits units, int digits) {
   return with_unit(format_shown_number(metres * s.factor, digits), s.unit);
 }
 
+double round_up_125(double metres) {
+  if (!(metres > 0) || !std::isfinite(metres)) return 0.0;
+  const double decade = std::pow(10.0, std::floor(std::log10(metres)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * decade >= metres * (1 - 1e-12)) return m * decade;  // 1e-12: log10's round-off
+  return 10 * decade;
+}
+
 QString format_angle(double radians, DisplayUnits units, int digits) {
   const DisplayScale s = displayScale("rad", units);
   return with_unit(format_shown_number(radians * s.factor, digits), s.unit);

@@ -56,6 +56,10 @@ inline QString format_angle(double radians, int digits = 4) {
   return format_angle(radians, displayUnits(), digits);
 }
 
+// The smallest length of 1, 2 or 5 × 10^k m that is at least `metres` (> 0): a scale bar's, so
+// that its label reads as a round number in m or mm. Non-positive or non-finite input gives 0.
+double round_up_125(double metres);
+
 // A number and its shown unit: "12.5 mm", "30°" (the degree sign follows the number without a
 // space, ISO 80000-1), the number alone without a unit.
 QString with_unit(const QString& number, const QString& unit);

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/doc/sketch_geometry.hpp"
+#include "ui/display_units.hpp"
 #include "ui/sketch_contacts.hpp"
 #include "ui/sketch_editor.hpp"
 #include "ui/sketch_labels.hpp"
@@ -124,16 +125,20 @@ void SketchEditor::drawGrid(QPainter& p) const {
     for (double y = std::floor(lo.y() / step) * step; y <= hi.y(); y += step)
       p.drawLine(toScreen(Vec3(lo.x(), y, 0)), toScreen(Vec3(hi.x(), y, 0)));
   };
-  lines(grid_, QColor(236, 238, 242));
-  lines(grid_ * 10, QColor(215, 219, 226));
+  // The snapping grid's step, or a decade of it once its lines would crowd (a 6 m boom).
+  double minor = grid_;
+  while (minor * scale_ < 6) minor *= 10;
+  lines(minor, QColor(236, 238, 242));
+  lines(minor * 10, QColor(215, 219, 226));
   p.setPen(QPen(QColor(190, 196, 206), 1, Qt::DashLine));
   p.drawLine(toScreen(Vec3(lo.x(), 0, 0)), toScreen(Vec3(hi.x(), 0, 0)));
   p.drawLine(toScreen(Vec3(0, lo.y(), 0)), toScreen(Vec3(0, hi.y(), 0)));
-  // Scale bar: one major grid step.
-  const QPointF a(16, height() - 16), b = a + QPointF(grid_ * 10 * scale_, 0);
+  // Scale bar: a round length at least 60 px long, in the display units.
+  const double bar = round_up_125(60 / scale_);
+  const QPointF a(16, height() - 16), b = a + QPointF(bar * scale_, 0);
   p.setPen(QPen(QColor(80, 80, 80), 2));
   p.drawLine(a, b);
-  p.drawText(a + QPointF(0, -5), tr("%1 mm").arg(grid_ * 10 * 1000, 0, 'g', 4));
+  p.drawText(a + QPointF(0, -5), format_length(bar));
 }
 
 void SketchEditor::drawGroundSymbol(QPainter& p, const QPointF& at) const {

@@ -46,6 +46,23 @@ TEST_CASE("display units: lengths and angles as text", "[display-units]") {
   CHECK(with_unit("2.5", "") == "2.5");
 }
 
+TEST_CASE("display units: a scale bar's round length and its text", "[display-units]") {
+  // The smallest 1, 2 or 5 x 10^k at least the asked length: exact powers of ten stay.
+  CHECK(round_up_125(0.1) == 0.1);
+  CHECK(round_up_125(0.11) == Approx(0.2).epsilon(1e-15));
+  CHECK(round_up_125(0.23) == Approx(0.5).epsilon(1e-15));
+  CHECK(round_up_125(0.6) == Approx(1.0).epsilon(1e-15));
+  CHECK(round_up_125(1.0) == 1.0);
+  CHECK(round_up_125(3.7) == Approx(5.0).epsilon(1e-15));
+  CHECK(round_up_125(0.0004) == Approx(0.0005).epsilon(1e-15));
+  CHECK(round_up_125(0.0) == 0.0);
+  CHECK(round_up_125(-1.0) == 0.0);
+  CHECK(round_up_125(std::numeric_limits<double>::infinity()) == 0.0);
+  CHECK(format_length(round_up_125(0.6), kShop) == "1000 mm");
+  CHECK(format_length(round_up_125(0.6), kSi) == "1 m");
+  CHECK(format_length(round_up_125(0.011), kSi) == "0.02 m");
+}
+
 TEST_CASE("display units: stored with QSettings, a change announced once", "[display-units]") {
   QCoreApplication::setOrganizationName("ArticulaTest");  // keep the user's settings out of it
   QCoreApplication::setApplicationName("test_display_units");
