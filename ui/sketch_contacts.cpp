@@ -42,21 +42,28 @@ void drawPlane(QPainter& p, const ContactSpec& c, const Frame& surface, const Ve
   }
 }
 
+// A cam's profile as local points of its surface body (empty when the profile does not parse:
+// the file's check names it).
+std::vector<Vec3> camPoints(const ContactSpec& c, int samples) {
+  std::vector<Vec3> out;
+  try {
+    const CamProfile cam = CamProfile::from_json(c.profile, "profile");
+    for (int i = 0; i < samples; ++i) {
+      const Eigen::Vector2d q = cam.at(2 * M_PI * i / samples).p;
+      out.push_back(c.surface_point + Vec3(q.x(), q.y(), 0));
+    }
+  } catch (const std::exception&) {
+  }
+  return out;
+}
+
 void drawCam(QPainter& p, const ContactSpec& c, const Frame& surface,
              const std::function<QPointF(const Vec3&)>& to_screen) {
-  std::optional<CamProfile> cam;
-  try {
-    cam = CamProfile::from_json(c.profile, "profile");
-  } catch (const std::exception&) {
-    return;  // the file's check names it; nothing to draw
-  }
-  constexpr int kSamples = 180;
-  QPainterPath path;
-  for (int i = 0; i <= kSamples; ++i) {
-    const Eigen::Vector2d q = cam->at(2 * M_PI * i / kSamples).p;
-    const QPointF s = to_screen(surface.point(c.surface_point + Vec3(q.x(), q.y(), 0)));
-    i == 0 ? path.moveTo(s) : path.lineTo(s);
-  }
+  const std::vector<Vec3> profile = camPoints(c, 180);
+  if (profile.empty()) return;
+  QPainterPath path(to_screen(surface.point(profile.front())));
+  for (const Vec3& v : profile) path.lineTo(to_screen(surface.point(v)));
+  path.closeSubpath();
   p.drawPath(path);
 }
 
@@ -133,6 +140,26 @@ void drawJointLimits(QPainter& p, const MechanismSpec& spec, const BodyToWorld& 
       drawPrismaticStops(p, j, parent, at, to_screen);
   }
   p.restore();
+}
+
+std::vector<ContactPoint> contactExtent(const MechanismSpec& spec, const BodyToWorld& to_world) {
+  std::vector<ContactPoint> out;
+  for (const ContactSpec& c : spec.contacts) {
+    const int body = bodyOf(spec, c.body), surface = bodyOf(spec, c.surface_body);
+    if ((body < 0 && c.body != "ground") || (surface < 0 && c.surface_body != "ground")) continue;
+    const Vec3 centre = to_world(body, c.point);
+    for (double s : {-1.0, 1.0}) out.push_back({body, centre + s * Vec3(c.radius, c.radius, 0)});
+    if (c.surface_type == "slot") {
+      const Vec3 in = c.slot_direction.normalized(), side = Vec3::UnitZ().cross(in);
+      for (double s : {-1.0, 1.0})
+        for (double along : {0.0, c.slot_length})
+          out.push_back(
+              {surface, to_world(surface, c.surface_point + s * c.radius * side + along * in)});
+    } else if (c.surface_type == "cam") {
+      for (const Vec3& v : camPoints(c, 72)) out.push_back({surface, to_world(surface, v)});
+    }
+  }
+  return out;
 }
 
 void drawContacts(QPainter& p, const MechanismSpec& spec, const BodyToWorld& to_world,

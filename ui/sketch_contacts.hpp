@@ -5,6 +5,7 @@
 // the file and the poses on display, so they move with their bodies.
 #include <QPointF>
 #include <functional>
+#include <vector>
 
 #include "core/spec/mechanism_spec.hpp"
 
@@ -19,6 +20,15 @@ using BodyToWorld = std::function<Vec3(int body, const Vec3& local)>;
 // sphere is (the view's size: a plane is unbounded).
 void drawContacts(QPainter& p, const MechanismSpec& spec, const BodyToWorld& to_world,
                   const std::function<QPointF(const Vec3&)>& to_screen, double scale, double reach);
+
+// World points that bound what drawContacts draws, each with the body it belongs to (file index,
+// -1 = ground), for fitting the view: a sphere's box, a slot's rail ends, a cam's profile. Planes
+// are unbounded and add nothing beyond their sphere.
+struct ContactPoint {
+  int body;
+  Vec3 world;
+};
+std::vector<ContactPoint> contactExtent(const MechanismSpec& spec, const BodyToWorld& to_world);
 
 // The end stops of revolute and prismatic joints: an arc over a revolute joint's range, from its
 // parent frame's x axis (q = 0), with a bar at each bound; bars across a slider's axis at its

@@ -8,6 +8,7 @@
 
 #include "core/algorithms/kinematics.hpp"
 #include "core/doc/sketch_geometry.hpp"
+#include "ui/sketch_contacts.hpp"
 #include "ui/sketch_tools.hpp"
 
 namespace articula {
@@ -128,6 +129,9 @@ Eigen::AlignedBox2d SketchEditor::extent() const {
   for (const DrawnPoint& p : points_) add(p.world);
   for (int b = 0; b < static_cast<int>(poses_.size()); ++b)
     for (const Vec3& v : outline(b)) add(bodyToWorld(b, v));
+  const std::vector<ContactPoint> contacts =
+      contactExtent(spec, [this](int b, const Vec3& local) { return bodyToWorld(b, local); });
+  for (const ContactPoint& c : contacts) add(c.world);
   for (const JointSpec& js : spec.joints) {
     const int b = spec.body_index(js.child);
     if (!js.drive || js.parent != "ground" || js.joint.type != JointType::Revolute || b < 0)
@@ -135,6 +139,8 @@ Eigen::AlignedBox2d SketchEditor::extent() const {
     const Vec3 c = js.parent_frame.position;
     double r = 0;
     for (const Vec3& v : outline(b)) r = std::max(r, (bodyToWorld(b, v) - c).head<2>().norm());
+    for (const ContactPoint& p : contacts)  // a crank's pin, a cam's profile: swept too
+      if (p.body == b) r = std::max(r, (p.world - c).head<2>().norm());
     add(c - Vec3(r, r, 0)), add(c + Vec3(r, r, 0));
   }
   return box;
