@@ -7,6 +7,7 @@
 #ifdef ARTICULA_GUI_TEST
 #define CATCH_CONFIG_RUNNER
 #include <QApplication>
+#include <QDir>
 #include <QImage>
 #include <QTest>
 #include <QUndoStack>
@@ -20,6 +21,7 @@
 #include "ui/document.hpp"
 #include "ui/main_window.hpp"
 #include "ui/simulation_controller.hpp"
+#include "ui/sketch_contacts.hpp"
 #include "ui/sketch_editor.hpp"
 #include "ui/viewport_panel.hpp"
 #ifdef ARTICULA_HAVE_RENDER
@@ -193,6 +195,31 @@ TEST_CASE("the sketch keeps the moving mechanism in view", "[gui][ux-sketch]") {
     }
     CHECK(outside == 0);
     win.shot(QString("in_view_") + name);
+  }
+}
+
+TEST_CASE("every planar sample opens whole in the sketch, its contact geometry included",
+          "[gui][ux-sketch]") {
+  // The Geneva drive opened cut: its crank pin and the wheel's slot mouths were outside the view
+  // (the fit took joints and outlines, not what the contacts draw).
+  Win win;
+  const QDir dir(QStringLiteral(ARTICULA_SOURCE_DIR "/samples"));
+  for (const QString& file : dir.entryList({"*.json"}, QDir::Files)) {
+    INFO(file.toStdString());
+    REQUIRE(win.w.openFile(dir.filePath(file)));
+    const auto mech = win.w.document()->simulated();
+    if (!mech || !mech->planar) continue;
+    QCoreApplication::processEvents();
+    const MechanismSpec& spec = win.w.document()->spec();
+    std::vector<Vec3> shown;
+    for (int b = 0; b < static_cast<int>(spec.bodies.size()); ++b)
+      for (const Vec3& p : drawnPoints(win.e, b)) shown.push_back(p);
+    for (const ContactPoint& c :
+         contactExtent(spec, [&](int b, const Vec3&local) { return win.e->bodyToWorld(b, local); }))
+      shown.push_back(c.world);
+    int outside = 0;
+    for (const Vec3& p : shown) outside += !QRectF(win.e->rect()).contains(win.e->toScreen(p));
+    CHECK(outside == 0);
   }
 }
 
