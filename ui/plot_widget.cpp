@@ -207,7 +207,11 @@ void PlotWidget::setTitle(const QString& title) {
 }
 
 QString PlotWidget::title() const {
-  if (!title_.isEmpty() || !mech_ || channels_.empty()) return title_;
+  if (!mech_ || channels_.empty()) return title_;
+  // One curve and no legend: the caption names it ("Joint reaction forces: J1.|F|").
+  if (!title_.isEmpty() && channels_.size() == 1)
+    return title_ + ": " + channelName(channels_.front(), *mech_);
+  if (!title_.isEmpty()) return title_;
   QStringList names;
   for (const Channel& c : channels_) names << channelName(c, *mech_);
   return names.join(", ");

@@ -51,6 +51,8 @@ class PlotWidget : public QWidget {
   void removeChannel(int i);
   const std::vector<Channel>& channels() const { return channels_; }
   void setTitle(const QString& title);  // empty: derived from the channels
+  // The caption: the title set (with the channel's name when it is the only one), else the
+  // channels' names.
   QString title() const;
   const QString& customTitle() const { return title_; }  // empty when derived from the channels
 

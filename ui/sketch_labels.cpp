@@ -67,7 +67,13 @@ std::vector<SketchLabel> placeLabels(const std::vector<std::pair<QString, QPoint
       if (best < 0 || c < best) best = c, best_rect = r;
       if (c == 0) break;  // the first free place
     }
-    placed.push_back({text, at, inside(best_rect, obstacles.view)});
+    const QRectF r = inside(best_rect, obstacles.view);
+    // A crowded sketch (the 110 joints of the Strandbeest walker) names what fits: a label on
+    // another is unreadable, and the Model tree lists every joint.
+    if (std::any_of(placed.begin(), placed.end(),
+                    [&](const SketchLabel& l) { return l.rect.intersects(r); }))
+      continue;
+    placed.push_back({text, at, r});
   }
   return placed;
 }

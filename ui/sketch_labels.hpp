@@ -3,8 +3,9 @@
 // Stewart platform, were drawn under the links and were cut at the view's edge). Each label tries
 // a few places around its point and keeps the first that stays inside the view and covers no
 // label placed before it, no drawn point and no link; when every place covers something, the
-// least covered one (a label 100, a point 10, a link 1), moved inside the view. Drawn last, on a
-// light backing, so that nothing drawn afterwards hides it.
+// least covered one (a label 100, a point 10, a link 1), moved inside the view, unless it would
+// lie on a label placed before it: then it is left out. Drawn last, on a light backing, so that
+// nothing drawn afterwards hides it.
 #include <QFontMetricsF>
 #include <QLineF>
 #include <QPainter>

@@ -4,6 +4,7 @@
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QSurfaceFormat>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <limits>
 
@@ -72,6 +73,10 @@ ViewportPanel::ViewportPanel(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
 #ifdef ARTICULA_HAVE_RENDER
   viewport_ = new ViewportWidget(this);
+  keep_in_view_ = new QTimer(this);
+  keep_in_view_->setSingleShot(true);
+  keep_in_view_->setInterval(100);
+  connect(keep_in_view_, &QTimer::timeout, viewport_, &ViewportWidget::keepInView);
   QSurfaceFormat format = QSurfaceFormat::defaultFormat();
   format.setSamples(multisampling());
   viewport_->setFormat(format);
@@ -194,6 +199,7 @@ void ViewportPanel::showSnapshot(const Snapshot& s) {
   scene_->update(s);
   shown_ = s;  // overlays switched on while paused are drawn from it
   has_shown_ = true;
+  if (!keep_in_view_->isActive()) keep_in_view_->start();
   viewport_->update();
 #endif
 }

@@ -15,6 +15,8 @@
 #include "ui/viewport_widget.hpp"  // RayHit
 #endif
 
+class QTimer;
+
 namespace articula {
 
 struct Mechanism;
@@ -95,6 +97,7 @@ class ViewportPanel : public QWidget {
   Overlays overlays_;
   Snapshot shown_;  // the snapshot on display
   bool has_shown_ = false;
+  QTimer* keep_in_view_ = nullptr;  // at most every 100 ms: a bounds pass walks every body
   int pick_body_ = -1;  // the user body last clicked on in the 3D view, and the point clicked
   Vec3 pick_local_ = Vec3::Zero();  // in its model body coordinates
   static int samples_;

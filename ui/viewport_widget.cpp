@@ -116,6 +116,7 @@ ViewportWidget::~ViewportWidget() {
 void ViewportWidget::setScene(osg::Node* scene) {
   if (scene_) root_->removeChild(scene_);
   scene_ = scene;
+  motion_.init();  // another mechanism: its own range of motion
   if (scene_) root_->addChild(scene_);
   update();
 }
@@ -156,12 +157,29 @@ double ViewportWidget::worldPerPixel() const {
   return 2 * half_height / std::max(height(), 1);
 }
 
-void ViewportWidget::fitToView() {
-  if (!scene_) return;
+osg::BoundingBox ViewportWidget::mechanismBounds() const {
+  if (!scene_) return {};
   osg::ComputeBoundsVisitor bounds;
   bounds.setTraversalMask(kMechanismMask);
   scene_->accept(bounds);
-  const osg::BoundingBox& box = bounds.getBoundingBox();
+  return bounds.getBoundingBox();
+}
+
+void ViewportWidget::fitToView() {
+  motion_ = mechanismBounds();
+  fitBox(motion_);
+}
+
+void ViewportWidget::keepInView() {
+  if (!fitted_) return;
+  const osg::BoundingBox box = mechanismBounds();
+  if (!box.valid()) return;
+  if (motion_.valid() && motion_.contains(box._min) && motion_.contains(box._max)) return;
+  motion_.expandBy(box);
+  fitBox(motion_);
+}
+
+void ViewportWidget::fitBox(const osg::BoundingBox& box) {
   if (!box.valid()) return;
   center_ = box.center();
   const double aspect = double(std::max(width(), 1)) / std::max(height(), 1);
@@ -233,7 +251,7 @@ void ViewportWidget::resizeGL(int w, int h) {
   viewer_->getCamera()->setViewport(0, 0, pw, ph);
   // Fitted for another shape (the window laid out after opening, a splitter or the build bar's
   // rows changing its height): fit again, unless the user has panned or zoomed since.
-  if (fitted_) fitToView();
+  if (fitted_) fitBox(motion_.valid() ? motion_ : mechanismBounds());
 }
 
 void ViewportWidget::paintGL() {

@@ -9,6 +9,7 @@
 #include <QOpenGLWidget>
 #include <QPoint>
 #include <QPointF>
+#include <osg/BoundingBox>
 #include <osg/Matrixd>
 #include <osg/Vec3d>
 #include <osg/ref_ptr>
@@ -74,6 +75,11 @@ class ViewportWidget : public QOpenGLWidget {
   bool isOrthographic2D() const { return ortho2d_; }
   // Frames the scene's mechanism geometry (decorations such as the grid are left out).
   void fitToView();
+  // While the view is as fitted, a mechanism that moves out of what was framed brings it back:
+  // framed again around everything shown since the fit (its range of motion so far), so it
+  // settles within one cycle. Call after the scene's poses change.
+  void keepInView();
+  osg::BoundingBox mechanismBounds() const;  // world, as drawn now; invalid without a scene
   // Back to the default oblique 3-D view direction (does not change the zoom).
   void resetViewDirection();
 
@@ -129,6 +135,7 @@ class ViewportWidget : public QOpenGLWidget {
 
  private:
   enum class Drag { None, Orbit, Pan, Interactor };
+  void fitBox(const osg::BoundingBox& box);  // frames the box, and the view is as fitted
   osg::Matrixd viewMatrix() const;
   osg::Matrixd projectionMatrix() const;
   void updateCamera();
@@ -150,7 +157,8 @@ class ViewportWidget : public QOpenGLWidget {
   osg::Vec3d up_{0, 1, 0}, toward_viewer_{0, 0, 1}, right_{1, 0, 0};
   osg::Vec3d center_;
   double distance_ = 2.0, yaw_ = 0.0, pitch_ = 0.0;
-  bool fitted_ = false;  // as fitToView() left it: refitted when the widget is resized
+  bool fitted_ = false;      // as fitToView() left it: refitted when the widget is resized
+  osg::BoundingBox motion_;  // world: the mechanism's bounds shown since the last fit
   bool ortho2d_ = false;
 
   Drag drag_ = Drag::None;

@@ -375,6 +375,36 @@ TEST_CASE("spatial samples open with the 3D view in front, planar ones with the 
 }
 
 #ifdef ARTICULA_HAVE_RENDER
+#ifdef ARTICULA_HAVE_RENDER
+TEST_CASE("the 3D view keeps the moving mechanism in view", "[gui][ux-view]") {
+  // The double pendulum's lower link and the geared crank-rocker's gear left the narrow 3D view
+  // beside the sketch as they moved: it was fitted at t = 0 only.
+  Win win;
+  for (const char* name : {"double_pendulum", "geared_crank_rocker"}) {
+    INFO(name);
+    REQUIRE(win.w.openFile(sample(name)));
+    SimulationController* c = win.w.controller();
+    c->runFor(1.0);
+    ViewportWidget* view = win.w.viewport()->viewportWidget();
+    int outside = 0;
+    for (int k = 0; k <= 25; ++k) {
+      c->showTime(0.04 * k);
+      waitFor([] { return false; }, 120);  // the view checks at most every 100 ms
+      const osg::BoundingBox box = view->mechanismBounds();
+      REQUIRE(box.valid());
+      // The box's corners pulled 10 % towards its centre: the perspective frame holds the box's
+      // sphere, whose rim can project a little past the corners' own.
+      for (int i = 0; i < 8; ++i) {
+        const osg::Vec3d p = box.center() + (box.corner(i) - box.center()) * 0.9;
+        outside += !QRectF(view->rect()).contains(view->projectToWidget(p));
+      }
+    }
+    CHECK(outside == 0);
+    win.shot(QString("in_view_3d_") + name);
+  }
+}
+#endif
+
 TEST_CASE("a point clicked in the 3D view before a run is the point traced after it",
           "[gui][ux-view]") {
   Win win;
