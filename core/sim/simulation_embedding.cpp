@@ -13,13 +13,6 @@
 
 namespace articula {
 
-namespace {
-// Below this ratio of the position solve's dependent-block conditioning to its value after the
-// choice, monitor() checks Y₁ itself (it re-chooses at 0.5 of its own ratio): the two blocks hold
-// the same rows (ConstraintSet::projected_row), so they degrade together.
-constexpr double kWatchDegradation = 0.8;
-}  // namespace
-
 void Simulation::embed_state(double t, VecX& q, VecX& qd) {
   if (stage_cache_.find_closed(t, q, qd)) return;  // closed before from the same key
   ConstraintContext c{mech_, drives_, data_};
@@ -33,7 +26,7 @@ void Simulation::monitor_embedding() {
   // when a node's Y₁ has become ill-conditioned; the state itself does not change. The rows G
   // are formed only when the last position solve's factors (at this state) say the dependent
   // block has lost conditioning, at a looser threshold than monitor()'s own.
-  if (embedding_->closure_degradation() > kWatchDegradation) return;
+  if (!embedding_->closure_watch()) return;
   forward_kinematics_bias(model_, data_, q_, qd_);
   ConstraintContext c{mech_, drives_, data_};
   c.t = t_;

@@ -65,7 +65,8 @@ void EmbeddedAba::gather_x(Node& n, int index, const ConstraintEmbedding& embedd
 
 // M̃_S and U_S: CRBA over the members with their articulated inertias (base coordinates, so the
 // composites add without transforms): M̃(i, j) = (I^C_{b(i)} s_i) · s_j for b(j) an ancestor of
-// b(i) in the node or b(i) itself, 0 for unrelated members.
+// b(i) in the node or b(i) itself, 0 for unrelated members. M̃_S is skipped when the node has no
+// independent coordinates (k = 0: its motion is the rows' particular solution).
 void EmbeddedAba::local_mass(const Data& data, Node& n) {
   const int m = static_cast<int>(n.bodies.size()), ns = static_cast<int>(n.cols.size());
   for (int a = 0; a < m; ++a) n.IC[a] = data.oIA[n.bodies[a]];
@@ -75,7 +76,12 @@ void EmbeddedAba::local_mass(const Data& data, Node& n) {
     const int b = model_.v_body[n.cols[i]];
     n.S.col(i) = data.oS[b].col(n.cols[i] - model_.v_index[b]);
   }
-  for (int i = 0; i < ns; ++i) n.U.col(i).noalias() = n.IC[n.owner[i]] * n.S.col(i);
+  for (int i = 0; i < ns; ++i) {
+    const Vec6 s = n.S.col(i);  // fixed size: the 6x6 product unrolled, no dynamic dispatch
+    const Vec6 u = n.IC[n.owner[i]] * s;
+    n.U.col(i) = u;
+  }
+  if (n.X.cols() == 0) return;  // every coordinate dependent: q̈_S = y_S, M̃_S not needed
   n.M.setZero();
   for (int i = 0; i < ns; ++i)
     for (int j = 0; j <= i; ++j) {
@@ -107,6 +113,24 @@ void EmbeddedAba::local_bias(const Data& data, Node& n, const VecX& y) {
   for (int i = 0; i < ns; ++i) n.h[i] = n.S.col(i).dot(n.force[n.owner[i]]);
 }
 
+// D_S⁻¹ u_S and D_S⁻¹ W_Sᵀ from D_S (k x k); false when D_S is not positive definite. One
+// independent coordinate (a four-bar's node) divides by the scalar D_S.
+bool EmbeddedAba::node_inverse(Node& n) {
+  if (n.D.rows() == 1) {
+    const double d = n.D(0, 0);
+    if (!(d > 0.0)) return false;
+    n.Dinv_u = n.Xh / d;
+    n.DinvWt = n.W.transpose() / d;
+    return true;
+  }
+  n.ldlt.compute(n.D);
+  if (n.ldlt.info() != Eigen::Success || !(n.ldlt.vectorD().minCoeff() > 0.0)) return false;
+  n.Dinv_u = n.ldlt.solve(n.Xh);
+  n.DinvWt = n.W.transpose();
+  n.ldlt.solveInPlace(n.DinvWt);
+  return true;
+}
+
 // Pass 2 at node S: D_S, u_S, the gain W_S, and P's share (see the header for the derivation).
 bool EmbeddedAba::tip_to_base(Data& data, Node& n, const VecX& y, const VecX& tau) {
   local_mass(data, n);
@@ -116,19 +140,17 @@ bool EmbeddedAba::tip_to_base(Data& data, Node& n, const VecX& y, const VecX& ta
   Mat6 IC = Mat6::Zero();
   for (std::size_t a = 0; a < n.bodies.size(); ++a)
     if (n.up[a] < 0) p += n.force[a], IC += n.IC[a];
-  n.W.noalias() = n.U * n.X;
   for (std::size_t i = 0; i < n.cols.size(); ++i) n.h[i] = tau[n.cols[i]] - n.h[i];  // τ_S - h_S
   if (k > 0) {
-    n.MX.noalias() = n.M * n.X;
-    n.D.noalias() = n.X.transpose() * n.MX;
-    n.ldlt.compute(n.D);
-    if (n.ldlt.info() != Eigen::Success || !(n.ldlt.vectorD().minCoeff() > 0.0)) return false;
-    n.Xh.noalias() = n.X.transpose() * n.h;
-    n.Dinv_u = n.ldlt.solve(n.Xh);
-    n.DinvWt = n.W.transpose();
-    n.ldlt.solveInPlace(n.DinvWt);
-    IC.noalias() -= n.W * n.DinvWt;
-    p.noalias() += n.W * n.Dinv_u;
+    // Coefficient-wise products: the operands are a few rows and columns, where the blocked
+    // product's set-up costs more than the arithmetic.
+    n.W.noalias() = n.U.lazyProduct(n.X);
+    n.MX.noalias() = n.M.lazyProduct(n.X);
+    n.D.noalias() = n.X.transpose().lazyProduct(n.MX);
+    n.Xh.noalias() = n.X.transpose().lazyProduct(n.h);
+    if (!node_inverse(n)) return false;
+    IC.noalias() -= n.W.lazyProduct(n.DinvWt);
+    p.noalias() += n.W.lazyProduct(n.Dinv_u);
   }
   if (n.parent > 0) {
     data.oIA[n.parent] += IC;
@@ -145,13 +167,13 @@ void EmbeddedAba::base_to_tip(Data& data, Node& n, VecX& r) {
   n.qdd.setZero();
   if (n.X.cols() > 0) {
     n.theta = n.Dinv_u;
-    n.theta.noalias() -= n.DinvWt * aP;
-    n.qdd.noalias() = n.X * n.theta;
+    n.theta.noalias() -= n.DinvWt.lazyProduct(aP);
+    n.qdd.noalias() = n.X.lazyProduct(n.theta);
   }
   VecX& rs = n.rs;
-  rs.noalias() = n.U.transpose() * aP;
+  rs.noalias() = n.U.transpose().lazyProduct(aP);
   rs -= n.h;
-  rs.noalias() += n.M * n.qdd;
+  if (n.X.cols() > 0) rs.noalias() += n.M.lazyProduct(n.qdd);  // q̈_S - y_S = 0 otherwise
   n.qdd += n.ys;
   for (int i = 0; i < ns; ++i) data.qdd[n.cols[i]] = n.qdd[i], r[n.cols[i]] = rs[i];
   for (int a = 0, i = 0; a < m; ++a) {

@@ -62,6 +62,7 @@ class EmbeddedAba {
     Eigen::LDLT<MatX> ldlt;  // of D_S
   };
   bool tip_to_base(Data& data, Node& n, const VecX& y, const VecX& tau);
+  static bool node_inverse(Node& n);
   void local_mass(const Data& data, Node& n);
   void local_bias(const Data& data, Node& n, const VecX& y);
   void base_to_tip(Data& data, Node& n, VecX& r);

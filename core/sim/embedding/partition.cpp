@@ -20,10 +20,15 @@ constexpr double kRankThreshold = 1e-9;
 // the choice (Jain §9).
 constexpr double kRechoose = 0.5;
 
-MatX sub(const MatX& G, const std::vector<int>& rows, const std::vector<int>& cols) {
-  MatX A(rows.size(), cols.size());
+void sub_into(const MatX& G, const std::vector<int>& rows, const std::vector<int>& cols, MatX& A) {
+  A.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(cols.size()));
   for (std::size_t i = 0; i < rows.size(); ++i)
     for (std::size_t j = 0; j < cols.size(); ++j) A(i, j) = G(rows[i], cols[j]);
+}
+
+MatX sub(const MatX& G, const std::vector<int>& rows, const std::vector<int>& cols) {
+  MatX A;
+  sub_into(G, rows, cols, A);
   return A;
 }
 
@@ -175,18 +180,20 @@ void ConstraintEmbedding::choose(const MatX& G, const std::string& when) {
 double ConstraintEmbedding::factor(const MatX& G, bool estimate) {
   double worst = 1.0;
   for (Node& n : nodes_) {
-    n.lu.compute(sub(G, n.sel, n.dep));
+    sub_into(G, n.sel, n.dep, n.Y1);
+    n.lu.compute(n.Y1);
     if (estimate) {
       n.rcond = n.lu.rcond();
       worst = std::min(worst, n.rcond / n.rcond0);
     }
     if (n.ind.empty()) continue;
-    const MatX Xd = -n.lu.solve(sub(G, n.sel, n.ind));  // Eq. 60: -Y₁⁻¹ Y₂
+    sub_into(G, n.sel, n.ind, n.Y2);
+    n.Xd = n.lu.solve(n.Y2);  // Eq. 60: X_d = -Y₁⁻¹ Y₂ (the sign below)
     for (std::size_t j = 0; j < n.ind.size(); ++j) {
       const int k =
           static_cast<int>(std::lower_bound(independent_.begin(), independent_.end(), n.ind[j]) -
                            independent_.begin());
-      for (std::size_t i = 0; i < n.dep.size(); ++i) X_(n.dep[i], k) = Xd(i, j);
+      for (std::size_t i = 0; i < n.dep.size(); ++i) X_(n.dep[i], k) = -n.Xd(i, j);
     }
   }
   return worst;
@@ -199,6 +206,7 @@ int ConstraintEmbedding::monitor(const MatX& G, const std::string& when) {
   if (count == 0) return 0;
   rechosen_ += count;
   choose(G, when);  // every node again: the independent list is global
+  watch_ = -1.0;    // the ratio starts again from 1 at the new choice
   return count;
 }
 

@@ -56,6 +56,12 @@ class ConstraintEmbedding {
   // its value at the first solve after the choice (1 when nothing was solved since). A cheap
   // watch (the last solve's factors, no new rows) for when monitor() is worth its G.
   double closure_degradation() const;
+  // The per-step watch: whether monitor() is worth its G now. True when closure_degradation()
+  // is at or below the watch threshold (0.8 after a choice); each check that keeps the choice
+  // lowers the threshold to 0.9 of the ratio it saw, and the threshold follows the ratio up when
+  // it recovers, so Y₁ is checked every ~10 % of lost conditioning, not at every step while the
+  // ratio sits between 0.8 and monitor()'s 0.5.
+  bool closure_watch();
 
   // The nodes: their coordinates (increasing) and the independent ones among them (increasing,
   // each also in independent(); X's columns for node n are those coordinates' positions there).
@@ -76,6 +82,7 @@ class ConstraintEmbedding {
     int rank = -1;                // rank of the rows at the first choice
     double rcond0 = 0.0, rcond = 0.0;
     Eigen::PartialPivLU<MatX> lu;  // of Y₁
+    MatX Y1, Y2, Xd;               // factor()'s scratch: G[sel, dep], G[sel, ind], Y₁⁻¹ Y₂
     // Position solve (position_solve.cpp): Jb = J[sel_proj, free_dep] and its factors at the
     // last closed state (the velocity solve's), jrcond0 their conditioning after the choice.
     MatX Jb;
@@ -96,6 +103,7 @@ class ConstraintEmbedding {
   MatX X_, J_;
   VecX e_, y_, dv_;
   int rechosen_ = 0;
+  double watch_ = -1.0;  // closure_watch()'s threshold, -1 until the first watch after a choice
 };
 
 }  // namespace articula

@@ -3,6 +3,7 @@
 // paper leaves to the implementer (Jain Part II §8). Nodes are independent of each other (their
 // constraints are internal), so one pass over the stacked rows is every node's own iteration.
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -77,6 +78,26 @@ double ConstraintEmbedding::solve_dependent(ConstraintContext& c, double tol, Ve
     for (std::size_t i = 0; i < n.free_dep.size(); ++i) qd[n.free_dep[i]] = n.dx[i];
   }
   return err;
+}
+
+namespace {
+// Below this ratio of the position solve's dependent-block conditioning to its value after the
+// choice, monitor() checks Y₁ itself (it re-chooses at 0.5 of its own ratio): the two blocks hold
+// the same rows (ConstraintSet::projected_row), so they degrade together. After a check that
+// kept the choice, the next waits until the ratio has fallen by kWatchStep more.
+constexpr double kWatchDegradation = 0.8;
+constexpr double kWatchStep = 0.9;
+}  // namespace
+
+bool ConstraintEmbedding::closure_watch() {
+  const double ratio = closure_degradation();
+  if (watch_ < 0.0) watch_ = kWatchDegradation;
+  if (ratio > watch_) {  // follows the ratio up when it recovers
+    watch_ = std::min(kWatchDegradation, std::max(watch_, kWatchStep * ratio));
+    return false;
+  }
+  watch_ = kWatchStep * ratio;
+  return true;
 }
 
 double ConstraintEmbedding::closure_degradation() const {
