@@ -370,25 +370,34 @@ void run_contacts(benchmark::State& s, const MjCase& c) {
   mj_deleteModel(mm);
 }
 
+// The model loaded into MuJoCo and checked against Articula's mass matrix and inverse dynamics
+// (1e-9 relative, a planar chassis included) before anything is timed; null with the reason on
+// stderr.
+std::unique_ptr<MjCase> load_checked(const PeerModel& pm) {
+  std::string why;
+  auto c = load(pm, why);
+  if (!c) {
+    std::fprintf(stderr, "articula-bench: MuJoCo cannot load %s: %s\n", pm.name.c_str(),
+                 why.c_str());
+    return nullptr;
+  }
+  const double err = check(*c);
+  if (!(err < 1e-9)) {
+    std::fprintf(stderr,
+                 "articula-bench: MuJoCo's %s differs from Articula's (relative error %g)\n",
+                 pm.name.c_str(), err);
+    return nullptr;
+  }
+  return c;
+}
+
 }  // namespace
 
 bool register_mujoco_contacts(const std::vector<PeerModel>& models) {
   static std::vector<std::unique_ptr<MjCase>> cases;
   for (const PeerModel& pm : models) {
-    std::string why;
-    auto c = load(pm, why);
-    if (!c) {
-      std::fprintf(stderr, "articula-bench: MuJoCo cannot load %s: %s\n", pm.name.c_str(),
-                   why.c_str());
-      return false;
-    }
-    const double err = check(*c);  // mass matrix and inverse dynamics, planar chassis included
-    if (!(err < 1e-9)) {
-      std::fprintf(stderr,
-                   "articula-bench: MuJoCo's %s differs from Articula's (relative error %g)\n",
-                   pm.name.c_str(), err);
-      return false;
-    }
+    auto c = load_checked(pm);
+    if (!c) return false;
     const MjCase* cp = c.get();
     benchmark::RegisterBenchmark(("mujoco/sim1s_rk4/" + pm.name).c_str(), [cp](
                                                                               benchmark::State& s) {
@@ -403,20 +412,8 @@ bool register_mujoco(const std::vector<PeerModel>& models) {
   static std::vector<std::unique_ptr<MjCase>> cases;  // alive until the benchmarks have run
   for (const PeerModel& pm : models) {
     if (pm.gate_only) continue;  // the coupling gate is Simbody's (CoordinateCoupler)
-    std::string why;
-    auto c = load(pm, why);
-    if (!c) {
-      std::fprintf(stderr, "articula-bench: MuJoCo cannot load %s: %s\n", pm.name.c_str(),
-                   why.c_str());
-      return false;
-    }
-    const double err = check(*c);
-    if (!(err < 1e-9)) {
-      std::fprintf(stderr,
-                   "articula-bench: MuJoCo's %s differs from Articula's (relative error %g)\n",
-                   pm.name.c_str(), err);
-      return false;
-    }
+    auto c = load_checked(pm);
+    if (!c) return false;
     cases.push_back(std::move(c));
   }
   std::vector<std::string> ops = {"rnea", "crba", "forward", "inverse", "sim1s_rk4", "sim1s_euler"};
