@@ -177,9 +177,18 @@ Problem make_problem(StateSpace& space, const MeasurementLog& log, const Estimat
   const auto N = static_cast<int>(log.t.size());
   if (N < 2) throw MeasurementError("the log has one row: estimation needs at least two");
   const Mechanism& mech = space.mechanism();
-  Problem p{
-      &space, log,     opt,   0, N, VecX::Zero(space.nb()), MatX::Zero(space.nb(), space.nb()),
-      {},     nullptr, VecX()};
+  Problem p{&space,
+            log,
+            opt,
+            0,
+            N,
+            VecX::Zero(space.nb()),
+            MatX::Zero(space.nb(), space.nb()),
+            {},
+            nullptr,
+            VecX(),
+            nullptr,
+            {}};
   p.prior.head(space.nx()) = space.state_of(mech.q0, mech.qd0);
   for (int j = 0; j < space.nb(); ++j)
     p.prior_root(j, j) = 1.0 / (j < space.m()    ? opt.prior_q_sigma
