@@ -2,7 +2,9 @@
 // for 60 s (ARTICULA_MONKEY_SECONDS) with a fixed seed (ARTICULA_MONKEY_SEED) under Xvfb. Modal
 // dialogs and popup menus are dismissed by a watchdog timer, which runs inside their nested event
 // loops, so the run never hangs. It must end without a crash or a critical Qt message, and the
-// document must still save and reload equal. Part of test_gui (ARTICULA_GUI_TEST); empty elsewhere.
+// document must still save and reload equal. Should the GUI thread stop coming back anyway, a
+// stall guard prints the last acts and the GUI thread's stack and fails at once (a CI timeout
+// says nothing). Part of test_gui (ARTICULA_GUI_TEST); empty elsewhere.
 #ifdef ARTICULA_GUI_TEST
 #include <QAction>
 #include <QApplication>
@@ -13,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QKeyEvent>
+#include <QKeySequence>
 #include <QLabel>
 #include <QMenu>
 #include <QMouseEvent>
@@ -25,6 +28,8 @@
 #include <cstdio>
 #include <map>
 #include <random>
+
+#include "monkey_stall_guard.hpp"
 
 #include "core/io/project.hpp"
 #include "ui/document.hpp"
@@ -57,7 +62,7 @@ QByteArray folderHash(const QString& path) {
 
 class Monkey {
  public:
-  Monkey(MainWindow& w, unsigned seed) : w_(w), rng_(seed) {}
+  Monkey(MainWindow& w, unsigned seed, StallGuard& guard) : w_(w), rng_(seed), guard_(guard) {}
 
   // One random act on whatever is on top: a popup, a modal dialog or the main window.
   void act() {
@@ -104,6 +109,7 @@ class Monkey {
   void click() {
     auto [w, p] = target();
     const Qt::MouseButton b = button();
+    guard_.record("click " + describe(w, p));
     QPointer<QWidget> guard(w);
     mouse(w, QEvent::MouseButtonPress, p, b, b);
     if (guard) mouse(w, QEvent::MouseButtonRelease, p, b, Qt::NoButton);
@@ -113,6 +119,7 @@ class Monkey {
   void drag() {
     auto [w, p] = target();
     const Qt::MouseButton b = button();
+    guard_.record("drag " + describe(w, p));
     QPointer<QWidget> guard(w);
     mouse(w, QEvent::MouseButtonPress, p, b, b);
     const QPoint step(pick(41) - 20, pick(41) - 20);
@@ -126,6 +133,7 @@ class Monkey {
   void wheel() {
     auto [w, p] = target();
     const int delta = (pick(2) ? 1 : -1) * 120 * (1 + pick(3));
+    guard_.record("wheel " + describe(w, p));
     QWheelEvent e(QPointF(p), QPointF(w->mapToGlobal(p)), QPoint(), QPoint(0, delta), Qt::NoButton,
                   Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(w, &e);
@@ -143,6 +151,8 @@ class Monkey {
     const QString text = k >= Qt::Key_Space && k <= Qt::Key_AsciiTilde && mods == Qt::NoModifier
                              ? QString(QChar(k)).toLower()
                              : QString();
+    guard_.record("key " + QKeySequence(k | mods).toString().toStdString() + " on " +
+                  w->metaObject()->className());
     QPointer<QWidget> guard(w);
     QKeyEvent press(QEvent::KeyPress, k, mods, text);
     QApplication::sendEvent(w, &press);
@@ -166,11 +176,18 @@ class Monkey {
     if (pool.empty()) return;
     QAction* a = pool[pick(static_cast<int>(pool.size()))];
     ++counts_["action"];
+    guard_.record("action '" + a->text().toStdString() + "'");
     a->trigger();
+  }
+
+  static std::string describe(const QWidget* w, const QPoint& p) {
+    return std::string(w->metaObject()->className()) + " '" + w->objectName().toStdString() +
+           "' at " + std::to_string(p.x()) + "," + std::to_string(p.y());
   }
 
   MainWindow& w_;
   std::mt19937 rng_;
+  StallGuard& guard_;
   std::map<std::string, int> counts_;
 };
 
@@ -270,25 +287,37 @@ TEST_CASE("monkey: random input for a minute, then the document saves and reload
   w->resize(1280, 800);
   w->show();
   REQUIRE(w->openFile(dir.filePath("samples/fourbar.json")));
-  Monkey monkey(*w, seed);
+  // This loop not turning for 30 s is a hang (the GUI thread blocked, or nested event loops that
+  // never end), not a slow step (ARTICULA_MONKEY_STALL sets the limit).
+  const double stall_limit = qEnvironmentVariableIsSet("ARTICULA_MONKEY_STALL")
+                                 ? qEnvironmentVariable("ARTICULA_MONKEY_STALL").toDouble()
+                                 : 30.0;
+  StallGuard stall(stall_limit);
+  Monkey monkey(*w, seed, stall);
   // Selectable label text (the sketch status) starts an X11 drag-and-drop on a press and move, and
   // its nested event loop waits for a real button release that synthesized events never deliver.
   for (QLabel* label : w->findChildren<QLabel*>())
     if (label->textInteractionFlags() & Qt::TextSelectableByMouse)
       label->setTextInteractionFlags(Qt::NoTextInteraction);
   Watchdog watchdog;
-  QTimer driver;
-  driver.setInterval(4);
-  QObject::connect(&driver, &QTimer::timeout, [&] { monkey.act(); });
-  driver.start();
   QElapsedTimer clock;
   clock.start();
+  QTimer driver;
+  driver.setInterval(4);
+  // Acts also run inside dialogs' nested event loops; once the time is up they stop there too, so
+  // the watchdog can close what is open and this loop gets control back.
+  QObject::connect(&driver, &QTimer::timeout, [&] {
+    if (clock.elapsed() < seconds * 1000) monkey.act();
+  });
+  driver.start();
   while (clock.elapsed() < seconds * 1000) {
+    stall.beat();
     QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     QThread::msleep(1);
   }
   driver.stop();
   watchdog.stop();
+  stall.stop();
   Watchdog::closeAll();
   int total = 0;
   for (const auto& [kind, n] : monkey.counts()) {
