@@ -69,7 +69,9 @@ StallGuard::StallGuard(double seconds) : seconds_(seconds) {
   watcher_ = std::thread([this] { watch(); });
 }
 
-StallGuard::~StallGuard() { stop(); }
+StallGuard::~StallGuard() {
+  stop();
+}
 
 void StallGuard::record(std::string act) {
   const double t = std::chrono::duration<double>(Clock::now() - start_).count();
@@ -82,7 +84,9 @@ void StallGuard::record(std::string act) {
   }
 }
 
-void StallGuard::beat() { last_beat_ = Clock::now().time_since_epoch().count(); }
+void StallGuard::beat() {
+  last_beat_ = Clock::now().time_since_epoch().count();
+}
 
 void StallGuard::stop() {
   stopped_ = true;

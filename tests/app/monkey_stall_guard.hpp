@@ -1,8 +1,9 @@
 // A stall guard for the GUI monkey: when the test's own event loop has not turned for a while,
 // the GUI thread is stuck (a deadlock, a blocking wait on the simulation thread, an endless
-// computation, or nested event loops that never end). Then it prints the last acts and every thread's stack and
-// aborts, so a CI log says what hung instead of only "Timeout". A crash (SIGSEGV, SIGBUS) prints
-// the last acts and the crashing stack the same way. Linux only (tgkill, execinfo).
+// computation, or nested event loops that never end). Then it prints the last acts and every
+// thread's stack and aborts, so a CI log says what hung instead of only "Timeout". A crash
+// (SIGSEGV, SIGBUS) prints the last acts and the crashing stack the same way. Linux only (tgkill,
+// execinfo).
 #pragma once
 
 #include <atomic>
@@ -21,9 +22,9 @@ class StallGuard {
   StallGuard(const StallGuard&) = delete;
   StallGuard& operator=(const StallGuard&) = delete;
 
-  void record(std::string act);  // remembers the act (the last 40 are kept)
-  void beat();                   // the test's event loop turned now
-  void stop();                   // stops watching (idempotent)
+  void record(std::string act);          // remembers the act (the last 40 are kept)
+  void beat();                           // the test's event loop turned now
+  void stop();                           // stops watching (idempotent)
   void print_acts(const char* heading);  // to stderr, oldest first
 
  private:

@@ -29,9 +29,8 @@
 #include <map>
 #include <random>
 
-#include "monkey_stall_guard.hpp"
-
 #include "core/io/project.hpp"
+#include "monkey_stall_guard.hpp"
 #include "ui/document.hpp"
 #include "ui/main_window.hpp"
 #include "ui/recent_files.hpp"
