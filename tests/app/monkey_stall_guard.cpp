@@ -108,7 +108,7 @@ void StallGuard::watch() {
 void StallGuard::report() {
   char head[96];
   std::snprintf(head, sizeof head,
-                "monkey: the test's event loop has not turned for %.1f s; the last acts:\n",
+                "monkey: no act and no turn of the test's loop for %.1f s; the last acts:\n",
                 seconds_);
   print_acts(head);
   print_all_stacks();

@@ -1,9 +1,9 @@
-// A stall guard for the GUI monkey: when the test's own event loop has not turned for a while,
-// the GUI thread is stuck (a deadlock, a blocking wait on the simulation thread, an endless
-// computation, or nested event loops that never end). Then it prints the last acts and every
-// thread's stack and aborts, so a CI log says what hung instead of only "Timeout". A crash
-// (SIGSEGV, SIGBUS) prints the last acts and the crashing stack the same way. Linux only (tgkill,
-// execinfo).
+// A stall guard for the GUI monkey: when neither an act nor a turn of the test's own event loop
+// has been seen for a while, the GUI thread is stuck (a deadlock, a blocking wait on the simulation
+// thread, an endless computation, or nested event loops that never end). Then it prints the last
+// acts and every thread's stack and aborts, so a CI log says what hung instead of only "Timeout". A
+// crash (SIGSEGV, SIGBUS) prints the last acts and the crashing stack the same way. Linux only
+// (tgkill, execinfo).
 #pragma once
 
 #include <atomic>
