@@ -328,7 +328,9 @@ TEST_CASE("monkey: random input for a minute, then the document saves and reload
   std::printf(
       "monkey: %d acts in %.0f s (seed %u), %d dialogs/popups dismissed, %d drags cancelled\n",
       total, seconds, seed, watchdog.dismissed(), watchdog.dragsCancelled());
-  CHECK(total > 5 * seconds);  // it really did something (about 20 acts a second here)
+  // It really did something. Xvfb draws the 3D view in software on the GUI thread, so the rate
+  // follows the load: 235 to 1040 acts a minute measured at load averages 2 to 8 on 2 cores.
+  CHECK(total > 2 * seconds);
   CHECK(g_critical == 0);
 
   // The document still saves and reloads equal (an empty project included).
