@@ -115,6 +115,9 @@ void add_shapes(const Mechanism& mech, const SceneLayout& layout, const style::S
     on(u.surface)->addDrawable(cam_solid(size, u, color(u.surface)));
   } else {
     auto g = on(u.surface);
+    // The ground's plane is endless: its patches are drawn but not fitted, or a walker's twelve
+    // feet, each with its own patch, would shrink the mechanism in the view.
+    if (u.surface == 0) g->setNodeMask(kDecorationMask);
     translucent(*g);
     g->addDrawable(plane_patch(layout, size, u));
   }

@@ -123,6 +123,9 @@ void settle(int ms) {
     QApplication::processEvents(QEventLoop::AllEvents, 10);
     QThread::msleep(5);
   }
+  // What the last turn posted (a plot's relayout for its new axis title) is done before a grab:
+  // with a slow 3D view (the walker draws at 2 fps in software GL) one turn can fill the time.
+  QCoreApplication::sendPostedEvents();
 }
 
 // Runs the estimate of the imported log and waits for it (at most 10 minutes).
