@@ -2,10 +2,12 @@
 // estimation/<smoother>/<case>, <smoother> fixed_lag_w20 (window 20 rows, solved again as each
 // row arrives: the online estimator) or batch (the whole log at once, for reference); <case>
 // fourbar_passive (crank drive removed, an encoder on the crank, σ 1e-3 rad: the state of the
-// NEES test) or fourbar_torque (the crank drive unknown, encoder and coupler gyro: the torque
-// test's problem). One iteration smooths a 0.2 s log (200 rows) simulated with seeded noise;
-// the counter `realtime` is simulated seconds per wall-clock second (the target: >= 10
-// on one core for the fixed-lag smoother; the seed's paper: 0.7), `per_row` the time per row.
+// NEES test), fourbar_torque (the crank drive unknown, encoder and coupler gyro: the torque
+// test's problem) or stewart_legs_imu (the Stewart platform's six leg forces unknown, leg
+// encoders and a plate gyro and accelerometer: the spatial benchmark, >= 1x real time). One
+// iteration smooths a 0.2 s log (200 rows) simulated with seeded noise; the counter `realtime` is
+// simulated seconds per wall-clock second (the target: >= 10 on one core for the fixed-lag
+// smoother; the seed's paper: 0.7), `per_row` the time per row.
 #include <benchmark/benchmark.h>
 
 #include <fstream>
@@ -70,19 +72,44 @@ struct EstimationCase {
   EstimatorOptions opt;
 };
 
-// As the tests set them: σ_a small against a truth without process noise; in the torque case
-// the torque a random walk of 0.05 N m per √s.
-std::unique_ptr<EstimationCase> make_case(bool torque) {
+// The Stewart platform sample (legs motion-driven: the truth) with six leg encoders (σ 0.1 mm)
+// and a gyro and accelerometer on the top plate (σ 0.01); for the estimator (`unknown`) the
+// legs' drives are unknown forces, so the six leg lengths are its independent coordinates.
+json stewart(bool unknown) {
+  std::ifstream in(ARTICULA_SOURCE_DIR "/samples/stewart_platform.json");
+  json doc = json::parse(in);
+  json sensors = json::array();
+  for (int leg = 1; leg <= 6; ++leg)
+    sensors.push_back({{"name", "leg" + std::to_string(leg)},
+                       {"type", "encoder"},
+                       {"joint", "P" + std::to_string(leg)},
+                       {"sigma", 1e-4}});
+  sensors.push_back({{"name", "gyro"}, {"type", "gyro"}, {"body", "top_plate"}, {"sigma", 1e-2}});
+  sensors.push_back({{"name", "acc"},
+                     {"type", "accelerometer"},
+                     {"body", "top_plate"},
+                     {"point", {0, 0, 0}},
+                     {"sigma", 1e-2}});
+  doc["sensors"] = sensors;
+  if (unknown)
+    for (json& j : doc["joints"])
+      if (j.contains("drive")) j["drive"] = {{"type", "unknown"}};
+  return doc;
+}
+
+// The log from `truth`, estimated with `model`'s file; σ_a and σ_f as the tests set them.
+std::unique_ptr<EstimationCase> make_case(const std::string& name, const json& truth,
+                                          const json& model, double accel_sigma,
+                                          double force_sigma) {
   auto c = std::make_unique<EstimationCase>();
-  c->name = torque ? "fourbar_torque" : "fourbar_passive";
-  const std::string csv = simulated_log(fourbar(torque, false));
-  c->mech = std::make_unique<Mechanism>(
-      prepare_project(parse_project(fourbar(torque, torque).dump()).spec));
+  c->name = name;
+  const std::string csv = simulated_log(truth);
+  c->mech = std::make_unique<Mechanism>(prepare_project(parse_project(model.dump()).spec));
   c->space = std::make_unique<StateSpace>(*c->mech);
   c->log = std::make_unique<MeasurementLog>(
       parse_measurements(csv, c->name + ".csv", c->space->sensors()));
-  c->opt.accel_sigma = torque ? 0.01 : 1e-3;
-  c->opt.force_sigma = 0.05;
+  c->opt.accel_sigma = accel_sigma;
+  c->opt.force_sigma = force_sigma;
   return c;
 }
 
@@ -102,8 +129,13 @@ void run_smoother(benchmark::State& s, EstimationCase& c, int window) {
 
 void register_estimation() {
   static std::vector<std::unique_ptr<EstimationCase>> cases;
-  cases.push_back(make_case(false));
-  cases.push_back(make_case(true));
+  // σ_a small against a truth without process noise; the four-bar's torque a random walk of
+  // 0.05 N m per √s, the Stewart legs' forces 100 N per √s.
+  cases.push_back(
+      make_case("fourbar_passive", fourbar(false, false), fourbar(false, false), 1e-3, 0.05));
+  cases.push_back(
+      make_case("fourbar_torque", fourbar(true, false), fourbar(true, true), 0.01, 0.05));
+  cases.push_back(make_case("stewart_legs_imu", stewart(false), stewart(true), 0.1, 100.0));
   for (auto& c : cases)
     for (int window : {20, 0}) {
       const std::string name = std::string("estimation/") +

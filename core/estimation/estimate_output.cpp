@@ -66,7 +66,11 @@ void write_estimate(StateSpace& space, const SmoothedMotion& est, std::ostream& 
   for (std::size_t k = 0; k < est.xu.size(); ++k) {
     const VecX sigma = coordinate_sigmas(space, est, k);
     VecX q = est.q[k];
-    const Simulation& sim = space.place(est.t[static_cast<Eigen::Index>(k)], est.xu[k], q);
+    (void)space.place(est.t[static_cast<Eigen::Index>(k)], est.xu[k], q);
+    // place() evaluates only as far as the sensors read: the row needs every stage (joint
+    // forces, wrenches, energy), or it would be shorter than the header.
+    Simulation& sim = space.simulation();
+    sim.evaluate();
     fill_row(sim, row);
     row.insert(row.end(), sigma.begin(), sigma.end());
     for (int u = 0; u < space.nu(); ++u)

@@ -140,21 +140,39 @@ double line_search(Problem& p, std::vector<VecX>& xu, const VecX& step, double c
   return scale;
 }
 
+// What the information matrix in a factorisation was made from: the window, its rows' weights
+// and whether every knot's Jacobians came from the cache. Another iteration over the same
+// window whose knots all reuse their linearisations (and with the same weights) has the same
+// H: the factorisation stands and only the gradient is new (the second Gauss-Newton iteration
+// of most fixed-lag rows, after the newest row's first).
+struct Factorised {
+  int s = -1, e = -1;
+  std::vector<double> w;
+  bool same(const Problem& p, const Rows& rows) const {
+    return !p.params && rows.fresh == 0 && p.s == s && p.e == e && rows.w == w;
+  }
+};
+
 // Gauss-Newton with step halving over knots s..e-1 (and the parameters); returns the
-// iterations. ldlt holds the information matrix at the last linearisation. `done`: iterations
-// before this call (for the progress report).
-int gauss_newton(Problem& p, std::vector<VecX>& xu, InformationLdlt& ldlt, int max_iterations,
-                 double& cost, int done = 0) {
+// iterations. ldlt holds the information matrix at the last linearisation (made from `made`).
+// `done`: iterations before this call (for the progress report).
+int gauss_newton(Problem& p, std::vector<VecX>& xu, InformationLdlt& ldlt, Factorised& made,
+                 int max_iterations, double& cost, int done = 0) {
   Sparse H;
   VecX g;
   int it = 0;
   for (; it < max_iterations; ++it) {
     Rows rows = build(p, xu, true);
     if (p.params) parameter_columns(p, xu, rows);
-    normal_equations(rows, p.variables(), H, g);
-    ldlt.compute(H);
-    if (ldlt.info() != Eigen::Success)
-      throw SetupError("estimation: the information matrix is singular (an unobservable state)");
+    if (made.same(p, rows)) {
+      gradient(rows, p.variables(), g);
+    } else {
+      normal_equations(rows, p.variables(), p.space().nb(), p.knot_variables(), H, g);
+      ldlt.compute(H);
+      if (ldlt.info() != Eigen::Success)
+        throw SetupError("estimation: the information matrix is singular (an unobservable state)");
+      made = {p.s, p.e, rows.w};
+    }
     const VecX step = ldlt.solve(-g);
     cost = rows.cost;
     const bool negligible = -g.dot(step) < kNegligibleStep * kNegligibleStep;
@@ -188,7 +206,8 @@ Problem make_problem(StateSpace& space, const MeasurementLog& log, const Estimat
             nullptr,
             VecX(),
             nullptr,
-            {}};
+            {},
+            0};
   p.prior.head(space.nx()) = space.state_of(mech.q0, mech.qd0);
   for (int j = 0; j < space.nb(); ++j)
     p.prior_root(j, j) = 1.0 / (j < space.m()    ? opt.prior_q_sigma
@@ -206,7 +225,7 @@ void marginalise_first(Problem& p, const std::vector<VecX>& xu) {
   p.e = e;
   Sparse Hs;
   VecX g;
-  normal_equations(rows, 2 * nb, Hs, g);
+  normal_equations(rows, 2 * nb, nb, 2 * nb, Hs, g);
   const MatX H = MatX(Sparse(Hs.selfadjointView<Eigen::Lower>()));
   const Eigen::LDLT<MatX> H00(H.topLeftCorner(nb, nb));
   const MatX Hm = H.bottomRightCorner(nb, nb) -
@@ -238,6 +257,7 @@ SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
   cache.threshold = opt.relinearise;
   p.cache = &cache;
   InformationLdlt ldlt;
+  Factorised made;
   for (int e = 1; e <= N; ++e) {
     p.e = e;
     if (e > 1) predict(p, e - 2, xu);
@@ -248,7 +268,7 @@ SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
       out.cov[p.s] = knot_covariance(ldlt, (e - 1 - p.s) * nb, nb, 0);
       marginalise_first(p, xu);
     }
-    out.iterations += gauss_newton(p, xu, ldlt, opt.max_iterations, out.cost, out.iterations);
+    out.iterations += gauss_newton(p, xu, ldlt, made, opt.max_iterations, out.cost, out.iterations);
   }
   for (int k = p.s; k < N; ++k) {
     out.xu[k] = xu[k];
@@ -256,6 +276,7 @@ SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
     out.q[k] = p.q[k];
     out.cov[k] = knot_covariance(ldlt, (N - p.s) * nb, nb, k - p.s);
   }
+  out.linearisations = p.linearised;
   return out;
 }
 
@@ -274,18 +295,20 @@ SmoothedMotion solve_batch(Problem& p, MatX* param_cov) {
   }
   SmoothedMotion out;
   InformationLdlt ldlt;
-  out.iterations = gauss_newton(p, xu, ldlt, p.opt.max_iterations, out.cost);
+  Factorised made;
+  out.iterations = gauss_newton(p, xu, ldlt, made, p.opt.max_iterations, out.cost);
   // The covariance at the solution: one more linearisation there.
   Rows rows = build(p, xu, true);
   if (p.params) parameter_columns(p, xu, rows);
   Sparse H;
   VecX g;
-  normal_equations(rows, p.variables(), H, g);
+  normal_equations(rows, p.variables(), p.space().nb(), p.knot_variables(), H, g);
   ldlt.compute(H);
   out.cost = rows.cost;
   out.t = p.log.t;
   out.xu = xu;
   out.q = p.q;
+  out.linearisations = p.linearised;
   for (int k = 0; k < N; ++k) out.cov.push_back(knot_covariance(ldlt, p.variables(), nb, k));
   if (param_cov) {
     const int np = p.params->size(), n = p.variables();

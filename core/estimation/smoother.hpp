@@ -57,7 +57,8 @@ struct SmoothedMotion {
   std::vector<MatX> cov;  // per knot: its nb x nb posterior covariance
   std::vector<VecX> q;    // per knot: the full coordinates (loops closed)
   int iterations = 0;
-  double cost = 0.0;  // ½ Σ ρ(r²) at the solution
+  int linearisations = 0;  // knots linearised anew, each 1 + 3m + nu placements and steps
+  double cost = 0.0;       // ½ Σ ρ(r²) at the solution
 };
 
 // The whole log at once. Throws MeasurementError for a log with fewer than 2 rows, SetupError

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace articula::smoother {
 
@@ -58,6 +59,7 @@ KnotModel linearise_here(Problem& p, int k, const VecX& xu, bool jacobians) {
     remember_value(p, k, xu, km);
     return km;
   }
+  ++p.linearised;
   const int nb = p.space().nb();
   km.Jh = MatX::Zero(km.h.size(), nb);
   km.Jf = MatX::Zero(km.f.size(), nb);
@@ -88,14 +90,22 @@ KnotModel linearise_here(Problem& p, int k, const VecX& xu, bool jacobians) {
   return km;
 }
 
-// How far xu moved from where knot k was linearised: the largest change of θ, and of θ̇ and u
-// times the row interval (the position change they make over it). The model is nearly linear
-// in θ̇ and u (velocity products and forces enter through one step), so they may move more.
-double moved(const Problem& p, int k, const VecX& d) {
-  const int m = p.space().m();
+// How far xu moved from where knot k was linearised (d = xu - there; c its model there): the
+// largest change of θ, of θ̇ times the row interval (the position change it makes over the row),
+// and of the next knot's state that u's change makes through c (position, and velocity times the
+// interval). The model is nearly linear in θ̇ and exactly affine in u at a fixed state (forces
+// enter the accelerations linearly), so these may move more than θ. u is measured by its effect,
+// not in its own units: a Stewart leg's force moves by newtons from row to row while its effect
+// over a 1 ms row is micrometres (times dt, as θ̇ is, it relinearised 19 of 20 knots per row).
+double moved(const Problem& p, int k, const VecX& d, const KnotModel& c) {
+  const int m = p.space().m(), nu = p.space().nu();
   const auto last = p.log.t.size() - 1;
   const double dt = k < last ? p.log.t[k + 1] - p.log.t[k] : p.log.t[k] - p.log.t[k - 1];
-  return std::max(d.head(m).cwiseAbs().maxCoeff(), dt * d.tail(d.size() - m).cwiseAbs().maxCoeff());
+  double a = std::max(d.head(m).cwiseAbs().maxCoeff(), dt * d.segment(m, m).cwiseAbs().maxCoeff());
+  if (nu == 0) return a;
+  if (c.Jf.rows() == 0) return std::max(a, dt * d.tail(nu).cwiseAbs().maxCoeff());  // log's end
+  const VecX e = c.Jf.rightCols(nu) * d.tail(nu);
+  return std::max({a, e.head(m).cwiseAbs().maxCoeff(), dt * e.tail(m).cwiseAbs().maxCoeff()});
 }
 
 // The cached linearisation of knot k if xu is near enough to where it was made (and it has the
@@ -106,7 +116,7 @@ const KnotModel* cached(const Problem& p, int k, const VecX& xu) {
   if (i >= p.cache->at.size() || p.cache->at[i].size() != xu.size()) return nullptr;
   const KnotModel& c = p.cache->model[i];
   if (p.continues(k) && c.f.size() == 0) return nullptr;
-  if (moved(p, k, xu - p.cache->at[i]) > p.cache->threshold) return nullptr;
+  if (moved(p, k, xu - p.cache->at[i], c) > p.cache->threshold) return nullptr;
   return &c;
 }
 
@@ -173,8 +183,9 @@ void sensor_rows(const Problem& p, int k, const VecX& xu, const KnotModel& km, R
     const double w = robust_weight(p.opt, s, cost);
     const int r = rows.add(s, w, cost);
     const MatX& Jh = km.jh();
-    for (int j = 0; Jh.size() && j < xu.size(); ++j)
-      rows.J.emplace_back(r, (k - p.s) * static_cast<int>(xu.size()) + j, Jh(c, j) / sigma[c]);
+    for (int j = 0; Jh.size() && j < xu.size(); ++j)  // an encoder's row has one entry
+      if (Jh(c, j) != 0.0)
+        rows.J.emplace_back(r, (k - p.s) * static_cast<int>(xu.size()) + j, Jh(c, j) / sigma[c]);
   }
 }
 
@@ -216,6 +227,7 @@ Rows build(Problem& p, const std::vector<VecX>& xu, bool jacobians, bool first_o
   for (int k = p.s; k < (first_only ? p.s + 1 : p.e); ++k) {
     if (k == p.s || p.starts_log(k)) prior_rows(p, k, xu[k], rows);
     const KnotModel km = linearise(p, k, xu[k], jacobians);
+    rows.fresh += jacobians && !km.reused;
     sensor_rows(p, k, xu[k], km, rows);
     if (p.continues(k)) dynamics_rows(p, k, xu[k], xu[k + 1], km, rows);
   }
@@ -251,15 +263,62 @@ Entry* merge_columns(Entry* first, Entry* last) {
 }
 }  // namespace
 
+namespace {
+// H's lower triangle by blocks, as the factors make it: every factor touches one knot, a knot
+// and the next, and the parameters (identify). Per knot its nb x nb diagonal block and the
+// block below it (knot k + 1's rows, knot k's columns); the parameters' rows (np x n).
+// Summing into these dense blocks and emitting only their nonzero entries replaces one triplet
+// per pair of entries of every row (100 000 per iteration on the Stewart platform's window,
+// sorted by setFromTriplets: half of its fixed-lag run).
+struct BlockInformation {
+  int nb, n0;  // block size; the knots' variables (parameters after them)
+  std::vector<MatX> diag, below;
+  MatX params;
+  BlockInformation(int n, int nb_, int n0_)
+      : nb(nb_),
+        n0(n0_),
+        diag(static_cast<std::size_t>(n0_ / nb_), MatX::Zero(nb_, nb_)),
+        below(static_cast<std::size_t>(std::max(0, n0_ / nb_ - 1)), MatX::Zero(nb_, nb_)),
+        params(MatX::Zero(n - n0_, n)) {}
+  void add(int a, int b, double v) {  // H(a, b) += v, a >= b
+    if (a >= n0) {
+      params(a - n0, b) += v;
+      return;
+    }
+    const int ja = a / nb, jb = b / nb;
+    if (ja == jb)
+      diag[static_cast<std::size_t>(ja)](a % nb, b % nb) += v;
+    else if (ja == jb + 1)
+      below[static_cast<std::size_t>(jb)](a % nb, b % nb) += v;
+    else
+      throw std::logic_error("estimation: a factor spans knots that are not neighbours");
+  }
+  void to_triplets(std::vector<Triplet>& h) const {
+    auto put = [&h](int r, int c, double v) {
+      if (v != 0.0) h.emplace_back(r, c, v);
+    };
+    for (std::size_t j = 0; j < diag.size(); ++j) {
+      const int o = static_cast<int>(j) * nb;
+      for (int c = 0; c < nb; ++c)
+        for (int r = c; r < nb; ++r) put(o + r, o + c, diag[j](r, c));
+      if (j < below.size())
+        for (int c = 0; c < nb; ++c)
+          for (int r = 0; r < nb; ++r) put(o + nb + r, o + c, below[j](r, c));
+    }
+    for (int i = 0; i < params.rows(); ++i)
+      for (int c = 0; c <= n0 + i; ++c) put(n0 + i, c, params(i, c));
+  }
+};
+}  // namespace
+
 // Row by row: each row adds w Jᵣᵀ Jᵣ (its few entries pairwise, lower triangle) and w Jᵣᵀ r.
 // With a handful of entries per row this is far cheaper than forming J and the sparse product
-// Jᵀ W J, which took 17 % of the fixed-lag run; setFromTriplets sums the rows' contributions.
-void normal_equations(const Rows& rows, int n, Sparse& H, VecX& g) {
+// Jᵀ W J, which took 17 % of the fixed-lag run.
+void normal_equations(const Rows& rows, int n, int nb, int n0, Sparse& H, VecX& g) {
   std::vector<int> start;
   std::vector<Entry> entries;
   entries_by_row(rows, start, entries);
-  std::vector<Triplet> h;
-  h.reserve(entries.size() * 4);
+  BlockInformation blocks(n, nb, n0);
   g = VecX::Zero(n);
   for (std::size_t r = 0; r + 1 < start.size(); ++r) {
     Entry* first = entries.data() + start[r];
@@ -267,12 +326,22 @@ void normal_equations(const Rows& rows, int n, Sparse& H, VecX& g) {
     const double w = rows.w[r];
     for (Entry* a = first; a != last; ++a) {
       g[a->first] += w * a->second * rows.r[r];
-      for (Entry* b = first; b <= a; ++b)
-        h.emplace_back(a->first, b->first, w * a->second * b->second);
+      const double wa = w * a->second;
+      for (Entry* b = first; b <= a; ++b) blocks.add(a->first, b->first, wa * b->second);
     }
   }
+  std::vector<Triplet> h;
+  blocks.to_triplets(h);
   H.resize(n, n);
   H.setFromTriplets(h.begin(), h.end());
+}
+
+void gradient(const Rows& rows, int n, VecX& g) {
+  g = VecX::Zero(n);
+  for (const Triplet& t : rows.J) {
+    const auto r = static_cast<std::size_t>(t.row());
+    g[t.col()] += rows.w[r] * t.value() * rows.r[r];
+  }
 }
 
 }  // namespace articula::smoother

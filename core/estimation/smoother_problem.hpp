@@ -56,6 +56,7 @@ struct Problem {
   // first row has its own initial state (the file's prior again, no dynamics factor from the
   // row before). Empty: one log.
   std::vector<char> log_start;
+  int linearised = 0;  // knots linearised anew so far (finite differences: 1 + 3m + nu placements)
   bool starts_log(int k) const {
     return static_cast<std::size_t>(k) < log_start.size() && log_start[k] != 0;
   }
@@ -70,6 +71,7 @@ struct Rows {
   std::vector<Triplet> J;
   std::vector<double> r, w;
   double cost = 0.0;
+  int fresh = 0;  // knots linearised anew by build (not reused from the cache)
   int add(double residual, double weight, double cost_term);
   int add(double residual) { return add(residual, 1.0, 0.5 * residual * residual); }
 };
@@ -77,8 +79,11 @@ struct Rows {
 // Every factor at the knots' values xu[s..e) (indexed by log row). With `first_only`, only the
 // factors touching knot s (prior, its sensors, dynamics to s+1): what marginalising it removes.
 Rows build(Problem& p, const std::vector<VecX>& xu, bool jacobians, bool first_only = false);
-// Jᵀ W J (its lower triangle only: the factorisations read no more) and Jᵀ W r over n variables.
-void normal_equations(const Rows& rows, int n, Sparse& H, VecX& g);
+// Jᵀ W J (its lower triangle only: the factorisations read no more) and Jᵀ W r over n variables:
+// knots of nb variables first (n0 of them in all), then the parameters.
+void normal_equations(const Rows& rows, int n, int nb, int n0, Sparse& H, VecX& g);
+// Jᵀ W r alone: the gradient when H is known to be unchanged.
+void gradient(const Rows& rows, int n, VecX& g);
 // Sensors at knot k and, with `next`, the state it reaches at knot k + 1 (a row of the log).
 void knot_values(Problem& p, int k, const VecX& xu, VecX& h, VecX& f, bool next);
 // Knot k's model at xu: reused from the cache when xu is near its linearisation (Jacobians
