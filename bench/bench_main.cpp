@@ -248,11 +248,32 @@ void register_solver_comparison(const std::vector<BenchMechanism>& models,
   for (SolverChoice solver : solvers) register_solver({&chain80, &input80}, solver);
 }
 
+// Issue 17's scale family: hanging ladders of 100, 500 and 1,000 bodies (10, 50 and 100 loops),
+// one simulated second by the solvers that scale (Method 2 is dense: minutes per simulated second
+// at 1,000 bodies), articula/sim1s_rk4_<solver>/hanging_ladder<bodies>. Built only when the
+// filter names them (the 1,000-body mechanism takes a while to prepare).
+void register_scale_family(const std::string& filter) {
+  if (filter.find("hanging") == std::string::npos) return;
+  static std::vector<BenchMechanism> family;
+  static std::vector<BenchInput> family_inputs;
+  for (auto [links, rungs] : {std::pair{45, 10}, std::pair{225, 50}, std::pair{450, 100}}) {
+    family.push_back(hanging_ladder_mechanism(links, rungs));
+    family_inputs.push_back(make_mechanism_input(family.back()));
+  }
+  for (std::size_t k = 0; k < family.size(); ++k)
+    for (SolverChoice solver : {SolverChoice::Auto, SolverChoice::Operator, SolverChoice::Sparse,
+                                SolverChoice::Embedding})
+      register_solver({&family[k], &family_inputs[k]}, solver);
+}
+
 }  // namespace
 }  // namespace articula::bench
 
 int main(int argc, char** argv) {
   using namespace articula::bench;
+  std::string filter;  // read before Initialize consumes the flags
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]).rfind("--benchmark_filter=", 0) == 0) filter = argv[i];
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
 
@@ -296,6 +317,7 @@ int main(int argc, char** argv) {
       })->Unit(benchmark::kMillisecond);
     }
   register_solver_comparison(models, inputs);
+  register_scale_family(filter);
   register_factor_graph(models);
   register_estimation();
   try {  // the coupling gate: a geared mechanism the peers must move as Articula does

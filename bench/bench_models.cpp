@@ -165,6 +165,12 @@ BenchMechanism fourbar_chain_mechanism(int k) {
   return bench_mechanism("fourbar_chain" + std::to_string(k), k, make_fourbar_chain(k));
 }
 
+BenchMechanism hanging_ladder_mechanism(int links, int rungs) {
+  MechanismSpec spec = make_hanging_ladder(links, rungs);
+  const std::string name = spec.name;
+  return bench_mechanism(name, 2 * links + rungs, spec);
+}
+
 BenchMechanism geared_mechanism(const std::string& samples_dir) {
   return bench_mechanism("geared", 1, load_project(samples_dir + "/geared_crank_rocker.json").spec);
 }

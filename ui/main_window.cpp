@@ -30,6 +30,7 @@
 #include "ui/preferences_dialog.hpp"
 #include "ui/properties_dock.hpp"
 #include "ui/recent_files.hpp"
+#include "ui/report_dock.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/simulation_tool_bar.hpp"
 #include "ui/sketch_editor.hpp"
@@ -118,6 +119,7 @@ void MainWindow::createDocks() {
   resizeDocks({tree_}, {290}, Qt::Horizontal);
   resizeDocks({plots_}, {300}, Qt::Vertical);
   createEstimationDock();
+  createReportDock();
   connect(tree_, &ModelTreeDock::plotRequested, plots_, &PlotDock::plotChannel);
   connect(tree_, &ModelTreeDock::driveChangeRequested, this, &MainWindow::changeDrive);
 }
@@ -200,6 +202,8 @@ void MainWindow::createMenus() {
   sim->addAction(estimation_->cancelAction());
   sim->addAction(identification_->identifyAction());
   sim->addAction(identification_->applyAction());
+  sim->addSeparator();
+  sim->addAction(report_->runAction());
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Welcome…"), this, &MainWindow::showWelcome);
   help->addAction(tr("&About Articula"), this, [this] {
@@ -312,7 +316,8 @@ void MainWindow::createViewMenu() {
   for (QDockWidget* d :
        {static_cast<QDockWidget*>(tree_), static_cast<QDockWidget*>(properties_),
         static_cast<QDockWidget*>(diagnostics_), static_cast<QDockWidget*>(plots_),
-        static_cast<QDockWidget*>(estimation_), static_cast<QDockWidget*>(identification_)})
+        static_cast<QDockWidget*>(estimation_), static_cast<QDockWidget*>(identification_),
+        static_cast<QDockWidget*>(report_)})
     view->addAction(d->toggleViewAction());
   view->addAction(toolbar_->toggleViewAction());
 }

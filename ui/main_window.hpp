@@ -25,6 +25,7 @@ class ModelTreeDock;
 class PlotDock;
 class PropertiesDock;
 class RecentFiles;
+class ReportDock;
 class SimulationController;
 class SimulationToolBar;
 class SketchEditor;
@@ -72,6 +73,7 @@ class MainWindow : public QMainWindow {
   PlotDock* plotDock() const { return plots_; }
   EstimationDock* estimationDock() const { return estimation_; }
   IdentificationDock* identificationDock() const { return identification_; }
+  ReportDock* reportDock() const { return report_; }
   ModelTreeDock* modelTree() const { return tree_; }
   DiagnosticsDock* diagnostics() const { return diagnostics_; }
   SimulationToolBar* simulationToolBar() const { return toolbar_; }
@@ -117,6 +119,9 @@ class MainWindow : public QMainWindow {
   // The Estimation and Identification docks (tabbed with the plots), their messages to the
   // diagnostics.
   void createEstimationDock();
+  // The Report dock (design report, issue 17), tabbed with the plots; Simulation > Run Design
+  // Report shows and runs it.
+  void createReportDock();
   void importSensorLogInteractive();
   void showError(const QString& title, const QString& text);
 
@@ -130,6 +135,7 @@ class MainWindow : public QMainWindow {
   PlotDock* plots_ = nullptr;
   EstimationDock* estimation_ = nullptr;
   IdentificationDock* identification_ = nullptr;
+  ReportDock* report_ = nullptr;
   SketchEditor* sketch_ = nullptr;
   CentralViews* central_ = nullptr;
   QActionGroup* view_modes_ = nullptr;

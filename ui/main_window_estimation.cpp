@@ -1,6 +1,7 @@
 // MainWindow's part of estimation from a sensor log (issue 20): the Estimation and
 // Identification docks beside the plots, File > Import Sensor Log… and the docks' messages in
-// the Diagnostics dock.
+// the Diagnostics dock; and the Report dock (the design report, issue 17) beside them.
+#include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
 
@@ -10,6 +11,7 @@
 #include "ui/identification_dock.hpp"
 #include "ui/main_window.hpp"
 #include "ui/plot_dock.hpp"
+#include "ui/report_dock.hpp"
 
 namespace articula {
 
@@ -34,6 +36,28 @@ void MainWindow::createEstimationDock() {
   connect(estimation_, &EstimationDock::problem, this, problem);
   connect(identification_, &IdentificationDock::info, this, info);
   connect(identification_, &IdentificationDock::problem, this, problem);
+}
+
+void MainWindow::createReportDock() {
+  report_ = new ReportDock(document_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, report_);
+  tabifyDockWidget(plots_, report_);
+  report_->hide();  // out of the layout until asked for (View menu, Simulation > Run Design Report)
+  plots_->raise();
+  // The menu's action shows the dock before it runs (the dock's own button only runs).
+  connect(report_->runAction(), &QAction::triggered, this, [this] {
+    report_->show();
+    report_->raise();
+    // Room for the drives' table, the apparent mass and the two plots.
+    if (report_->height() < height() * 2 / 5)
+      resizeDocks({report_}, {height() * 2 / 5}, Qt::Vertical);
+  });
+  connect(report_, &ReportDock::info, this,
+          [this](const QString& m) { diagnostics_->addMessage(Severity::Info, m); });
+  connect(report_, &ReportDock::problem, this, [this](const QString& m) {
+    diagnostics_->addMessage(Severity::Error, m);
+    showError(tr("Design report"), m);
+  });
 }
 
 bool MainWindow::importSensorLog(const QString& path) {

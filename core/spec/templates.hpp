@@ -118,6 +118,15 @@ MechanismSpec make_dh_arm(const DhArmParams& p);
 // mobility k. No spanning-tree method is O(n) on it (RBDA 8.13): a benchmark and test model.
 MechanismSpec make_ladder(int k);
 
+// The scale family of issue 17: two rails of `links` revolute rods (0.1 m, 3.4 kg/m) hanging from
+// ground pivots 0.15 m apart in the x-y plane, tilted 0.2 rad from the vertical (they swing under
+// gravity), joined by `rungs` horizontal rungs spread evenly along them (rung j at rail link
+// round(j links / rungs), the last at the rails' ends), each closing a loop. 2 links + rungs
+// bodies, `rungs` loops, mobility 2 links - rungs.
+// make_hanging_ladder(450, 100): 1,000 bodies, 100 loops. Throws std::invalid_argument unless
+// 1 <= rungs <= links.
+MechanismSpec make_hanging_ladder(int links, int rungs);
+
 // A chain of k planar four-bar modules (crank 0.1 m, coupler 0.206 m, rocker 0.15 m, pivots
 // 0.2 m apart; rods of 3.4 kg/m), each module's ground being the previous module's rocker:
 // 3k bodies, 4k revolute joints, k local loops, mobility k; no gravity, the cranks started at

@@ -2,6 +2,8 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <stdexcept>
+#include <string>
 
 #include "core/spec/template_builder.hpp"
 #include "core/spec/templates.hpp"
@@ -223,6 +225,38 @@ MechanismSpec make_ladder(int k) {
     add_rod(spec, "rung" + s, h, Vec3(i * L, h, 0), -kPi / 2);
     add_hinge(spec, "r" + s, "top" + s, Vec3(L, 0, 0), "rung" + s, Vec3::Zero());
     add_hinge(spec, "c" + s, "rung" + s, Vec3(h, 0, 0), "bottom" + s, Vec3(L, 0, 0));
+  }
+  return spec;
+}
+
+MechanismSpec make_hanging_ladder(int links, int rungs) {
+  if (links < 1 || rungs < 1 || rungs > links)
+    throw std::invalid_argument("hanging ladder: need 1 <= rungs <= links (links " +
+                                std::to_string(links) + ", rungs " + std::to_string(rungs) + ")");
+  // Rails hang from ground pivots h apart, tilted by 0.2 rad from the vertical so that they
+  // swing; a rung spans the matching rail tips horizontally (every cell a parallelogram).
+  constexpr double L = 0.1, h = 0.15, tilt = 0.2;
+  const double rail_angle = -kPi / 2 + tilt;  // body x of every rail link, from world x
+  const Vec3 d(std::cos(rail_angle), std::sin(rail_angle), 0);
+  MechanismSpec spec;
+  spec.name = "hanging_ladder" + std::to_string(2 * links + rungs);
+  spec.gravity = Vec3(0, -9.81, 0);
+  for (int i = 1; i <= links; ++i) {
+    const std::string s = std::to_string(i), prev = std::to_string(i - 1);
+    add_rod(spec, "left" + s, L, (i - 1) * L * d, rail_angle);
+    add_rod(spec, "right" + s, L, Vec3(h, 0, 0) + (i - 1) * L * d, rail_angle);
+    add_hinge(spec, "l" + s, i == 1 ? "ground" : "left" + prev,
+              i == 1 ? Vec3::Zero() : Vec3(L, 0, 0), "left" + s, Vec3::Zero());
+    add_hinge(spec, "r" + s, i == 1 ? "ground" : "right" + prev,
+              i == 1 ? Vec3(h, 0, 0) : Vec3(L, 0, 0), "right" + s, Vec3::Zero());
+  }
+  for (int j = 1; j <= rungs;
+       ++j) {  // rung j at rail link round(j links / rungs): the last at the end
+    const int i = static_cast<int>(std::lround(static_cast<double>(j) * links / rungs));
+    const std::string s = std::to_string(j), at = std::to_string(i);
+    add_rod(spec, "rung" + s, h, i * L * d, 0.0);
+    add_hinge(spec, "rt" + s, "left" + at, Vec3(L, 0, 0), "rung" + s, Vec3::Zero());
+    add_hinge(spec, "rc" + s, "rung" + s, Vec3(h, 0, 0), "right" + at, Vec3(L, 0, 0));
   }
   return spec;
 }
