@@ -15,14 +15,14 @@
 #include <QTableWidget>
 #include <QThread>
 #include <QToolButton>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <algorithm>
 #include <atomic>
-#include <stdexcept>
-#include <string>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "core/io/run_setup.hpp"
@@ -141,9 +141,8 @@ ReportPoint reportPoint(const QString& body, const QString& coords) {
     if (!ok) break;
     v.push_back(x / displayScale("m").factor);
   }
-  if (xyz.size() != 3 || v.size() != 3 || !std::all_of(v.begin(), v.end(), [](double x) {
-        return std::isfinite(x);
-      }))
+  if (xyz.size() != 3 || v.size() != 3 ||
+      !std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); }))
     throw std::invalid_argument("Report point '" + coords.toStdString() +
                                 "': expected three numbers x, y, z");
   std::string text = "P=" + body.toStdString() + "@";
@@ -346,7 +345,8 @@ void ReportDock::fillDrives() {
       const double v = d[key].get<double>();
       return cell(with_unit(number(v), unit), v);
     };
-    auto* label = cell(QString::fromStdString(name) + " (" + QString::fromStdString(d["type"].get<std::string>()) + ")");
+    auto* label = cell(QString::fromStdString(name) + " (" +
+                       QString::fromStdString(d["type"].get<std::string>()) + ")");
     label->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     drives_->setItem(r, kDrive, label);
     drives_->setItem(r, kPeakForce, item("peak_force", force));
@@ -395,9 +395,8 @@ void ReportDock::fillCharts() {
   plot(inertia_chart_, result_["t"], inertia, 1.0, unit);
   const DisplayScale a = displayScale("rad");
   plot(angle_chart_, result_["t"], angle, a.factor, a.unit);
-  angle_chart_->chart()->setTitle(angle.empty()
-                                      ? tr("No four-bar-like loop")
-                                      : tr("Transmission angle"));
+  angle_chart_->chart()->setTitle(angle.empty() ? tr("No four-bar-like loop")
+                                                : tr("Transmission angle"));
 }
 
 }  // namespace articula

@@ -127,7 +127,8 @@ TEST_CASE("The Report dock shows the CLI's design report", "[report]") {
       CHECK(close(dock->massTable()->item(i / 3, i % 3)->data(Qt::UserRole).toDouble(),
                   mass[i].get<double>()));
     std::vector<const json*> inertia, angles;
-    for (const auto& [name, d] : cli["drives"].items()) inertia.push_back(&d["reflected_inertia"]["value"]);
+    for (const auto& [name, d] : cli["drives"].items())
+      inertia.push_back(&d["reflected_inertia"]["value"]);
     for (const auto& [name, l] : cli["loops"].items())
       angles.push_back(&l["transmission_angle"]["value"]);
     checkCurves(dock->inertiaChart(), cli["t"], inertia, 1.0);
