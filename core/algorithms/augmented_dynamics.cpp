@@ -8,6 +8,7 @@ bool augmented_forward_dynamics(const Model&, Data& data, const MatX& G, const V
                                 const VecX& tau, ConstrainedDynamicsWork& w,
                                 double rank_tolerance) {
   const int m = static_cast<int>(G.rows());
+  w.path = ConstrainedDynamicsWork::Path::None;  // its factors are not kept for a resolve
   // W = w I with w the size of H's diagonal, so both terms weigh alike.
   const double scale = data.H.diagonal().cwiseAbs().maxCoeff();
   const double weight = scale > 0 ? scale : 1.0;

@@ -111,23 +111,40 @@ void lower_schur(const MatX& Zt, const VecX& dinv, const std::vector<RowSpan>& s
   }
 }
 
+// rhs = g_R - G_R q̈0 on the few-row path, term by term as its first solve formed it.
+void few_rhs(const MatX& G, const VecX& g, ConstrainedDynamicsWork& w) {
+  const int n = static_cast<int>(G.cols()), mc = static_cast<int>(w.rows.size());
+  w.rhs.resize(mc);
+  for (int c = 0; c < mc; ++c) {
+    const int r = w.rows[c];
+    double gq = 0.0;
+    for (int j = 0; j < n; ++j) gq += G(r, j) * w.qdd0[j];
+    w.rhs[c] = g[r] - gq;  // g - G q̈0
+  }
+}
+
+// μ from the factored A and rhs, then q̈ = q̈0 + Y μ (the few-row path).
+void few_finish(Data& data, int m, ConstrainedDynamicsWork& w) {
+  const int n = static_cast<int>(w.Y.rows()), mc = static_cast<int>(w.rows.size());
+  w.ldlt.solve(w.rhs);
+  w.mu.setZero(m);
+  for (int c = 0; c < mc; ++c) {
+    w.mu[w.rows[c]] = w.rhs[c];
+    for (int j = 0; j < n; ++j) data.qdd[j] += w.Y(j, c) * w.rhs[c];  // q̈ = q̈0 + Y μ
+  }
+}
+
 // Few rows (a planar loop has two or three in the plane): Y = H^-1 G_R^T by one full solve per
 // row and A = G_R Y. Here that costs less than the sweeps below, whose set-up dominates.
 void few_multipliers(const Model& model, Data& data, const MatX& G, const VecX& g,
                      ConstrainedDynamicsWork& w, double rank_tolerance) {
   const int n = static_cast<int>(G.cols()), mc = static_cast<int>(w.rows.size());
   w.Y.resize(n, mc);
-  w.rhs.resize(mc);
   for (int c = 0; c < mc; ++c) {
-    const int r = w.rows[c];
-    double gq = 0.0;
-    for (int j = 0; j < n; ++j) {
-      w.Y(j, c) = G(r, j);
-      gq += G(r, j) * w.qdd0[j];
-    }
-    w.rhs[c] = g[r] - gq;  // g - G q̈0
+    for (int j = 0; j < n; ++j) w.Y(j, c) = G(w.rows[c], j);
     ltdl_solve(model, data, w.Y.col(c).data());
   }
+  few_rhs(G, g, w);
   w.A.resize(mc, mc);
   for (int c = 0; c < mc; ++c)  // A = G Y, lower triangle (all the factor reads)
     for (int r = c; r < mc; ++r) {
@@ -137,11 +154,40 @@ void few_multipliers(const Model& model, Data& data, const MatX& G, const VecX& 
     }
   w.ldlt.factor(w.A, rank_tolerance);
   w.rank = w.ldlt.rank();
+  few_finish(data, static_cast<int>(G.rows()), w);
+  w.path = ConstrainedDynamicsWork::Path::Few;
+}
+
+// rhs = g_R - G_R q̈0 in pairs (the padding row stays zero through the solve), from Z^T as G_R
+// before its back-substitution (the first solve) or the copy kept of it (later ones).
+void sparse_rhs(const MatX& Gr, const VecX& g, ConstrainedDynamicsWork& w) {
+  const int mc = static_cast<int>(w.rows.size()), ld = paired(mc);
+  w.rhs.resize(ld);
+  for (int c = 0; c < ld; c += 2)
+    store_pair(w.rhs.data() + c, Pair{g[w.rows[c]], c + 1 < mc ? g[w.rows[c + 1]] : 0.0});
+  add_times(Gr, mc, w.qdd0.data(), -1.0, w.rhs.data());
+}
+
+// μ from the factored A and rhs; then y = D^-1 Z μ and q̈ += L^-1 y (Table 6.5, last loop).
+void sparse_finish(const Model& model, Data& data, int m, ConstrainedDynamicsWork& w) {
+  const MatX& Zt = w.Zt;
+  const int n = static_cast<int>(Zt.cols()), ld = static_cast<int>(Zt.rows());
+  const int mc = static_cast<int>(w.rows.size());
+  w.dinv = data.LD_dinv;  // a copy: the loop below overwrites it
   w.ldlt.solve(w.rhs);
-  w.mu.setZero(G.rows());
-  for (int c = 0; c < mc; ++c) {
-    w.mu[w.rows[c]] = w.rhs[c];
-    for (int j = 0; j < n; ++j) data.qdd[j] += w.Y(j, c) * w.rhs[c];  // q̈ = q̈0 + Y μ
+  w.mu.setZero(m);
+  for (int c = 0; c < mc; ++c) w.mu[w.rows[c]] = w.rhs[c];
+  const double* U = data.LD.data();
+  const long ldu = data.LD.outerStride();
+  for (int i = 0; i < n; ++i) {
+    const double* zi = Zt.data() + static_cast<long>(i) * ld;
+    Pair yp = {0.0, 0.0};
+    for (int c = w.span[i].lo; c < w.span[i].hi; c += 2)
+      yp += load_pair(zi + c) * load_pair(w.rhs.data() + c);
+    double yi = (yp[0] + yp[1]) * w.dinv[i];
+    for (int j = model.lambda_v[i]; j >= 0; j = model.lambda_v[j]) yi -= U[j + i * ldu] * w.dinv[j];
+    w.dinv[i] = yi;  // the inverse pivot is no longer needed: dinv becomes L^-1 y
+    data.qdd[i] += yi;
   }
 }
 
@@ -159,34 +205,28 @@ void sparse_multipliers(const Model& model, Data& data, const MatX& G, const Vec
   MatX& Zt = w.Zt;
   const int ld = paired(mc), m = static_cast<int>(G.rows());
   Zt.resize(ld, n);
-  w.rhs.resize(ld);  // g_R, and the padding row, which stays zero through the solve; in pairs
-  for (int c = 0; c < ld; c += 2)
-    store_pair(w.rhs.data() + c, Pair{g[w.rows[c]], c + 1 < mc ? g[w.rows[c + 1]] : 0.0});
   w.span.resize(n);            // allocates once: the capacity stays
   for (int j = 0; j < n; ++j)  // Z^T := G_R, and each column's hull
     w.span[j] = copy_rows(G.data() + static_cast<long>(j) * G.outerStride(), w.rows, m, ld,
                           Zt.data() + static_cast<long>(j) * ld);
-  add_times(Zt, mc, w.qdd0.data(), -1.0, w.rhs.data());  // rhs = g_R - G_R q̈0
+  if (w.keep_rows) w.Gr = Zt;
+  sparse_rhs(Zt, g, w);
   back_substitute_rows(data.LD, model.lambda_v, Zt, w.span);
-  w.dinv = data.LD_dinv;  // a copy: the last loop below overwrites it
-  lower_schur(Zt, w.dinv, w.span, w.A);
+  lower_schur(Zt, data.LD_dinv, w.span, w.A);
   w.ldlt.factor(w.A.topLeftCorner(mc, mc), rank_tolerance);
   w.rank = w.ldlt.rank();
-  w.ldlt.solve(w.rhs);
-  w.mu.setZero(G.rows());
-  for (int c = 0; c < mc; ++c) w.mu[w.rows[c]] = w.rhs[c];
-  const double* U = data.LD.data();
-  const long ldu = data.LD.outerStride();
-  for (int i = 0; i < n; ++i) {  // y = D^-1 Z μ, then L^-1 y (Table 6.5, last loop): q̈ - q̈0
-    const double* zi = Zt.data() + static_cast<long>(i) * ld;
-    Pair yp = {0.0, 0.0};
-    for (int c = w.span[i].lo; c < w.span[i].hi; c += 2)
-      yp += load_pair(zi + c) * load_pair(w.rhs.data() + c);
-    double yi = (yp[0] + yp[1]) * w.dinv[i];
-    for (int j = model.lambda_v[i]; j >= 0; j = model.lambda_v[j]) yi -= U[j + i * ldu] * w.dinv[j];
-    w.dinv[i] = yi;  // the inverse pivot is no longer needed: dinv becomes L^-1 y
-    data.qdd[i] += yi;
-  }
+  sparse_finish(model, data, m, w);
+  w.path =
+      w.keep_rows ? ConstrainedDynamicsWork::Path::Sparse : ConstrainedDynamicsWork::Path::None;
+}
+
+// |G q̈ - g|_inf after a solve.
+void residual(const MatX& G, const VecX& g, const Data& data, ConstrainedDynamicsWork& w) {
+  const int m = static_cast<int>(G.rows());
+  w.Gq = -g;
+  add_times(G, m, data.qdd.data(), 1.0, w.Gq.data());  // G q̈ - g
+  w.residual = 0.0;
+  for (int r = 0; r < m; ++r) w.residual = std::max(w.residual, std::abs(w.Gq[r]));
 }
 }  // namespace
 
@@ -194,6 +234,7 @@ void constrained_forward_dynamics(const Model& model, Data& data, const MatX& G,
                                   const VecX& tau, ConstrainedDynamicsWork& w,
                                   double rank_tolerance) {  // RBDA 8.5, Method 2
   const int m = static_cast<int>(G.rows());
+  w.path = ConstrainedDynamicsWork::Path::None;
   w.qdd0 = tau;
   w.qdd0 -= data.C;
   ltdl_solve(model, data, w.qdd0);
@@ -202,6 +243,7 @@ void constrained_forward_dynamics(const Model& model, Data& data, const MatX& G,
     w.mu.resize(0);
     w.rank = 0;
     w.residual = 0.0;
+    w.path = ConstrainedDynamicsWork::Path::Empty;
     return;
   }
   if (w.minimum_norm) {
@@ -218,10 +260,27 @@ void constrained_forward_dynamics(const Model& model, Data& data, const MatX& G,
   } else {
     sparse_multipliers(model, data, G, g, w, rank_tolerance);
   }
-  w.Gq = -g;
-  add_times(G, m, data.qdd.data(), 1.0, w.Gq.data());  // G q̈ - g
-  w.residual = 0.0;
-  for (int r = 0; r < m; ++r) w.residual = std::max(w.residual, std::abs(w.Gq[r]));
+  residual(G, g, data, w);
+}
+
+bool constrained_resolve(const Model& model, Data& data, const MatX& G, const VecX& g,
+                         const VecX& tau, ConstrainedDynamicsWork& w) {
+  using Path = ConstrainedDynamicsWork::Path;
+  if (w.path == Path::None) return false;
+  w.qdd0 = tau;  // the steps of constrained_forward_dynamics that depend on τ, in its order
+  w.qdd0 -= data.C;
+  ltdl_solve(model, data, w.qdd0);
+  data.qdd = w.qdd0;
+  if (w.path == Path::Empty) return true;
+  if (w.path == Path::Few) {
+    few_rhs(G, g, w);
+    few_finish(data, static_cast<int>(G.rows()), w);
+  } else {
+    sparse_rhs(w.Gr, g, w);
+    sparse_finish(model, data, static_cast<int>(G.rows()), w);
+  }
+  residual(G, g, data, w);
+  return true;
 }
 
 }  // namespace articula

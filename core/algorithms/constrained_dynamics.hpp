@@ -37,6 +37,14 @@ struct ConstrainedDynamicsWork {
   // orthogonal decomposition, which allocates), e.g. for reporting joint forces.
   bool minimum_norm = false;
   Eigen::CompleteOrthogonalDecomposition<MatX> cod;
+  // With keep_rows the general path keeps G_R (Z^T before its back-substitution, ld x nv) in
+  // Gr, so that constrained_resolve forms g - G q̈0 for another τ exactly as a full solve would.
+  bool keep_rows = false;
+  MatX Gr;
+  // Which path the last solve took, if constrained_resolve can repeat it with the factors kept
+  // (None: minimum-norm, the general path without keep_rows, or another producer since).
+  enum class Path { None, Empty, Few, Sparse };
+  Path path = Path::None;
   int rank = 0;           // numerical rank of A
   double residual = 0.0;  // |G q̈ - g|_inf after the solve (nonzero when rows are inconsistent)
 };
@@ -46,5 +54,12 @@ struct ConstrainedDynamicsWork {
 void constrained_forward_dynamics(const Model& model, Data& data, const MatX& G, const VecX& g,
                                   const VecX& tau, ConstrainedDynamicsWork& work,
                                   double rank_tolerance = 1e-10);
+
+// q̈ and μ for another τ at the state of the last constrained_forward_dynamics call with w (G, g,
+// data.H's factor and data.C unchanged since): the factors of H and of G H^-1 G^T are reused,
+// and the result is bit for bit that of a full call (the same arithmetic on the same numbers).
+// Returns false, doing nothing, when the last call's path cannot be repeated (w.path None).
+bool constrained_resolve(const Model& model, Data& data, const MatX& G, const VecX& g,
+                         const VecX& tau, ConstrainedDynamicsWork& w);
 
 }  // namespace articula

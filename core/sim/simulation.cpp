@@ -51,6 +51,7 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
         "constraint embedding does not handle joint limits, contacts and friction yet (use auto, "
         "method2 or sparse)");
   solver_ = make_solver(env, opt_.solver, opt_.planar_algebra, applied_.body_forces());
+  if (sliding_) solver_->keep_factors();  // slipping contacts re-solve at each state (friction)
   embedding_ = solver_->embedding();
   if (embedding_) stage_cache_.reset(model_, embedding_->independent());
   reporter_ = make_reporting_solver(env);

@@ -3,8 +3,8 @@
 // closed slide row (tangential velocity held at 0, |λ_t| <= μ λ_n checked at events); a slipping
 // one takes the force -μ λ_n ŝ at its touching point. λ_n depends on that force through the
 // loop-constrained dynamics, affinely: λ_n = λ_0 + A diag(μ) λ_n is solved with one extra solve
-// per slipping contact, and an (I - A diag μ) that cannot be inverted is Painlevé's paradox,
-// refused with the contact named.
+// per slipping contact (at the same state, so with the solver's factors reused: resolve()), and
+// an (I - A diag μ) that cannot be inverted is Painlevé's paradox, refused with the contact named.
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
@@ -114,9 +114,9 @@ const VecX& Simulation::accelerations_with_slip(const SolverInput& in) {
   active_->accelerations(in2);
   normal_forces(l0);
   MatX S = MatX::Identity(n, n);
-  for (int c = 0; c < n; ++c) {
+  for (int c = 0; c < n; ++c) {  // the same state: only τ changes, the factors are kept
     tau_slip_ = in.tau + slips_[c].d;
-    active_->accelerations(in2);
+    active_->resolve(in2);
     normal_forces(lc);
     S.col(c) -= (lc - l0) * slips_[c].mu;
   }
@@ -132,7 +132,7 @@ const VecX& Simulation::accelerations_with_slip(const SolverInput& in) {
     if (u.partner >= 0) s.force[u.partner] = -sl.mu * lambda[c] * sl.dir[1];
     friction_dissipation_ += sl.mu * lambda[c] * sl.speed;
   }
-  return active_->accelerations(in2);
+  return active_->resolve(in2);
 }
 
 void Simulation::painleve(double t) const {

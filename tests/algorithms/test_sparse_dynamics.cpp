@@ -37,24 +37,32 @@ bool has_loop_drive(const Mechanism& m) {
   return false;
 }
 
-// Method 2 with the tree motion drives as rows q̈_v = q̈_d (as Simulation builds G and g).
-void method2(const Mechanism& m, const VecX& q, const VecX& qd, const VecX& tau,
-             const VecX& drive_qdd, Data& data, ConstrainedDynamicsWork& cd) {
+// The rows of Method 2 with the tree motion drives as rows q̈_v = q̈_d (as Simulation builds G
+// and g), with H, C and H's factor at (q, q̇) in data.
+void method2_rows(const Mechanism& m, const VecX& q, const VecX& qd, const VecX& drive_qdd,
+                  Data& data, MatX& G, VecX& g) {
   const Model& model = m.model();
   VecX delta, k;
   MatX K;
   loop_constraints(model, data, m.compiled.loops, q, qd, kAlpha, kAlpha, delta, K, k);
   const std::vector<int> dv = tree_drives(m);
   const int nk = static_cast<int>(K.rows()), nd = static_cast<int>(dv.size());
-  MatX G = MatX::Zero(nk + nd, model.nv);
-  VecX g(nk + nd);
+  G = MatX::Zero(nk + nd, model.nv);
+  g.resize(nk + nd);
   G.topRows(nk) = K;
   g.head(nk) = k;
   for (int r = 0; r < nd; ++r) G(nk + r, dv[r]) = 1.0, g[nk + r] = drive_qdd[r];
   crba_from_kinematics(model, data);
   nonlinear_effects_from_kinematics(model, data);
   REQUIRE(ltdl_factor(model, data));
-  constrained_forward_dynamics(model, data, G, g, tau, cd);
+}
+
+void method2(const Mechanism& m, const VecX& q, const VecX& qd, const VecX& tau,
+             const VecX& drive_qdd, Data& data, ConstrainedDynamicsWork& cd) {
+  MatX G;
+  VecX g;
+  method2_rows(m, q, qd, drive_qdd, data, G, g);
+  constrained_forward_dynamics(m.model(), data, G, g, tau, cd);
 }
 
 // Compares both methods at `states` random states; returns false when the sparse method does not
@@ -144,4 +152,46 @@ TEST_CASE("Sparse-matrix method is O(n) on the ladder, where Method 2 is not", "
   CHECK(m80 >= 10 * m5);
   // The selection follows the prediction: the long ladder is solved by the sparse method.
   CHECK(prepare(make_ladder(80)).sparse);
+}
+
+TEST_CASE("Method 2 re-solved for another force with its factors kept equals a full solve",
+          "[sparse][resolve]") {
+  // The slipping contacts' friction re-solves at the same state (simulation_friction.cpp): the
+  // kept factors must give exactly what a full solve gives (0 difference, bit for bit), on the
+  // general path (the walker's 36 loops, the ladder's 5) and the few-row path (the four-bar: its
+  // 3 in-plane rows).
+  const MechanismSpec walker = load_project(test::sample_path("strandbeest_walker.json")).spec;
+  const MechanismSpec fourbar = load_project(test::sample_path("fourbar.json")).spec;
+  for (const auto& [spec, path] : {std::pair{walker, ConstrainedDynamicsWork::Path::Sparse},
+                                   std::pair{make_ladder(5), ConstrainedDynamicsWork::Path::Sparse},
+                                   std::pair{fourbar, ConstrainedDynamicsWork::Path::Few}}) {
+    const Mechanism m = prepare(spec);
+    const Model& model = m.model();
+    std::mt19937 rng(7);
+    const VecX drive_qdd = VecX::Zero(static_cast<int>(tree_drives(m).size()));
+    for (int trial = 0; trial < 3; ++trial) {
+      VecX q = m.q0;
+      integrate_in_place(model, q, test::random_vector(model.nv, rng), 0.01);
+      const VecX qd = test::random_vector(model.nv, rng);
+      const VecX tau1 = test::random_vector(model.nv, rng);
+      const VecX tau2 = test::random_vector(model.nv, rng);
+      Data full(model), kept(model);
+      ConstrainedDynamicsWork wf, wk;
+      wk.keep_rows = true;
+      method2(m, q, qd, tau2, drive_qdd, full, wf);
+      MatX G;
+      VecX g;
+      method2_rows(m, q, qd, drive_qdd, kept, G, g);
+      constrained_forward_dynamics(model, kept, G, g, tau1, wk);
+      INFO(spec.name << " rows " << wk.rows.size());
+      CHECK(wk.path == path);
+      REQUIRE(constrained_resolve(model, kept, G, g, tau2, wk));
+      CHECK((kept.qdd - full.qdd).cwiseAbs().maxCoeff() == 0.0);
+      CHECK((wk.mu - wf.mu).cwiseAbs().maxCoeff() == 0.0);
+      CHECK(wk.residual == wf.residual);
+      wf.minimum_norm = true;  // its factorisation is not kept: refused, nothing done
+      method2(m, q, qd, tau1, drive_qdd, full, wf);
+      CHECK_FALSE(constrained_resolve(model, full, G, g, tau2, wf));
+    }
+  }
 }

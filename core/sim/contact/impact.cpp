@@ -11,12 +11,15 @@ ImpactSolution solve_impact(const Model& model, Data& data, const ImpactProblem&
                             ConstrainedDynamicsWork& work) {
   const int m = static_cast<int>(P.G.rows()), k = static_cast<int>(P.J.rows());
   // The response to a unit impulse on each row, the equality rows held: D = H^-1 (J^T + G^T π)
-  // with G D = 0, one Method 2 solve per row.
+  // with G D = 0, one Method 2 solve per row: the first factors, the others reuse the factors.
   MatX D(model.nv, k);
   data.C.setZero(model.nv);
   const VecX zero = VecX::Zero(m);
+  work.keep_rows = true;
   for (int i = 0; i < k; ++i) {
-    constrained_forward_dynamics(model, data, P.G, zero, P.J.row(i).transpose(), work);
+    const VecX tau = P.J.row(i).transpose();
+    if (i == 0 || !constrained_resolve(model, data, P.G, zero, tau, work))
+      constrained_forward_dynamics(model, data, P.G, zero, tau, work);
     D.col(i) = data.qdd;
   }
   // Newton's law as w = A p + b >= 0 ⊥ p >= 0, with A = J D symmetric positive semidefinite

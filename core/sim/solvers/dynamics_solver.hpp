@@ -46,6 +46,12 @@ class DynamicsSolver {
   // q̈ at the input state (valid until the next call). Throws SetupError when the dynamics are
   // singular (named joints).
   virtual const VecX& accelerations(const SolverInput& in) = 0;
+  // q̈ for another in.tau right after accelerations() at the same state (t, q, v, body forces
+  // and rows as then, data untouched since): solvers that kept their factors (keep_factors())
+  // reuse them, with the result a full call would give; the others make that full call.
+  virtual const VecX& resolve(const SolverInput& in) { return accelerations(in); }
+  // Keep what resolve() reuses (a copy per accelerations() call: asked for only where used).
+  virtual void keep_factors() {}
   // Multipliers of the constraint set's rows at the last call: generalized constraint forces
   // G^T μ (for rows that prescribe tree coordinates, the actuator forces).
   virtual const VecX& multipliers() const = 0;

@@ -39,6 +39,14 @@ const VecX& Method2Solver::accelerations(const SolverInput& in) {
   return data.qdd;
 }
 
+const VecX& Method2Solver::resolve(const SolverInput& in) {
+  Data& data = env_.data;
+  if (!constrained_resolve(env_.mech.model(), data, env_.constraints.G(), env_.constraints.g(),
+                           in.tau, cd_))
+    return accelerations(in);
+  return data.qdd;
+}
+
 void Method2Solver::solve(const SolverInput& in) {
   const Model& model = env_.mech.model();
   Data& data = env_.data;
