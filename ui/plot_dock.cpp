@@ -174,6 +174,9 @@ void PlotDock::removePlot(PlotWidget* plot) {
   if (it == plots_.end()) return;
   plots_.erase(it);
   if (current_ == plot) current_ = nullptr;
+  // Deleted later, so it may still lay out (QtCharts' plotAreaChanged names its curves) after
+  // the mechanism it points to is gone: it lets go of it now (a GUI monkey crash).
+  plot->setMechanism(nullptr);
   plot->deleteLater();
   plot->hide();
   if (!current_ && !plots_.empty()) setCurrentPlot(plots_.back());

@@ -42,6 +42,7 @@ class PlotWidget : public QWidget {
 
   // Forgets the channels and data; `m` must outlive the plot's use of it (or be reset).
   void setMechanism(const Mechanism* m);
+  const Mechanism* mechanism() const { return mech_; }  // not owned: the plot dock holds it
   // The same mechanism renamed (same channels by index): labels follow, data stays.
   void renameMechanism(const Mechanism* m);
   // Adds a channel (ignored if present or not accepted) and refills every channel from `history`.

@@ -23,6 +23,14 @@ CouplingSpec renamed_like(CouplingSpec a, const CouplingSpec& b) {
   a.name = b.name, a.joints = b.joints;
   return a;
 }
+ContactSpec renamed_like(ContactSpec a, const ContactSpec& b) {
+  a.name = b.name, a.body = b.body, a.surface_body = b.surface_body;
+  return a;
+}
+SensorSpec renamed_like(SensorSpec a, const SensorSpec& b) {
+  a.name = b.name, a.body = b.body, a.joint = b.joint;
+  return a;
+}
 MechanismHeader renamed_like(MechanismHeader a, const MechanismHeader& b) {
   a.name = b.name;
   return a;

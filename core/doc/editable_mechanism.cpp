@@ -47,6 +47,8 @@ EditableMechanism::EditableMechanism(MechanismSpec spec) : spec_(std::move(spec)
   for (std::size_t i = 0; i < spec_.joints.size(); ++i) joint_ids_.push_back(next_id_++);
   for (std::size_t i = 0; i < spec_.forces.size(); ++i) force_ids_.push_back(next_id_++);
   for (std::size_t i = 0; i < spec_.couplings.size(); ++i) coupling_ids_.push_back(next_id_++);
+  for (std::size_t i = 0; i < spec_.contacts.size(); ++i) contact_ids_.push_back(next_id_++);
+  for (std::size_t i = 0; i < spec_.sensors.size(); ++i) sensor_ids_.push_back(next_id_++);
 }
 
 MechanismHeader EditableMechanism::header() const {
@@ -65,6 +67,12 @@ int EditableMechanism::force_index(EntityId id) const {
 int EditableMechanism::coupling_index(EntityId id) const {
   return find(coupling_ids_, id);
 }
+int EditableMechanism::contact_index(EntityId id) const {
+  return find(contact_ids_, id);
+}
+int EditableMechanism::sensor_index(EntityId id) const {
+  return find(sensor_ids_, id);
+}
 
 void EditableMechanism::apply_change(const Change& c) {
   switch (c.kind) {
@@ -79,6 +87,12 @@ void EditableMechanism::apply_change(const Change& c) {
       break;
     case Change::Kind::Coupling:
       change_list(spec_.couplings, coupling_ids_, c);
+      break;
+    case Change::Kind::Contact:
+      change_list(spec_.contacts, contact_ids_, c);
+      break;
+    case Change::Kind::Sensor:
+      change_list(spec_.sensors, sensor_ids_, c);
       break;
     case Change::Kind::Header: {
       if (!(header() == std::get<MechanismHeader>(c.before)))
@@ -156,6 +170,24 @@ Change remove_coupling_change(const EditableMechanism& doc, int index) {
 
 Change replace_header(const EditableMechanism& doc, MechanismHeader after) {
   return {Change::Kind::Header, 0, 0, doc.header(), std::move(after)};
+}
+
+Change replace_contact(const EditableMechanism& doc, int index, ContactSpec after) {
+  return {Change::Kind::Contact, doc.contact_id(index), index, doc.spec().contacts.at(index),
+          std::move(after)};
+}
+
+Change remove_contact_change(const EditableMechanism& doc, int index) {
+  return {Change::Kind::Contact, doc.contact_id(index), index, doc.spec().contacts.at(index), {}};
+}
+
+Change replace_sensor(const EditableMechanism& doc, int index, SensorSpec after) {
+  return {Change::Kind::Sensor, doc.sensor_id(index), index, doc.spec().sensors.at(index),
+          std::move(after)};
+}
+
+Change remove_sensor_change(const EditableMechanism& doc, int index) {
+  return {Change::Kind::Sensor, doc.sensor_id(index), index, doc.spec().sensors.at(index), {}};
 }
 
 }  // namespace articula

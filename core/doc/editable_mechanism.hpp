@@ -3,8 +3,8 @@
 // stable ids, changed only through reversible edits. An Edit is a list of primitive changes
 // (insert, remove or replace one item, each holding the item before and after), so reverting is
 // replaying the inverted changes backwards; ids live in the changes, so they survive undo/redo.
-// A joint's drive and spring belong to the joint and share its id. Couplings are items of their
-// own (they name two joints, as spring-dampers name two bodies).
+// A joint's drive and spring belong to the joint and share its id. Couplings, contacts and sensors
+// are items of their own (they name joints or bodies, as spring-dampers name two bodies).
 #include <cstdint>
 #include <string>
 #include <variant>
@@ -26,9 +26,9 @@ struct MechanismHeader {
 };
 
 struct Change {
-  enum class Kind { Body, Joint, Force, Header, Coupling };
-  using Item =
-      std::variant<std::monostate, BodySpec, JointSpec, ForceSpec, MechanismHeader, CouplingSpec>;
+  enum class Kind { Body, Joint, Force, Header, Coupling, Contact, Sensor };
+  using Item = std::variant<std::monostate, BodySpec, JointSpec, ForceSpec, MechanismHeader,
+                            CouplingSpec, ContactSpec, SensorSpec>;
   Kind kind = Kind::Body;
   EntityId id = 0;
   int index = 0;  // list position of an insert, or where a removed item was
@@ -54,10 +54,14 @@ class EditableMechanism {
   EntityId joint_id(int index) const { return joint_ids_.at(index); }
   EntityId force_id(int index) const { return force_ids_.at(index); }
   EntityId coupling_id(int index) const { return coupling_ids_.at(index); }
+  EntityId contact_id(int index) const { return contact_ids_.at(index); }
+  EntityId sensor_id(int index) const { return sensor_ids_.at(index); }
   int body_index(EntityId id) const;  // -1 if absent
   int joint_index(EntityId id) const;
   int force_index(EntityId id) const;
   int coupling_index(EntityId id) const;
+  int contact_index(EntityId id) const;
+  int sensor_index(EntityId id) const;
   const std::vector<EntityId>& body_ids() const { return body_ids_; }
   const std::vector<EntityId>& joint_ids() const { return joint_ids_; }
 
@@ -74,7 +78,7 @@ class EditableMechanism {
   void apply_change(const Change& c);
 
   MechanismSpec spec_;
-  std::vector<EntityId> body_ids_, joint_ids_, force_ids_, coupling_ids_;
+  std::vector<EntityId> body_ids_, joint_ids_, force_ids_, coupling_ids_, contact_ids_, sensor_ids_;
   EntityId next_id_ = 1;
   std::uint64_t revision_ = 0;
 };
@@ -90,5 +94,9 @@ Change replace_force(const EditableMechanism& doc, int index, ForceSpec after);
 Change replace_coupling(const EditableMechanism& doc, int index, CouplingSpec after);
 Change remove_coupling_change(const EditableMechanism& doc, int index);
 Change replace_header(const EditableMechanism& doc, MechanismHeader after);
+Change replace_contact(const EditableMechanism& doc, int index, ContactSpec after);
+Change remove_contact_change(const EditableMechanism& doc, int index);
+Change replace_sensor(const EditableMechanism& doc, int index, SensorSpec after);
+Change remove_sensor_change(const EditableMechanism& doc, int index);
 
 }  // namespace articula

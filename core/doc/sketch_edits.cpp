@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/algorithms/kinematics.hpp"
+#include "core/doc/attachment_upkeep.hpp"
 #include "core/doc/coupling_edits.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/expression.hpp"
@@ -168,6 +169,7 @@ Edit remove_joint(const EditableMechanism& doc, int joint) {
   const JointSpec& j = doc.spec().joints.at(joint);
   Edit e{"Delete joint " + j.name, {}};
   remove_couplings_on(doc, {j.name}, e);
+  remove_attached(doc, {}, {j.name}, e);
   e.changes.push_back(Change{Change::Kind::Joint, doc.joint_id(joint), joint, j, {}});
   return e;
 }
@@ -186,6 +188,7 @@ Edit remove_body(const EditableMechanism& doc, int body) {
   for (const JointSpec& js : spec.joints)
     if (js.parent == name || js.child == name) joints.push_back(js.name);
   remove_couplings_on(doc, joints, e);
+  remove_attached(doc, {name}, joints, e);
   // Back to front, so that the recorded indices restore the original order on undo.
   for (int j = static_cast<int>(spec.joints.size()) - 1; j >= 0; --j)
     if (spec.joints[j].parent == name || spec.joints[j].child == name)
@@ -312,6 +315,7 @@ Edit set_body(const EditableMechanism& doc, int body, BodySpec after) {
     if (fs.body2 == old) fs.body2 = after.name;
     e.changes.push_back(replace_force(doc, f, fs));
   }
+  rename_body_in_attached(doc, old, after.name, e);
   return e;
 }
 
@@ -322,6 +326,7 @@ Edit set_joint(const EditableMechanism& doc, int joint, JointSpec after) {
   Edit e{"Edit " + old, {}};
   if (after.name != old) e.label = "Rename " + old;
   rename_in_couplings(doc, old, after.name, e);
+  rename_joint_in_attached(doc, old, after.name, e);
   e.changes.insert(e.changes.begin(), replace_joint(doc, joint, std::move(after)));
   return e;
 }

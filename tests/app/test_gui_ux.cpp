@@ -313,6 +313,29 @@ TEST_CASE("no plot text is elided or clipped after a run of every sample", "[gui
   }
 }
 
+// Plots removed when another project opens are deleted later: until then they must not point to
+// the mechanism that was freed (a laid-out removed plot named its curves from it: a segfault
+// under the GUI monkey, in channelName from PlotWidget::fitAxes).
+TEST_CASE("plots removed with their project let go of its mechanism", "[gui][ux-view]") {
+  Win win;
+  REQUIRE(win.w.openFile(sample("fourbar")));
+  const std::vector<PlotWidget*> first = win.w.plotDock()->plots();
+  REQUIRE_FALSE(first.empty());
+  REQUIRE(win.w.openFile(sample("slider_crank")));
+  const Mechanism* now = win.w.document()->simulated().get();
+  int pending = 0;
+  for (PlotWidget* p : win.w.findChildren<PlotWidget*>()) {
+    const auto& live = win.w.plotDock()->plots();
+    if (std::find(live.begin(), live.end(), p) != live.end()) {
+      CHECK(p->mechanism() == now);
+    } else {
+      ++pending;
+      CHECK(p->mechanism() == nullptr);
+    }
+  }
+  CHECK(pending == static_cast<int>(first.size()));  // still there, awaiting deletion
+}
+
 // The text QtCharts draws for a visible item of the plot (tick labels, axis titles).
 static bool drawsText(PlotWidget* plot, const QString& wanted) {
   for (QGraphicsItem* item : plot->chart()->scene()->items())
