@@ -153,26 +153,31 @@ int EstimationDock::logRows() const {
 
 // The log against the open project's sensors; the state space is built too, so that a
 // mechanism the estimator cannot handle is said at import, not after Estimate.
-bool EstimationDock::parse(const std::string& text, const QString& name, QString& error) {
+std::unique_ptr<MeasurementLog> EstimationDock::read(const std::string& text, const QString& name,
+                                                     QString& error) const {
   const auto mech = document_->mechanism();
   if (!mech) {
     error = tr("%1: the project cannot be simulated, so nothing can be estimated").arg(name);
-    return false;
+    return nullptr;
   }
   if (mech->spec.sensors.empty()) {
     error = tr("%1: the project has no sensors (/sensors): add the sensors that made the log")
                 .arg(name);
-    return false;
+    return nullptr;
   }
   try {
     StateSpace space(*mech);
-    log_ = std::make_unique<MeasurementLog>(
+    return std::make_unique<MeasurementLog>(
         parse_measurements(text, name.toStdString(), space.sensors()));
-    return true;
   } catch (const std::exception& e) {
     error = QString::fromStdString(e.what());
-    return false;
+    return nullptr;
   }
+}
+
+bool EstimationDock::parse(const std::string& text, const QString& name, QString& error) {
+  log_ = read(text, name, error);
+  return log_ != nullptr;
 }
 
 bool EstimationDock::importLog(const QString& path) {

@@ -55,6 +55,11 @@ class EstimationDock : public QDockWidget {
   // uses both).
   const MeasurementLog* log() const { return log_.get(); }
   EstimatorOptions options() const;
+  // `text` read as a log of the open project's sensors (named `name` in messages), or null with
+  // the reason in `error` (the reader's file, line and column; a project without sensors or
+  // that the estimator cannot handle). The Identification dock reads its further logs so.
+  std::unique_ptr<MeasurementLog> read(const std::string& text, const QString& name,
+                                       QString& error) const;
   // The options the next estimate uses (window 0: batch); tests and the CLI's defaults.
   void setWindow(int rows);
   void setNoise(double accel_sigma, double force_sigma);

@@ -123,6 +123,17 @@ EstimateResult estimate_series(StateSpace& space, const MeasurementLog& log,
   return out;
 }
 
+namespace {
+// The motion's first n rows (the first log's, when several were identified at once).
+void first_rows(SmoothedMotion& m, Eigen::Index n) {
+  const auto rows = static_cast<std::size_t>(n);
+  m.t.conservativeResize(n);
+  m.xu.resize(rows);
+  m.cov.resize(rows);
+  m.q.resize(rows);
+}
+}  // namespace
+
 EstimationRun::EstimationRun(std::shared_ptr<const Mechanism> mech, MeasurementLog log,
                              EstimatorOptions opt, int window, QObject* parent,
                              std::vector<std::string> parameters)
@@ -162,8 +173,11 @@ void EstimationRun::work() {
   try {
     if (!parameters_.empty()) {
       ParameterModel model(mech_->spec, parameters_);
-      const Identified id = identify(model, log_, opt_);
+      std::vector<MeasurementLog> logs{log_};
+      logs.insert(logs.end(), more_logs_.begin(), more_logs_.end());
+      Identified id = identify(model, logs, opt_);
       if (cancel_) throw EstimationCancelled();
+      first_rows(id.motion, log_.t.size());  // the motion holds every log's rows in turn
       result_ = estimate_series(model.at(id.values), log_, id.motion);
       for (int i = 0; i < model.size(); ++i) {
         result_.parameters.push_back(id.values[i]);

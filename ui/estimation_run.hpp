@@ -56,6 +56,10 @@ class EstimationRun : public QObject {
   EstimationRun(std::shared_ptr<const Mechanism> mech, MeasurementLog log, EstimatorOptions opt,
                 int window, QObject* parent = nullptr, std::vector<std::string> parameters = {});
   ~EstimationRun() override;
+  // Identify only: further logs of the same mechanism, identified together with the first
+  // (the parameters shared, each log its own motion: articula-cli identify FILE A.csv B.csv).
+  // The result's series are the first log's. Before start().
+  void setMoreLogs(std::vector<MeasurementLog> logs) { more_logs_ = std::move(logs); }
   void start();
   void cancel() { cancel_ = true; }  // the solver stops at its next iteration
   bool isRunning() const;
@@ -77,6 +81,7 @@ class EstimationRun : public QObject {
   EstimatorOptions opt_;
   int window_;
   std::vector<std::string> parameters_;
+  std::vector<MeasurementLog> more_logs_;
   QThread* thread_ = nullptr;
   std::atomic<bool> cancel_{false};
   std::atomic<int> iterations_{0};

@@ -1,9 +1,13 @@
 #include "ui/identification_dock.hpp"
 
 #include <QAction>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -40,6 +44,7 @@ IdentificationDock::IdentificationDock(Document* document, EstimationDock* estim
     : QDockWidget(tr("Identification"), parent),
       document_(document),
       estimation_(estimation),
+      logs_(new QListWidget),
       table_(new QTableWidget(0, kColumns)),
       status_(new QLabel) {
   setObjectName("identification_dock");
@@ -73,10 +78,100 @@ IdentificationDock::IdentificationDock(Document* document, EstimationDock* estim
   row->addWidget(status_, 1);
   layout->addLayout(row);
   layout->addWidget(table_, 1);
+  layout->addWidget(makeLogs());
   setWidget(shrinkable(body));
-  connect(document_, &Document::documentChanged, this, &IdentificationDock::onProjectChanged);
+  connect(document_, &Document::documentChanged, this, [this] {
+    readLogsAgain();
+    onProjectChanged();
+  });
   connect(estimation_, &EstimationDock::logChanged, this, &IdentificationDock::onProjectChanged);
   updateActions();
+}
+
+// The logs identify reads: the Estimation dock's, then any added here (Add Log…, Remove Log).
+QWidget* IdentificationDock::makeLogs() {
+  add_log_action_ = new QAction(tr("Add Log…"), this);
+  add_log_action_->setObjectName("action_add_identification_log");
+  add_log_action_->setToolTip(tr("Identify from a further log of the same mechanism too"));
+  remove_log_action_ = new QAction(tr("Remove Log"), this);
+  remove_log_action_->setObjectName("action_remove_identification_log");
+  connect(add_log_action_, &QAction::triggered, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Add a sensor log"), QString(),
+                                                      tr("Sensor logs (*.csv);;All files (*)"));
+    if (!path.isEmpty() && !addLog(path)) emit problem(tr("Cannot add the log: %1").arg(error_));
+  });
+  connect(remove_log_action_, &QAction::triggered, this,
+          [this] { removeLog(logs_->currentRow() - 1); });
+  logs_->setObjectName("identification_logs");
+  logs_->setMaximumHeight(logs_->fontMetrics().height() * 5);
+  connect(logs_, &QListWidget::currentRowChanged, this, &IdentificationDock::updateActions);
+  auto* box = new QWidget;
+  auto* row = new QHBoxLayout(box);
+  row->setContentsMargins(0, 0, 0, 0);
+  auto* buttons = new QVBoxLayout;
+  buttons->addWidget(button(add_log_action_));
+  buttons->addWidget(button(remove_log_action_));
+  buttons->addStretch(1);
+  row->addWidget(logs_, 1);
+  row->addLayout(buttons);
+  showLogs();
+  return box;
+}
+
+bool IdentificationDock::addLog(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    error_ = tr("cannot read %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  AddedLog added{QFileInfo(path).fileName(), file.readAll().toStdString(), {}};
+  const std::unique_ptr<MeasurementLog> log = estimation_->read(added.text, added.name, error_);
+  if (!log) return false;
+  added.log = *log;
+  added_.push_back(std::move(added));
+  error_.clear();
+  emit info(tr("Identification log %1 added: %2 rows").arg(path).arg(added_.back().log.t.size()));
+  clearResult();
+  showLogs();
+  return true;
+}
+
+void IdentificationDock::removeLog(int index) {
+  if (run_ || index < 0 || index >= static_cast<int>(added_.size())) return;
+  added_.erase(added_.begin() + index);
+  clearResult();
+  showLogs();
+}
+
+int IdentificationDock::logCount() const {
+  return (estimation_->log() ? 1 : 0) + static_cast<int>(added_.size());
+}
+
+void IdentificationDock::showLogs() {
+  const int current = logs_->currentRow();
+  logs_->clear();
+  const MeasurementLog* first = estimation_->log();
+  logs_->addItem(first ? tr("The Estimation dock's log: %1 rows").arg(first->t.size())
+                       : tr("No log in the Estimation dock: File > Import Sensor Log…"));
+  for (const AddedLog& a : added_)
+    logs_->addItem(tr("%1: %2 rows").arg(a.name).arg(a.log.t.size()));
+  logs_->setCurrentRow(std::min(current, logs_->count() - 1));
+}
+
+// The added logs against the changed project; one that no longer fits is dropped and said.
+void IdentificationDock::readLogsAgain() {
+  for (std::size_t i = 0; i < added_.size();) {
+    QString error;
+    const std::unique_ptr<MeasurementLog> log =
+        estimation_->read(added_[i].text, added_[i].name, error);
+    if (log) {
+      added_[i++].log = *log;
+      continue;
+    }
+    emit problem(
+        tr("Identification log %1 no longer fits the project: %2").arg(added_[i].name, error));
+    added_.erase(added_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
 }
 
 IdentificationDock::~IdentificationDock() = default;  // a running EstimationRun stops and waits
@@ -126,9 +221,12 @@ void IdentificationDock::identify() {
   for (const QString& p : parameters()) pointers.push_back(p.toStdString());
   run_ = new EstimationRun(document_->mechanism(), *log, estimation_->options(), 0, this,
                            std::move(pointers));
+  std::vector<MeasurementLog> more;
+  for (const AddedLog& a : added_) more.push_back(a.log);
+  run_->setMoreLogs(std::move(more));
   connect(run_, &EstimationRun::finished, this, &IdentificationDock::onFinished);
   run_->start();
-  status_->setText(tr("identifying…"));
+  status_->setText(tr("identifying from %n log(s)…", nullptr, logCount()));
   updateActions();
 }
 
@@ -139,7 +237,8 @@ void IdentificationDock::onFinished() {
   if (ok) {
     values_ = run->result().parameters;
     sigmas_ = run->result().parameter_sigma;
-    status_->setText(tr("%1 iterations, %2 s")
+    status_->setText(tr("%1 logs, %2 iterations, %3 s")
+                         .arg(logCount())
                          .arg(run->result().iterations)
                          .arg(run->result().seconds, 0, 'f', 2));
     emit info(tr("Identified %1 parameters: %2").arg(values_.size()).arg(status_->text()));
@@ -191,6 +290,7 @@ void IdentificationDock::clearResult() {
   values_.clear();
   sigmas_.clear();
   showValues();
+  showLogs();
   updateActions();
 }
 
@@ -200,6 +300,8 @@ void IdentificationDock::updateActions() {
   apply_action_->setEnabled(hasResult() && !run_);
   add_action_->setEnabled(!run_);
   remove_action_->setEnabled(!run_);
+  add_log_action_->setEnabled(!run_ && document_->mechanism());
+  remove_log_action_->setEnabled(!run_ && logs_->currentRow() >= 1);  // not the Estimation dock's
 }
 
 }  // namespace articula
