@@ -409,7 +409,8 @@ bool register_mujoco_contacts(const std::vector<PeerModel>& models) {
 }
 
 bool register_mujoco(const std::vector<PeerModel>& models) {
-  static std::vector<std::unique_ptr<MjCase>> cases;  // alive until the benchmarks have run
+  static std::vector<std::unique_ptr<MjCase>> kept;  // alive until the benchmarks have run
+  std::vector<std::unique_ptr<MjCase>> cases;        // this call's (it may be called again)
   for (const PeerModel& pm : models) {
     if (pm.gate_only) continue;  // the coupling gate is Simbody's (CoordinateCoupler)
     auto c = load_checked(pm);
@@ -426,6 +427,7 @@ bool register_mujoco(const std::vector<PeerModel>& models) {
       benchmark::RegisterBenchmark(("mujoco/" + op + "/" + c->pm->name).c_str(),
                                    [cp, op](benchmark::State& s) { run(s, *cp, op); });
     }
+  for (auto& c : cases) kept.push_back(std::move(c));
   return true;
 }
 
