@@ -11,6 +11,7 @@
 #include "core/doc/sketch_geometry.hpp"
 #include "core/io/project.hpp"
 #include "tests/app/build3d_support.hpp"
+#include "tests/app/display_units_guard.hpp"
 #include "ui/display_units.hpp"
 #include "ui/document.hpp"
 #include "ui/sketch_editor.hpp"
@@ -36,7 +37,7 @@ double shownNumber(const QString& text) {
 
 TEST_CASE("the sketch's Measure tool reads the four-bar's distance and crank angle",
           "[gui][sketch-measure]") {
-  setDisplayUnits({LengthUnit::Millimetre, AngleUnit::Degree});
+  const test::DisplayUnitsGuard units({LengthUnit::Millimetre, AngleUnit::Degree});
   Win win;
   REQUIRE(win.w.openFile(ARTICULA_SOURCE_DIR "/samples/fourbar.json"));
   win.w.centralViews()->bringToFront(CentralViews::View::Sketch);
@@ -73,11 +74,11 @@ TEST_CASE("the sketch's Measure tool reads the four-bar's distance and crank ang
   CHECK(win.w.document()->undoStack()->count() == undo);  // measuring edits nothing
   click(A0);                                              // a fourth click starts again
   CHECK(tool->points().size() == 1);
-  setDisplayUnits({});
 }
 
 TEST_CASE("the 3D view's Measure tool reads the RSSR's distance and angle in a label",
           "[gui][build3d-measure]") {
+  const test::DisplayUnitsGuard units({});  // m and rad, whatever an earlier test left
   Win win;
   REQUIRE(win.w.openFile(ARTICULA_SOURCE_DIR "/samples/rssr.json"));
   win.w.centralViews()->bringToFront(CentralViews::View::ThreeD);

@@ -31,6 +31,7 @@
 
 #include "core/io/project.hpp"
 #include "monkey_stall_guard.hpp"
+#include "tests/app/display_units_guard.hpp"
 #include "ui/document.hpp"
 #include "ui/main_window.hpp"
 #include "ui/recent_files.hpp"
@@ -277,6 +278,8 @@ TEST_CASE("monkey: random input for a minute, then the document saves and reload
   qputenv("ARTICULA_SAMPLES_DIR", QFile::encodeName(dir.filePath("samples")));
   qputenv("XDG_DATA_HOME", QFile::encodeName(dir.filePath("data")));  // autosave files
   RecentFiles().clear();
+  // The Preferences dialog may change the display units, a setting later GUI tests read.
+  const test::DisplayUnitsGuard units(displayUnits());
   QApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
   g_critical = 0;
   g_previous = qInstallMessageHandler(countCritical);

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <numbers>
 
+#include "tests/app/display_units_guard.hpp"
 #include "tests/app/gui_wait.hpp"
 #include "ui/application.hpp"
 #include "ui/display_units.hpp"
@@ -95,7 +96,7 @@ void checkCurves(QChartView* view, const json& t, const std::vector<const json*>
 }  // namespace
 
 TEST_CASE("The Report dock shows the CLI's design report", "[report]") {
-  setDisplayUnits({LengthUnit::Millimetre, AngleUnit::Degree});
+  const test::DisplayUnitsGuard units({LengthUnit::Millimetre, AngleUnit::Degree});
   for (const Case& c : {Case{"slider_crank", "crank", Vec3(0.05, 0.01, 0)},
                         Case{"fourbar", "coupler", Vec3(0.1, 0.02, 0)}}) {
     INFO(c.sample);
