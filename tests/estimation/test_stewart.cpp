@@ -22,14 +22,19 @@ using nlohmann::json;
 namespace {
 constexpr double kEncoderSigma = 1e-4;  // m: a 0.1 mm leg-length encoder
 
-json stewart_with_encoders() {
+// One length encoder per leg (legN on prismatic joint PN).
+json leg_encoders() {
   json sensors = json::array();
   for (int leg = 1; leg <= 6; ++leg)
     sensors.push_back({{"name", "leg" + std::to_string(leg)},
                        {"type", "encoder"},
                        {"joint", "P" + std::to_string(leg)},
                        {"sigma", kEncoderSigma}});
-  return test::sample_with_sensors("stewart_platform.json", sensors);
+  return sensors;
+}
+
+json stewart_with_encoders() {
+  return test::sample_with_sensors("stewart_platform.json", leg_encoders());
 }
 
 // The plate's world pose at full coordinates q.
@@ -111,12 +116,7 @@ TEST_CASE("estimation: the Stewart platform's fixed-lag smoother reuses linearis
   // than EstimatorOptions::relinearise, u measured by the change it makes in the next knot's
   // state (newtons of leg force move micrometres over 1 ms). With u in its own units times the
   // row interval (as before), 19 of the window's 20 knots were linearised again at every row.
-  json sensors = json::array();
-  for (int leg = 1; leg <= 6; ++leg)
-    sensors.push_back({{"name", "leg" + std::to_string(leg)},
-                       {"type", "encoder"},
-                       {"joint", "P" + std::to_string(leg)},
-                       {"sigma", kEncoderSigma}});
+  json sensors = leg_encoders();
   sensors.push_back({{"name", "gyro"}, {"type", "gyro"}, {"body", "top_plate"}, {"sigma", 1e-2}});
   sensors.push_back({{"name", "acc"},
                      {"type", "accelerometer"},
