@@ -57,6 +57,30 @@ nlohmann::json drive_forces(const Mechanism& m, const MechanismDynamicsResult& r
   }
   return out;
 }
+
+// Limits, contacts and joint friction are not factors yet: the note says that the result leaves
+// them out and names where the project has them (joints and contacts by their project names).
+std::string unmodelled_note(const MechanismSpec& spec) {
+  std::string friction, limits, contacts;
+  auto add = [](std::string& list, const std::string& name) {
+    list += (list.empty() ? "'" : ", '") + name + "'";
+  };
+  for (const JointSpec& j : spec.joints) {
+    if (j.friction) add(friction, j.name);
+    if (j.limits) add(limits, j.name);
+  }
+  for (const ContactSpec& c : spec.contacts) add(contacts, c.name);
+  std::string where;
+  auto part = [&](const std::string& what, const std::string& list) {
+    if (!list.empty()) where += (where.empty() ? "" : "; ") + what + " " + list;
+  };
+  part("friction at joint(s)", friction);
+  part("limits at joint(s)", limits);
+  part("contact(s)", contacts);
+  if (where.empty()) return "";
+  return "joint limits, contacts and joint friction are not in the factor graph (" + where +
+         "): bilateral dynamics only, these are left out";
+}
 }  // namespace
 
 void mechanism_state_at(const Mechanism& m, double t, VecX& q, VecX& qd) {
@@ -94,13 +118,8 @@ nlohmann::json dynamics_report(const Mechanism& m, double t, EliminationOrder or
       {"drives", drive_forces(m, r)},
       {"elimination",
        {{"variables", r.net.conditionals.size()}, {"bayes_net_entries", r.net.nonzeros()}}}};
-  // Limits, contacts and joint friction are not factors yet: say that the result leaves them out.
-  bool unilateral = !m.spec.contacts.empty();
-  for (const JointSpec& j : m.spec.joints) unilateral = unilateral || j.limits || j.friction;
-  if (unilateral)
-    report["note"] =
-        "joint limits, contacts and joint friction are not in the factor graph: "
-        "bilateral dynamics only";
+  const std::string note = unmodelled_note(m.spec);
+  if (!note.empty()) report["note"] = note;
   return report;
 }
 
