@@ -143,6 +143,10 @@ Change insert_coupling(EditableMechanism& doc, CouplingSpec coupling) {
   return {Change::Kind::Coupling, doc.allocate_id(), kAppend, {}, std::move(coupling)};
 }
 
+Change insert_contact(EditableMechanism& doc, ContactSpec contact) {
+  return {Change::Kind::Contact, doc.allocate_id(), kAppend, {}, std::move(contact)};
+}
+
 Change replace_body(const EditableMechanism& doc, int index, BodySpec after) {
   return {Change::Kind::Body, doc.body_id(index), index, doc.spec().bodies.at(index),
           std::move(after)};

@@ -88,6 +88,7 @@ Change insert_body(EditableMechanism& doc, BodySpec body);
 Change insert_joint(EditableMechanism& doc, JointSpec joint);
 Change insert_force(EditableMechanism& doc, ForceSpec force);
 Change insert_coupling(EditableMechanism& doc, CouplingSpec coupling);
+Change insert_contact(EditableMechanism& doc, ContactSpec contact);
 Change replace_body(const EditableMechanism& doc, int index, BodySpec after);
 Change replace_joint(const EditableMechanism& doc, int index, JointSpec after);
 Change replace_force(const EditableMechanism& doc, int index, ForceSpec after);
