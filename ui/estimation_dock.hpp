@@ -54,6 +54,7 @@ class EstimationDock : public QDockWidget {
   // The loaded log (null without one) and the dock's estimator options (the Identification dock
   // uses both).
   const MeasurementLog* log() const { return log_.get(); }
+  const QString& logName() const { return log_name_; }  // the imported file's name
   EstimatorOptions options() const;
   // `text` read as a log of the open project's sensors (named `name` in messages), or null with
   // the reason in `error` (the reader's file, line and column; a project without sensors or

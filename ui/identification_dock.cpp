@@ -52,8 +52,11 @@ IdentificationDock::IdentificationDock(Document* document, EstimationDock* estim
   identify_action_->setObjectName("action_identify");
   apply_action_ = new QAction(tr("&Apply Identified Parameters"), this);
   apply_action_->setObjectName("action_apply_identified");
-  add_action_ = new QAction(tr("Add"), this);
-  remove_action_ = new QAction(tr("Remove"), this);
+  add_action_ = new QAction(tr("Add Parameter"), this);
+  add_action_->setObjectName("action_add_identified_parameter");
+  add_action_->setToolTip(tr("Add a row: a number of the project by JSON pointer"));
+  remove_action_ = new QAction(tr("Remove Parameter"), this);
+  remove_action_->setObjectName("action_remove_identified_parameter");
   connect(identify_action_, &QAction::triggered, this, &IdentificationDock::identify);
   connect(apply_action_, &QAction::triggered, this, &IdentificationDock::apply);
   connect(add_action_, &QAction::triggered, this,
@@ -88,12 +91,14 @@ IdentificationDock::IdentificationDock(Document* document, EstimationDock* estim
   updateActions();
 }
 
-// The logs identify reads: the Estimation dock's, then any added here (Add Log…, Remove Log).
+// The logs identify reads, headed by what they are: the log imported for estimation (File >
+// Import Sensor Log…), then any added here (Add Another Log…, Remove Selected Log).
 QWidget* IdentificationDock::makeLogs() {
-  add_log_action_ = new QAction(tr("Add Log…"), this);
+  add_log_action_ = new QAction(tr("Add Another Log…"), this);
   add_log_action_->setObjectName("action_add_identification_log");
   add_log_action_->setToolTip(tr("Identify from a further log of the same mechanism too"));
-  remove_log_action_ = new QAction(tr("Remove Log"), this);
+  remove_log_action_ = new QAction(tr("Remove Selected Log"), this);
+  remove_log_action_->setToolTip(tr("Identify without the selected added log"));
   remove_log_action_->setObjectName("action_remove_identification_log");
   connect(add_log_action_, &QAction::triggered, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Add a sensor log"), QString(),
@@ -106,8 +111,15 @@ QWidget* IdentificationDock::makeLogs() {
   logs_->setMaximumHeight(logs_->fontMetrics().height() * 5);
   connect(logs_, &QListWidget::currentRowChanged, this, &IdentificationDock::updateActions);
   auto* box = new QWidget;
-  auto* row = new QHBoxLayout(box);
-  row->setContentsMargins(0, 0, 0, 0);
+  auto* column = new QVBoxLayout(box);
+  column->setContentsMargins(0, 0, 0, 0);
+  auto* heading =
+      new QLabel(tr("Logs identified together (parameters shared, each its own motion):"));
+  heading->setObjectName("identification_logs_heading");
+  heading->setWordWrap(true);
+  column->addWidget(heading);
+  auto* row = new QHBoxLayout;
+  column->addLayout(row);
   auto* buttons = new QVBoxLayout;
   buttons->addWidget(button(add_log_action_));
   buttons->addWidget(button(remove_log_action_));
@@ -151,8 +163,10 @@ void IdentificationDock::showLogs() {
   const int current = logs_->currentRow();
   logs_->clear();
   const MeasurementLog* first = estimation_->log();
-  logs_->addItem(first ? tr("The Estimation dock's log: %1 rows").arg(first->t.size())
-                       : tr("No log in the Estimation dock: File > Import Sensor Log…"));
+  logs_->addItem(first ? tr("%1: %2 rows (the imported sensor log, also estimated)")
+                             .arg(estimation_->logName())
+                             .arg(first->t.size())
+                       : tr("No sensor log imported yet: File > Import Sensor Log…"));
   for (const AddedLog& a : added_)
     logs_->addItem(tr("%1: %2 rows").arg(a.name).arg(a.log.t.size()));
   logs_->setCurrentRow(std::min(current, logs_->count() - 1));

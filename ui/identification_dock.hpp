@@ -67,7 +67,7 @@ class IdentificationDock : public QDockWidget {
   void clearResult();
   void updateActions();
   QWidget* makeLogs();
-  void showLogs();  // the list: the Estimation dock's log, then the added ones
+  void showLogs();  // the list: the imported log (Estimation dock's), then the added ones
   void readLogsAgain();
 
   struct AddedLog {

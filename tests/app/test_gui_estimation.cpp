@@ -15,6 +15,7 @@
 #include <QChartView>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
@@ -314,6 +315,16 @@ TEST_CASE("Identify from several logs: σ from all of them together", "[estimati
   CHECK(id->logCount() == 2);
   REQUIRE(id->logList()->count() == 2);
   CHECK(id->logList()->item(1)->text().contains("meas_b.csv"));
+  // The first row says which log it is (the imported one, by its file name) and the buttons
+  // say what they add and remove: the parameter table's and the logs' differ.
+  CHECK(id->logList()->item(0)->text().contains(QFileInfo(f.log_file).fileName()));
+  CHECK(id->logList()->item(0)->text().contains("imported sensor log"));
+  CHECK(f.w.findChild<QAction*>("action_add_identification_log")->text() == "Add Another Log…");
+  CHECK(f.w.findChild<QAction*>("action_remove_identification_log")->text() ==
+        "Remove Selected Log");
+  CHECK(f.w.findChild<QAction*>("action_add_identified_parameter")->text() == "Add Parameter");
+  CHECK(
+      f.w.findChild<QLabel*>("identification_logs_heading")->text().startsWith("Logs identified"));
   id->logList()->setCurrentRow(0);  // the Estimation dock's log is not removed here
   CHECK_FALSE(f.w.findChild<QAction*>("action_remove_identification_log")->isEnabled());
   id->logList()->setCurrentRow(1);
