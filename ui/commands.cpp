@@ -58,6 +58,11 @@ QUndoCommand* makeCommand(Document* d, Edit e, EditKind kind) {
       return new AddJointCommand(d, std::move(e));
     case EditKind::AddForce:
       return new AddForceCommand(d, std::move(e));
+    case EditKind::Coupling:  // no merging or text of their own: the edit's label says it
+    case EditKind::CouplingProperties:
+    case EditKind::Contact:
+    case EditKind::ContactProperties:
+      break;
   }
   return new EditCommand(d, std::move(e), static_cast<int>(kind));
 }

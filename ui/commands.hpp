@@ -29,6 +29,8 @@ enum class EditKind {
   AddForce,
   Coupling,  // add a gear, belt, rack and pinion
   CouplingProperties,
+  Contact,  // add a ground line contact or a cam
+  ContactProperties,
 };
 
 class EditCommand : public QUndoCommand {

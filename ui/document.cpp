@@ -102,7 +102,8 @@ void Document::refresh(const EditEffect& effect) {
   const MechanismSpec& spec = doc_.spec();
   const bool keep = selection_.body < static_cast<int>(spec.bodies.size()) &&
                     selection_.joint < static_cast<int>(spec.joints.size()) &&
-                    selection_.coupling < static_cast<int>(spec.couplings.size());
+                    selection_.coupling < static_cast<int>(spec.couplings.size()) &&
+                    selection_.contact < static_cast<int>(spec.contacts.size());
   emit edited(effect);
   if (names_only)
     emit namesChanged();

@@ -24,6 +24,7 @@ struct Selection {
   int body = -1;
   int joint = -1;
   int coupling = -1;
+  int contact = -1;  // index in spec.contacts
   bool operator==(const Selection&) const = default;
 };
 

@@ -157,7 +157,9 @@ void EditPanel::rebuild() {
   error_->setVisible(false);
   const Selection s = document_->selection();
   const MechanismSpec& spec = document_->spec();
-  if (s.coupling >= 0 && s.coupling < static_cast<int>(spec.couplings.size()))
+  if (s.contact >= 0 && s.contact < static_cast<int>(spec.contacts.size()))
+    buildContact(s.contact);
+  else if (s.coupling >= 0 && s.coupling < static_cast<int>(spec.couplings.size()))
     buildCoupling(s.coupling);
   else if (s.joint >= 0 && s.joint < static_cast<int>(spec.joints.size()))
     buildJoint(s.joint);

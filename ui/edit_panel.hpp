@@ -46,6 +46,7 @@ class EditPanel : public QWidget {
   JointFrameFields addJointFrames(const JointSpec& joint);
   JointDriveFields addJointDrive(const JointSpec& joint);
   void buildCoupling(int coupling);
+  void buildContact(int contact);  // ui/edit_panel_contact.cpp
   QLineEdit* addLine(const QString& label, const QString& value, const QString& tip = {});
   QComboBox* addCombo(const QString& label, const QStringList& items, const QString& current);
   void updatePreview();

@@ -13,7 +13,7 @@ namespace articula {
 namespace {
 
 enum Role { KindRole = Qt::UserRole, IndexRole };
-enum Kind { Group, MechanismItem, BodyItem, JointItem, DriveItem, CouplingItem };
+enum Kind { Group, MechanismItem, BodyItem, JointItem, DriveItem, CouplingItem, ContactItem };
 
 QString jointType(const JointSpec& j) {
   return QString::fromUtf8(joint_type_name(j.joint.type).data(),
@@ -116,8 +116,27 @@ void ModelTreeDock::rebuild() {
                               .arg(QString::fromStdString(cs.joints[0])));
     }
   }
+  addContacts(spec);
   tree_->expandAll();
   syncing_ = false;
+}
+
+// Contacts: "C1  ball on plane (ground)", the sphere's radius in the tooltip.
+void ModelTreeDock::addContacts(const MechanismSpec& spec) {
+  if (spec.contacts.empty()) return;
+  QTreeWidgetItem* group = addGroup(tr("Contacts"), static_cast<int>(spec.contacts.size()));
+  for (std::size_t c = 0; c < spec.contacts.size(); ++c) {
+    const ContactSpec& cs = spec.contacts[c];
+    auto* item =
+        makeItem(group, ContactItem, static_cast<int>(c), QString::fromStdString(cs.name),
+                 tr("%1 on %2 (%3)")
+                     .arg(QString::fromStdString(cs.body), QString::fromStdString(cs.surface_type),
+                          QString::fromStdString(cs.surface_body)));
+    item->setToolTip(0, tr("radius %1 m, restitution %2, friction %3")
+                            .arg(cs.radius, 0, 'g', 4)
+                            .arg(cs.restitution, 0, 'g', 4)
+                            .arg(cs.friction, 0, 'g', 4));
+  }
 }
 
 void ModelTreeDock::showSelection(const Selection& s) {
@@ -126,7 +145,8 @@ void ModelTreeDock::showSelection(const Selection& s) {
   for (QTreeWidgetItemIterator it(tree_); *it && !found; ++it) {
     const int kind = (*it)->data(0, KindRole).toInt(), index = (*it)->data(0, IndexRole).toInt();
     if ((kind == BodyItem && index == s.body && s.joint < 0) ||
-        (kind == JointItem && index == s.joint) || (kind == CouplingItem && index == s.coupling))
+        (kind == JointItem && index == s.joint) || (kind == CouplingItem && index == s.coupling) ||
+        (kind == ContactItem && index == s.contact))
       found = *it;
   }
   tree_->setCurrentItem(found);
@@ -143,6 +163,7 @@ void ModelTreeDock::onCurrentItemChanged(QTreeWidgetItem* item) {
     if (kind == BodyItem) s.body = index;
     if (kind == JointItem || kind == DriveItem) s.joint = index;
     if (kind == CouplingItem) s.coupling = index;
+    if (kind == ContactItem) s.contact = index;
   }
   document_->setSelection(s);
 }

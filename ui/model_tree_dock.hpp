@@ -13,6 +13,7 @@ namespace articula {
 
 class Document;
 struct Selection;
+struct MechanismSpec;
 
 class ModelTreeDock : public QDockWidget {
   Q_OBJECT
@@ -32,6 +33,7 @@ class ModelTreeDock : public QDockWidget {
   void showContextMenu(const QPoint& pos);
   void onDoubleClicked(QTreeWidgetItem* item);
   QTreeWidgetItem* addGroup(const QString& title, int count);
+  void addContacts(const MechanismSpec& spec);
 
   Document* document_;
   QTreeWidget* tree_;

@@ -5,6 +5,7 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include "core/doc/contact_edits.hpp"
 #include "core/doc/coupling_edits.hpp"
 #include "core/doc/kinematic_drag.hpp"
 #include "core/doc/sketch_edits.hpp"
@@ -152,7 +153,9 @@ bool SelectTool::keyPress(QKeyEvent& event) {
   if (event.key() != Qt::Key_Delete) return false;
   Document* doc = editor_->document();
   const Selection sel = doc->selection();
-  if (sel.coupling >= 0)
+  if (sel.contact >= 0)
+    editor_->push(remove_contact(doc->editable(), sel.contact), EditKind::Delete);
+  else if (sel.coupling >= 0)
     editor_->push(remove_coupling(doc->editable(), sel.coupling), EditKind::Delete);
   else if (sel.body >= 0)
     editor_->push(remove_body(doc->editable(), sel.body), EditKind::Delete);

@@ -34,6 +34,8 @@ enum class SketchToolId {
   Gear,
   Belt,
   Rack,
+  GroundLine,
+  Cam,
   Delete,
   Measure
 };

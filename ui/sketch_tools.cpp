@@ -1,5 +1,6 @@
 #include "ui/sketch_tools.hpp"
 
+#include "ui/sketch_contact_tools.hpp"
 #include "ui/sketch_coupling_tools.hpp"
 #include "ui/sketch_draw_tools.hpp"
 #include "ui/sketch_joint_tools.hpp"
@@ -21,6 +22,8 @@ std::vector<std::unique_ptr<SketchTool>> makeSketchTools(SketchEditor* editor) {
   tools.push_back(std::make_unique<GearTool>(editor));
   tools.push_back(std::make_unique<BeltTool>(editor));
   tools.push_back(std::make_unique<RackTool>(editor));
+  tools.push_back(std::make_unique<GroundLineTool>(editor));
+  tools.push_back(std::make_unique<CamTool>(editor));
   tools.push_back(std::make_unique<DeleteTool>(editor));
   tools.push_back(std::make_unique<MeasureTool>(editor));
   return tools;
