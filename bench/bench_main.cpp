@@ -95,6 +95,7 @@ void run_sim(benchmark::State& s, const Case& c, Integrator integrator,
   double err = 0;
   SimulationOptions options;
   options.solver = solver;
+  options.integrator = integrator;
   try {
     for (auto _ : s) {
       s.PauseTiming();

@@ -54,7 +54,7 @@ void SimulationWorker::rebuild() {
   fresh_ = false;
   if (!mech_) return;
   try {
-    sim_ = std::make_unique<Simulation>(*mech_);
+    sim_ = std::make_unique<Simulation>(*mech_, options());
     data_ = std::make_unique<Data>(mech_->model());
     sim_->evaluate();
     take_snapshot(*sim_, *data_, snap_);
@@ -138,7 +138,7 @@ bool SimulationWorker::restoreDrives(const Snapshot& at, long step) {
     bool undo = false;
     for (std::size_t i = 0; i < next_change_; ++i) undo |= drive_changes_[i].step > step;
     if (undo) {
-      sim_ = std::make_unique<Simulation>(*mech_);
+      sim_ = std::make_unique<Simulation>(*mech_, options());
       next_change_ = 0;
       while (next_change_ < drive_changes_.size() && drive_changes_[next_change_].step <= step) {
         const DriveChange& c = drive_changes_[next_change_++];

@@ -58,6 +58,12 @@ class SimulationWorker : public QObject {
   void fail(const std::exception& e);
   void applyDriveChanges();                           // those due at the current step
   bool restoreDrives(const Snapshot& at, long step);  // the laws in force after `step` steps
+  // Auto's choice of solver knows the integrator the run steps with (SimulationOptions).
+  SimulationOptions options() const {
+    SimulationOptions o;
+    o.integrator = integrator_;
+    return o;
+  }
 
   // A drive change made after `step` steps (before the next), in the order made.
   struct DriveChange {

@@ -7,6 +7,8 @@
 
 namespace articula {
 
+enum class Integrator { RK4, Euler, RK45 };
+
 using AccelerationFn = std::function<void(double t, const VecX& q, const VecX& v, VecX& qdd)>;
 
 // Buffers reused across steps so that stepping does not allocate.

@@ -20,15 +20,35 @@ constexpr double kSparseMargin = 0.85;
 // that auto keeps Method 2 and the sparse method on every sample.
 constexpr double kOperatorPerBodyRow = 100.0;
 constexpr double kOperatorPerBody = 4200.0;
-// The embedding's step per body (five position solves of 1.6-2.2 Newton iterations, four
-// accelerations with their kinematics and ABA) and per n_S³ of a node (its Y₁ and M̃_S factors):
-// fitted to the simulated second (RK4, 1 ms) of the four-bar chains of 20, 40 and 80 modules
-// and the Stewart platform against the sparse method and Method 2 measured in the same run.
-constexpr double kEmbeddingPerBody = 75000.0;
+// The embedding's RK4 step per body (four position solves of 1-2 Newton iterations, four
+// accelerations with their kinematics and embedded ABA), per constraint row and coordinate (the
+// dense rows G and J, rows x n, zeroed and formed at every stage and iteration) and per n_S³ of
+// a node (its Y₁ and M̃_S factors): fitted to the simulated second (1 ms) of the four-bar chains
+// of 20 and 80 modules (121 and 865 ms/s RK4, 2026-11-27, session 20) at 19 000 instructions a
+// microsecond (kEmbeddingPerBody's earlier fit on chain80); the passive Stewart platform's
+// 59 ms/s is predicted to 3 %.
+constexpr double kEmbeddingPerBody = 27800.0;
+constexpr double kEmbeddingPerRowCoordinate = 76.0;
 constexpr double kEmbeddingPerNodeCube = 80.0;
+// The embedding's step beyond its stages (the step's closing solve and the singularity watch),
+// in stages: its Euler step over its RK4 step is (1 + x) / (4 + x), 0.29-0.30 in the bench.
+constexpr double kEmbeddingStepOverhead = 0.3;
+
+// Evaluations per step: RK4's four, Euler's one, Dormand-Prince's six new ones (FSAL).
+double stages(Integrator integrator) {
+  switch (integrator) {
+    case Integrator::Euler:
+      return 1.0;
+    case Integrator::RK45:
+      return 6.0;
+    case Integrator::RK4:
+      break;
+  }
+  return 4.0;
+}
 }  // namespace
 
-double embedding_step_cost(const Mechanism& m) {
+double embedding_step_cost(const Mechanism& m, Integrator integrator) {
   const Model& model = m.model();
   double cubes = 0.0;
   for (const EmbeddingNode& n : aggregate(m).nodes) {
@@ -36,19 +56,23 @@ double embedding_step_cost(const Mechanism& m) {
     for (int b : n.bodies) ns += model.joints[b].nv();
     cubes += ns * ns * ns;
   }
-  return kEmbeddingPerBody * model.nb + kEmbeddingPerNodeCube * cubes;
+  const double rows_by_n = static_cast<double>(constraint_rows(m.compiled.loops)) * model.nv;
+  const double rk4 = kEmbeddingPerBody * model.nb + kEmbeddingPerRowCoordinate * rows_by_n +
+                     kEmbeddingPerNodeCube * cubes;
+  return rk4 * (stages(integrator) + kEmbeddingStepOverhead) /
+         (stages(Integrator::RK4) + kEmbeddingStepOverhead);
 }
 
-bool prefer_embedding(const Mechanism& m, int rows, int solved_rows) {
+bool prefer_embedding(const Mechanism& m, int rows, int solved_rows, Integrator integrator) {
   if (rows == 0) return false;
-  // The others' RK4 step: four evaluations and a projection onto the loops, whose dense solve
-  // in the rows (as Method 2's G H⁻¹ Gᵀ) grows as rows² n and dominates long chains of loops.
+  // The others' step: its evaluations and a projection onto the loops, whose dense solve in the
+  // rows (as Method 2's G H⁻¹ Gᵀ) grows as rows² n and dominates long chains of loops.
   const double me = solved_rows, n = m.model().nv;
   const double projection = 12.3 * (me * me * n + me * me * me / 3);
   double call = std::min(method2_cost(m.model(), rows, solved_rows),
                          operator_cost(m.model(), rows, solved_rows));
   if (m.sparse) call = std::min(call, kSparseCostPerFlop * m.sparse->flops);
-  return embedding_step_cost(m) < 0.5 * (4 * call + projection);
+  return embedding_step_cost(m, integrator) < 0.5 * (stages(integrator) * call + projection);
 }
 
 double operator_cost(const Model& model, int rows, int solved_rows) {

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/algorithms/sparse_dynamics.hpp"
+#include "core/sim/integrators.hpp"
 
 namespace articula {
 
@@ -31,11 +32,13 @@ bool prefer_operator(const Mechanism& m, int rows, int solved_rows);
 // other solvers' RK4 step (four calls and the projection after the step, which the embedding
 // has not): fitted to the bench's simulated seconds on four-bar chains of 20 to 80 modules, the
 // Stewart platform and the four-bar (ratios to the best other within a factor 1.6).
-double embedding_step_cost(const Mechanism& m);
+double embedding_step_cost(const Mechanism& m, Integrator integrator = Integrator::RK4);
 
-// Whether `auto` picks the embedding solver: its predicted step cost is under half of the best
-// other solver's (so near a tie the solvers with a projection and a rank-revealing solve stay).
-bool prefer_embedding(const Mechanism& m, int rows, int solved_rows);
+// Whether `auto` picks the embedding solver for a run with `integrator`: its predicted step cost
+// is under half of the best other solver's (so near a tie the solvers with a projection and a
+// rank-revealing solve stay). The others' step is `stages` calls and the projection.
+bool prefer_embedding(const Mechanism& m, int rows, int solved_rows,
+                      Integrator integrator = Integrator::RK4);
 
 // The sparse-matrix method when it applies and its predicted cost (flops of its symbolic
 // analysis) is below Method 2's; null selects Method 2.

@@ -220,6 +220,7 @@ void run_rows(const Mechanism& mech, const RunOptions& opt, const RowSink& sink,
   SimulationOptions so;
   so.require_fully_driven = opt.require_fully_driven;
   so.solver = opt.solver;
+  so.integrator = opt.integrator;
   Simulation sim(mech, so);
   if (opt.events) *opt.events << "t,name,kind,impulse\n";
   if (sink.begin) sink.begin(sim);

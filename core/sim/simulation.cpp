@@ -45,7 +45,8 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   for (const DriveBinding& d : drives_)
     if (d.kind == DriveSpec::Kind::Motion) ++motion_drives, loop_drives += d.v < 0;
   expected_rank_ = mech_.mobility.rank + motion_drives;
-  const SolverEnv env{mech_, data_, constraints_, drives_, 1.0 / opt_.stabilization_time};
+  SolverEnv env{mech_, data_, constraints_, drives_, 1.0 / opt_.stabilization_time};
+  env.integrator = opt_.integrator;
   if (opt_.solver == SolverChoice::Embedding && !unilaterals_.empty())
     throw SetupError(
         "constraint embedding does not handle joint limits, contacts and friction yet (use auto, "
@@ -147,8 +148,7 @@ void Simulation::accelerations(double t, const VecX& q_in, const VecX& v_in, Vec
   EmbeddedStageCache::Result* keep = embedded ? &stage_cache_.remember_accelerations() : nullptr;
   if (keep) keep->qdd = qdd;
   if (!account_.recording()) return;
-  const double power =
-      applied_.power(drives_, v) + constraints_.power(active_->context(in), active_->multipliers());
+  const double power = applied_.power(drives_, v) + active_->constraint_power(in);
   const double dissipation = applied_.dissipation(v) + friction_dissipation_;
   account_.record(power, dissipation);
   if (keep) keep->has_power = true, keep->power = power, keep->dissipation = dissipation;

@@ -26,7 +26,6 @@
 
 namespace articula {
 
-enum class Integrator { RK4, Euler, RK45 };
 // "rk4", "euler" or "rk45"; throws std::invalid_argument listing the known names otherwise.
 Integrator integrator_from_name(const std::string& name);
 
@@ -43,6 +42,9 @@ struct SimulationOptions {
   bool planar_algebra = true;
   // The dynamics solver (contract-additions-2 §3); a forced one that does not apply throws.
   SolverChoice solver = SolverChoice::Auto;
+  // The integrator the run will step with: auto weighs the embedding's step by it (its Euler
+  // step has no projection to save, the others' has). step() may still be given another.
+  Integrator integrator = Integrator::RK4;
 };
 
 class Simulation {

@@ -178,6 +178,7 @@ void ConstraintEmbedding::choose(const MatX& G, const std::string& when) {
 }
 
 double ConstraintEmbedding::factor(const MatX& G, bool estimate) {
+  ++factorizations_;
   double worst = 1.0;
   for (Node& n : nodes_) {
     sub_into(G, n.sel, n.dep, n.Y1);

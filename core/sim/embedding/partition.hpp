@@ -69,8 +69,9 @@ class ConstraintEmbedding {
   const std::vector<int>& node_columns(int n) const { return nodes_[n].cols; }
   const std::vector<int>& node_independent(int n) const { return nodes_[n].ind; }
 
-  int rechosen() const { return rechosen_; }  // choices re-made since construction
-  std::string describe() const;               // per node: its independent coordinates' joints
+  int rechosen() const { return rechosen_; }               // choices re-made since construction
+  long factorizations() const { return factorizations_; }  // factor() calls since construction
+  std::string describe() const;  // per node: its independent coordinates' joints
 
  private:
   struct Node {
@@ -104,6 +105,7 @@ class ConstraintEmbedding {
   VecX e_, y_, dv_;
   int rechosen_ = 0;
   double watch_ = -1.0;  // closure_watch()'s threshold, -1 until the first watch after a choice
+  long factorizations_ = 0;
 };
 
 }  // namespace articula

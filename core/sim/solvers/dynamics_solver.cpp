@@ -79,13 +79,17 @@ ConstraintContext DynamicsSolver::context(const SolverInput& in) const {
   return c;
 }
 
+double DynamicsSolver::constraint_power(const SolverInput& in) const {
+  return env_.constraints.power(context(in), multipliers());
+}
+
 std::unique_ptr<DynamicsSolver> make_solver(const SolverEnv& env, SolverChoice choice,
                                             bool planar_algebra, bool body_forces) {
   switch (choice) {
     case SolverChoice::Auto:
       if (env.constraints.tree_only()) return std::make_unique<TreeSolver>(env);
       if (env.constraints.operator_capable() &&  // no limit, contact or friction rows
-          prefer_embedding(env.mech, env.constraints.rows(), solved_rows(env)))
+          prefer_embedding(env.mech, env.constraints.rows(), solved_rows(env), env.integrator))
         try {
           return std::make_unique<EmbeddingSolver>(env);
         } catch (const SetupError&) {  // quaternions the loops do not determine: the others

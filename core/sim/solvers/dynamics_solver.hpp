@@ -9,6 +9,7 @@
 
 #include "core/algorithms/rnea.hpp"
 #include "core/sim/constraints/constraint_set.hpp"
+#include "core/sim/integrators.hpp"
 
 namespace articula {
 
@@ -26,7 +27,8 @@ struct SolverEnv {
   Data& data;
   ConstraintSet& constraints;
   const std::vector<DriveBinding>& drives;
-  double alpha = 0.0;  // Baumgarte gains α = β (RBDA Eq. 8.22)
+  double alpha = 0.0;                       // Baumgarte gains α = β (RBDA Eq. 8.22)
+  Integrator integrator = Integrator::RK4;  // what auto's choice weighs the solvers' steps for
 };
 
 // The inputs of one evaluation: state, applied generalized forces on tree coordinates, and
@@ -55,6 +57,9 @@ class DynamicsSolver {
   // Multipliers of the constraint set's rows at the last call: generalized constraint forces
   // G^T μ (for rows that prescribe tree coordinates, the actuator forces).
   virtual const VecX& multipliers() const = 0;
+  // Power of the constraint set's rows at the last call, Σ μ_r × (row r's rate) as
+  // ConstraintSet::power gives it (the drives' work: closures and couplings do none).
+  virtual double constraint_power(const SolverInput& in) const;
   // Numerical rank of the rows at the last call (rows() when the solver does not reveal it).
   virtual int rank() const = 0;
   // The context the constraint kinds saw at the last call (for power and force recovery).

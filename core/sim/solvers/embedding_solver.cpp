@@ -1,5 +1,7 @@
 #include "core/sim/solvers/embedding_solver.hpp"
 
+#include <stdexcept>
+
 #include "core/algorithms/crba.hpp"
 #include "core/algorithms/kinematics.hpp"
 #include "core/sim/diagnostics.hpp"
@@ -34,8 +36,23 @@ const VecX& EmbeddingSolver::accelerations(const SolverInput& in) {
     articulated(in);
   else
     dense(in);
-  embedding_->multipliers(r_, mu_);
+  mu_factors_ = -1;
   return data.qdd;
+}
+
+const VecX& EmbeddingSolver::multipliers() const {
+  if (mu_factors_ < 0) {
+    embedding_->multipliers(r_, mu_);
+    mu_factors_ = embedding_->factorizations();
+  } else if (mu_factors_ != embedding_->factorizations()) {
+    // The factors have moved on (a monitor() since the call): μ from the call's own ones only.
+    throw std::logic_error("EmbeddingSolver::multipliers: asked for after the factors changed");
+  }
+  return mu_;
+}
+
+double EmbeddingSolver::constraint_power(const SolverInput& in) const {
+  return r_.dot(in.v);
 }
 
 void EmbeddingSolver::articulated(const SolverInput& in) {

@@ -26,7 +26,10 @@ class EmbeddingSolver final : public DynamicsSolver {
   explicit EmbeddingSolver(const SolverEnv& env, EmbeddingForm form = EmbeddingForm::Articulated);
   const char* name() const override { return "embedding"; }
   const VecX& accelerations(const SolverInput& in) override;
-  const VecX& multipliers() const override { return mu_; }
+  // Solved on request (Y₁ᵀ μ = r_dep with the last call's factors): a stage needs only the power.
+  const VecX& multipliers() const override;
+  // r · q̇ with r = H q̈ + C - τ = Gᵀ μ: Σ μ_r (G_r q̇), the rows' power with no μ solved.
+  double constraint_power(const SolverInput& in) const override;
   int rank() const override { return rank_; }
   ConstraintEmbedding* embedding() override { return embedding_.get(); }
   bool articulated() const { return aba_ != nullptr; }  // the embedded ABA, not the dense form
@@ -39,7 +42,9 @@ class EmbeddingSolver final : public DynamicsSolver {
   std::unique_ptr<EmbeddedAba> aba_;  // null: the dense form
   MatX HX_, M_;
   Eigen::LDLT<MatX> ldlt_;
-  VecX y_, f_, u_, r_, mu_;
+  VecX y_, f_, u_, r_;
+  mutable VecX mu_;               // multipliers(), solved when first asked after a call
+  mutable long mu_factors_ = -1;  // the embedding's factor count they were solved at
   int rank_ = 0;
 };
 
