@@ -121,3 +121,26 @@ TEST_CASE("Column sums: add_times and significant_rows against dense products", 
       CHECK(rows == expected);
     }
 }
+
+TEST_CASE("lower_gram gives J_R J_R^T bit for bit the plain row-by-row sums", "[pivoted_ldlt]") {
+  // It reads the rows from a contiguous copy, four entries at a time: each entry must still be
+  // summed in the order of j (0 apart, so that the projection's steps do not change).
+  std::srand(7);
+  for (int m : {1, 3, 4, 9, 13})
+    for (int n : {1, 5, 40}) {
+      const MatX J = MatX::Random(m + 3, n);
+      std::vector<int> rows;
+      for (int r = 0; r < m + 3; ++r)
+        if (r % 5 != 2 || m == 1) rows.push_back(r);  // some rows left out
+      MatX A;
+      lower_gram(J, rows, A);
+      const int k = static_cast<int>(rows.size());
+      REQUIRE(A.rows() == k);
+      for (int c = 0; c < k; ++c)
+        for (int r = c; r < k; ++r) {
+          double x = 0.0;
+          for (int j = 0; j < n; ++j) x += J(rows[r], j) * J(rows[c], j);
+          CHECK(A(r, c) == x);
+        }
+    }
+}

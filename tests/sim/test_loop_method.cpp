@@ -4,6 +4,7 @@
 // the multipliers) and the same reported joint forces: every closed-loop sample the method
 // applies to, with its motion drives (tree and loop joints), springs and spring-dampers.
 #include <filesystem>
+#include <utility>
 
 #include "core/io/project.hpp"
 #include "core/sim/loop_method.hpp"
@@ -66,6 +67,20 @@ TEST_CASE("The loop method is chosen at prepare time by predicted cost", "[spars
     CHECK_FALSE(prepare(load_project(test::sample_path(file)).spec).sparse);
   CHECK_FALSE(sparse_dynamics_model(prepare(load_project(test::sample_path("bennett.json")).spec)));
   CHECK_FALSE(prepare(load_project(test::sample_path("double_pendulum.json")).spec).sparse);
+}
+
+TEST_CASE("auto keeps the sparse method on issue 17's hanging ladders", "[sparse]") {
+  // CPU s per simulated second (RK4, 1 ms, 2026-11-28, load ~8), since the Euclidean
+  // projection's J Jᵀ reads J's rows contiguously (lower_gram): sparse 0.138 / 3.68 / 69.6 s at
+  // 100 / 500 / 1,000 bodies (0.149 / 7.83 / 243 before), the operator solver 0.239 / 11.1 /
+  // 90.2 s (bench README, an earlier run at load 7-10). The sparse method is the cheapest at
+  // every size, and auto picks it.
+  for (const auto& [links, rungs] : {std::pair{45, 10}, std::pair{225, 50}, std::pair{450, 100}}) {
+    INFO(links << " links, " << rungs << " rungs");
+    const Mechanism m = prepare(make_hanging_ladder(links, rungs));
+    CHECK(m.sparse);
+    CHECK(std::string(Simulation(m).solver_name()) == "sparse");
+  }
 }
 
 TEST_CASE("auto picks the embedding solver where its predicted step is cheapest", "[embedding]") {
