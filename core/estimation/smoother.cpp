@@ -5,16 +5,12 @@
 #include <cmath>
 #include <limits>
 
+#include "core/estimation/information.hpp"
 #include "core/estimation/smoother_problem.hpp"
 
 namespace articula {
 
 using namespace smoother;
-
-// The information matrix's factor. Variables are numbered knot after knot (parameters last), so
-// H is block-tridiagonal (an arrow with parameters): its natural order has no fill beyond the
-// band, and AMD's ordering, recomputed at every factorisation, cost 5 % of the fixed-lag run.
-using InformationLdlt = Eigen::SimplicialLDLT<Sparse, Eigen::Lower, Eigen::NaturalOrdering<int>>;
 
 namespace {
 // Knots s, s + 1, ... of xu moved by scale step, in place (only the window's rows are touched:
@@ -154,9 +150,9 @@ struct Factorised {
 };
 
 // Gauss-Newton with step halving over knots s..e-1 (and the parameters); returns the
-// iterations. ldlt holds the information matrix at the last linearisation (made from `made`).
+// iterations. info holds the information matrix at the last linearisation (made from `made`).
 // `done`: iterations before this call (for the progress report).
-int gauss_newton(Problem& p, std::vector<VecX>& xu, InformationLdlt& ldlt, Factorised& made,
+int gauss_newton(Problem& p, std::vector<VecX>& xu, Information& info, Factorised& made,
                  int max_iterations, double& cost, int done = 0) {
   Sparse H;
   VecX g;
@@ -168,12 +164,11 @@ int gauss_newton(Problem& p, std::vector<VecX>& xu, InformationLdlt& ldlt, Facto
       gradient(rows, p.variables(), g);
     } else {
       normal_equations(rows, p.variables(), p.space().nb(), p.knot_variables(), H, g);
-      ldlt.compute(H);
-      if (ldlt.info() != Eigen::Success)
+      if (!info.compute(H, p.space().nb(), p.knot_variables()))
         throw SetupError("estimation: the information matrix is singular (an unobservable state)");
       made = {p.s, p.e, rows.w};
     }
-    const VecX step = ldlt.solve(-g);
+    const VecX step = info.solve(-g);
     cost = rows.cost;
     const bool negligible = -g.dot(step) < kNegligibleStep * kNegligibleStep;
     const double scale = negligible ? 1.0 : line_search(p, xu, step, rows.cost);
@@ -182,13 +177,6 @@ int gauss_newton(Problem& p, std::vector<VecX>& xu, InformationLdlt& ldlt, Facto
     if (negligible || scale * step.cwiseAbs().maxCoeff() < p.opt.tolerance) return it + 1;
   }
   return it;
-}
-
-// The nb x nb block of H⁻¹ for knot k of the problem's range.
-MatX knot_covariance(const InformationLdlt& ldlt, int n, int nb, int k) {
-  MatX E = MatX::Zero(n, nb);
-  for (int j = 0; j < nb; ++j) E(k * nb + j, j) = 1.0;
-  return ldlt.solve(E).middleRows(k * nb, nb);
 }
 
 Problem make_problem(StateSpace& space, const MeasurementLog& log, const EstimatorOptions& opt) {
@@ -243,7 +231,7 @@ void marginalise_first(Problem& p, const std::vector<VecX>& xu) {
 SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
                                 const EstimatorOptions& opt, int window) {
   Problem p = make_problem(space, log, opt);
-  const int N = p.e, nb = space.nb();
+  const int N = p.e;
   if (window < 2 || window > N)
     throw MeasurementError("the log has " + std::to_string(N) + " rows: a window of " +
                            std::to_string(window) + " needs between 2 and that many");
@@ -256,7 +244,7 @@ SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
   LinearisationCache cache;
   cache.threshold = opt.relinearise;
   p.cache = &cache;
-  InformationLdlt ldlt;
+  Information info;
   Factorised made;
   for (int e = 1; e <= N; ++e) {
     p.e = e;
@@ -265,16 +253,16 @@ SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
       out.xu[p.s] = xu[p.s];
       (void)space.place(log.t[p.s], xu[p.s], p.q[p.s]);  // reused linearisations place no q
       out.q[p.s] = p.q[p.s];
-      out.cov[p.s] = knot_covariance(ldlt, (e - 1 - p.s) * nb, nb, 0);
+      out.cov[p.s] = info.knot_covariance(0);  // the window before this row's: e - 1 - s knots
       marginalise_first(p, xu);
     }
-    out.iterations += gauss_newton(p, xu, ldlt, made, opt.max_iterations, out.cost, out.iterations);
+    out.iterations += gauss_newton(p, xu, info, made, opt.max_iterations, out.cost, out.iterations);
   }
   for (int k = p.s; k < N; ++k) {
     out.xu[k] = xu[k];
     (void)space.place(log.t[k], xu[k], p.q[k]);
     out.q[k] = p.q[k];
-    out.cov[k] = knot_covariance(ldlt, (N - p.s) * nb, nb, k - p.s);
+    out.cov[k] = info.knot_covariance(k - p.s);
   }
   out.linearisations = p.linearised;
   return out;
@@ -294,28 +282,23 @@ SmoothedMotion solve_batch(Problem& p, MatX* param_cov) {
     (void)p.space().place(p.log.t[k], xu[k], p.q[k]);
   }
   SmoothedMotion out;
-  InformationLdlt ldlt;
+  Information info;
   Factorised made;
-  out.iterations = gauss_newton(p, xu, ldlt, made, p.opt.max_iterations, out.cost);
+  out.iterations = gauss_newton(p, xu, info, made, p.opt.max_iterations, out.cost);
   // The covariance at the solution: one more linearisation there.
   Rows rows = build(p, xu, true);
   if (p.params) parameter_columns(p, xu, rows);
   Sparse H;
   VecX g;
   normal_equations(rows, p.variables(), p.space().nb(), p.knot_variables(), H, g);
-  ldlt.compute(H);
+  (void)info.compute(H, nb, p.knot_variables());  // converged: it factorised there
   out.cost = rows.cost;
   out.t = p.log.t;
   out.xu = xu;
   out.q = p.q;
   out.linearisations = p.linearised;
-  for (int k = 0; k < N; ++k) out.cov.push_back(knot_covariance(ldlt, p.variables(), nb, k));
-  if (param_cov) {
-    const int np = p.params->size(), n = p.variables();
-    MatX E = MatX::Zero(n, np);
-    E.bottomRows(np).setIdentity();
-    *param_cov = ldlt.solve(E).bottomRows(np);
-  }
+  for (int k = 0; k < N; ++k) out.cov.push_back(info.knot_covariance(k));
+  if (param_cov) *param_cov = info.parameter_covariance();
   return out;
 }
 }  // namespace

@@ -65,7 +65,10 @@ KnotModel linearise_here(Problem& p, int k, const VecX& xu, bool jacobians) {
   km.Jf = MatX::Zero(km.f.size(), nb);
   VecX hp, hm, fp, fm;
   const VecX q_here = p.q[k];
-  for (int j = 0; j < nb; ++j) {
+  // θ̇ and u columns first: they all place the knot's θ from q_here, one position solve
+  // (StateSpace::full_state keeps it), before the θ columns move θ.
+  for (int jj = 0; jj < nb; ++jj) {
+    const int j = (jj + p.space().m()) % nb;
     // θ by central differences (the position solve bends h and f in θ); θ̇ and u enter through
     // velocity products and forces over one row, nearly linearly, so forward differences (a
     // truncation error d/2 f'', 1e-6 of the derivative on the four-bar's load cell) save one
@@ -280,19 +283,39 @@ struct BlockInformation {
         diag(static_cast<std::size_t>(n0_ / nb_), MatX::Zero(nb_, nb_)),
         below(static_cast<std::size_t>(std::max(0, n0_ / nb_ - 1)), MatX::Zero(nb_, nb_)),
         params(MatX::Zero(n - n0_, n)) {}
-  void add(int a, int b, double v) {  // H(a, b) += v, a >= b
-    if (a >= n0) {
-      params(a - n0, b) += v;
-      return;
+  // w Jᵣᵀ Jᵣ of one row's entries (sorted by column, each once): each entry's knot and place in
+  // it found once, not again for every pair.
+  void add_row(const Entry* first, const Entry* last, double w) {
+    const auto count = static_cast<std::size_t>(last - first);
+    at.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const int c = first[i].first;
+      at[i] = c >= n0 ? Place{-1, c} : Place{c / nb, c % nb};
     }
-    const int ja = a / nb, jb = b / nb;
-    if (ja == jb)
-      diag[static_cast<std::size_t>(ja)](a % nb, b % nb) += v;
-    else if (ja == jb + 1)
-      below[static_cast<std::size_t>(jb)](a % nb, b % nb) += v;
-    else
-      throw std::logic_error("estimation: a factor spans knots that are not neighbours");
+    if (count > 0 && at[0].knot >= 0) {
+      int high = at[0].knot;
+      for (const Place& e : at) high = std::max(high, e.knot);
+      if (high > at[0].knot + 1)
+        throw std::logic_error("estimation: a factor spans knots that are not neighbours");
+    }
+    for (std::size_t a = 0; a < count; ++a) {
+      const double wa = w * first[a].second;
+      for (std::size_t b = 0; b <= a; ++b) {
+        const double v = wa * first[b].second;
+        const Place &pa = at[a], &pb = at[b];
+        if (pa.knot < 0)
+          params(pa.at - n0, first[b].first) += v;
+        else if (pa.knot == pb.knot)
+          diag[static_cast<std::size_t>(pa.knot)](pa.at, pb.at) += v;
+        else
+          below[static_cast<std::size_t>(pb.knot)](pa.at, pb.at) += v;
+      }
+    }
   }
+  struct Place {
+    int knot, at;  // knot (-1: a parameter) and the index in it (a parameter's: its column)
+  };
+  std::vector<Place> at;
   void to_triplets(std::vector<Triplet>& h) const {
     auto put = [&h](int r, int c, double v) {
       if (v != 0.0) h.emplace_back(r, c, v);
@@ -326,9 +349,8 @@ void normal_equations(const Rows& rows, int n, int nb, int n0, Sparse& H, VecX& 
     const double w = rows.w[r];
     for (Entry* a = first; a != last; ++a) {
       g[a->first] += w * a->second * rows.r[r];
-      const double wa = w * a->second;
-      for (Entry* b = first; b <= a; ++b) blocks.add(a->first, b->first, wa * b->second);
     }
+    blocks.add_row(first, last, w);
   }
   std::vector<Triplet> h;
   blocks.to_triplets(h);

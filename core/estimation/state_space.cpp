@@ -224,9 +224,18 @@ void StateSpace::full_state(double t, const VecX& x, VecX& q, VecX& qd) {
     for (int i = 0; i < m(); ++i) q[independent_q_[i]] = x[i];
     return;
   }
-  if (!close_loops(x.head(m()), q))
-    throw SetupError("estimation: the loops cannot be closed at t = " + format_number(t) +
-                     " s for the estimated independent coordinates");
+  if (closed_q_.size() == q.size() && closed_theta_ == x.head(m()) &&
+      (closed_from_ == q || closed_q_ == q)) {  // from its guess, or already its result
+    q = closed_q_;
+  } else {
+    closed_from_ = q;
+    closed_q_.resize(0);  // until this solve succeeds
+    if (!close_loops(x.head(m()), q))
+      throw SetupError("estimation: the loops cannot be closed at t = " + format_number(t) +
+                       " s for the estimated independent coordinates");
+    closed_theta_ = x.head(m());
+    closed_q_ = q;
+  }
   dependent_velocities(q, qd);
 }
 

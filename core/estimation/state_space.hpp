@@ -75,6 +75,10 @@ class StateSpace {
   MatX K_, Kd_;
   Eigen::HouseholderQR<MatX> qr_;
   VecX qr_at_;
+  // The last position solve: θ and the guess it started from, and the q it found (data_ is
+  // still at it). The same θ from that guess or from that q is that q again: a Jacobian's θ̇ and u
+  // columns place one θ from one guess, 2 nb - 2 m placements that solve no loops.
+  VecX closed_theta_, closed_from_, closed_q_;
   std::unique_ptr<Simulation> sim_;
   VecX qd_;
   double step_ = 1e-3;
