@@ -145,7 +145,9 @@ class Simulation {
   VecX q_embedded_, qd_embedded_;
   EmbeddedStageCache stage_cache_;  // the last closed stage state and its accelerations
   void check_fully_driven() const;
-  void check_drives_independent(const char* when) const;
+  void check_drives_independent(int rank, const char* when) const;
+  // q̈ at the current state by the solver whose multipliers are reported (see evaluate()).
+  const DynamicsSolver& reporting_evaluation();
   void finish_step();
   void compute_energy();
 
@@ -185,7 +187,10 @@ class Simulation {
   ConstraintSet constraints_;
   std::unique_ptr<DynamicsSolver> solver_;    // steps the run
   std::unique_ptr<DynamicsSolver> reporter_;  // spatial, minimum-norm: reported forces
-  DynamicsSolver* active_ = nullptr;          // the one accelerations() uses now
+  // The operator solver, asked before reporter_ when the stepping solver cannot tell whether its
+  // multipliers are unique (null where it does not apply): O(N m) against Method 2's dense H.
+  std::unique_ptr<DynamicsSolver> quick_reporter_;
+  DynamicsSolver* active_ = nullptr;  // the one accelerations() uses now
   std::unique_ptr<ManifoldProjection> projection_;
   EnergyAccount account_;
   JointOutputs outputs_;

@@ -39,8 +39,7 @@ void Simulation::check_fully_driven() const {
   throw SetupError(os.str());
 }
 
-void Simulation::check_drives_independent(const char* when) const {
-  const int rank = reporter_->rank();
+void Simulation::check_drives_independent(int rank, const char* when) const {
   if (rank >= expected_rank_) return;
   std::ostringstream os;
   if (mech_.mobility.mobility == 0) {  // a structure: nothing can be driven

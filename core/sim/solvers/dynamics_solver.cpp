@@ -111,6 +111,11 @@ std::unique_ptr<DynamicsSolver> make_solver(const SolverEnv& env, SolverChoice c
   return method2(env, planar_algebra, body_forces);
 }
 
+std::unique_ptr<DynamicsSolver> make_quick_reporting_solver(const SolverEnv& env) {
+  if (env.constraints.tree_only() || !env.constraints.operator_capable()) return nullptr;
+  return std::make_unique<OperatorSolver>(env);
+}
+
 std::unique_ptr<DynamicsSolver> make_reporting_solver(const SolverEnv& env) {
   if (env.constraints.tree_only()) return std::make_unique<TreeSolver>(env);
   return std::make_unique<Method2Solver>(env, nullptr, true);

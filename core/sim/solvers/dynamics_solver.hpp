@@ -62,6 +62,14 @@ class DynamicsSolver {
   virtual double constraint_power(const SolverInput& in) const;
   // Numerical rank of the rows at the last call (rows() when the solver does not reveal it).
   virtual int rank() const = 0;
+  // Whether the last call's multipliers are the only ones (the rows it solved are independent and
+  // the rows it left out structurally zero, μ = 0 there), so they are the minimum-norm split the
+  // reporting solver would give and rank() is the rank that check would see. Then the simulation
+  // reports joint forces from this solver instead of running dense Method 2 again.
+  virtual bool multipliers_unique() const { return false; }
+  // Whether multipliers_unique() can be true for this solver at all (then the simulation asks it
+  // first when it reports; the others go straight to the reporting solver).
+  virtual bool tells_unique_multipliers() const { return false; }
   // The context the constraint kinds saw at the last call (for power and force recovery).
   virtual ConstraintContext context(const SolverInput& in) const;
   // The planar kinematics this solver runs on (the projection linearises on the same), or null.
@@ -86,5 +94,8 @@ std::unique_ptr<DynamicsSolver> make_solver(const SolverEnv& env, SolverChoice c
 // Spatial Method 2 with minimum-norm multipliers: what reported joint forces and the rank check
 // use, whatever solver steps the simulation.
 std::unique_ptr<DynamicsSolver> make_reporting_solver(const SolverEnv& env);
+// The operator solver where it applies to a mechanism with loops (else null): its multipliers,
+// when unique, are the reporting solver's at a fraction of the cost on large mechanisms.
+std::unique_ptr<DynamicsSolver> make_quick_reporting_solver(const SolverEnv& env);
 
 }  // namespace articula

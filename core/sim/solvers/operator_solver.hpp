@@ -24,6 +24,10 @@ class OperatorSolver final : public DynamicsSolver {
   const VecX& accelerations(const SolverInput& in) override;
   const VecX& multipliers() const override { return fell_back_ ? fallback_.multipliers() : mu_; }
   int rank() const override { return fell_back_ ? fallback_.rank() : rank_; }
+  bool tells_unique_multipliers() const override { return true; }
+  bool multipliers_unique() const override {
+    return !fell_back_ && rank_ == static_cast<int>(selected_.size());
+  }
   // Bodies visited by the innovations passes since construction (the operation count).
   long body_steps() const { return work_.body_steps; }
 
