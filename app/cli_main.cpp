@@ -11,6 +11,7 @@
 #include "app/cli_fg_simulate.hpp"
 #include "app/cli_output.hpp"
 #include "app/cli_report.hpp"
+#include "app/cli_run_args.hpp"
 #include "app/cli_trajectory.hpp"
 #include "core/estimation/estimate_output.hpp"
 #include "core/estimation/measurement_log.hpp"
@@ -65,10 +66,7 @@ int run_dynamics(const DynamicsArgs& a) {
   return 0;
 }
 
-struct SimulateArgs {
-  std::string file, output, integrator, solver;
-  double duration = -1, step = -1, sample = 0;
-  bool quiet = false;
+struct SimulateArgs : RunArgs {
   bool inverse = false;
   std::string events;                            // --events FILE.csv
   std::string sensors_out;                       // --sensors-out MEAS.csv
@@ -96,12 +94,7 @@ struct SensorRecorder {
 
 int run_simulate(const SimulateArgs& a) {
   const Mechanism mech = load_and_prepare(a.file);
-  RunOverrides over;
-  if (a.duration >= 0) over.duration = a.duration;
-  if (a.step > 0) over.step = a.step;
-  if (!a.integrator.empty()) over.integrator = a.integrator;
-  if (!a.solver.empty()) over.solver = a.solver;
-  over.sample = a.sample;
+  RunOverrides over = run_overrides(a);
   over.inverse = a.inverse;
   RunOptions opt = resolve_run_options(mech, over);
   // springs too stiff for the chosen fixed step: the run will diverge, say why up front
@@ -247,14 +240,7 @@ int main(int argc, char** argv) {
                   "elimination order: rnea, crba, aba, colamd, amd or mindegree");
   SimulateArgs sa;
   auto* sim = app.add_subcommand("simulate", "simulate and write CSV (stdout without --output)");
-  sim->add_option("FILE", sa.file, "project file")->required();
-  sim->add_option("--duration", sa.duration, "simulated time, s");
-  sim->add_option("--step", sa.step, "integration step, s");
-  sim->add_option("--integrator", sa.integrator,
-                  "rk4, euler or rk45 (adaptive; --step is then the largest step)");
-  sim->add_option("--solver", sa.solver,
-                  "auto, method2 (RBDA 8.5), sparse (RBDA 8.13), embedding or operator; a solver "
-                  "that does not apply is exit 3 saying why");
+  add_run_options(sim, sa);
   sim->add_option("--output", sa.output, "CSV file to write");
   sim->add_option("--sample", sa.sample, "output interval, s (default: every step)");
   sim->add_flag("--quiet", sa.quiet, "no progress on stderr");

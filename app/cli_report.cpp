@@ -14,11 +14,7 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& a) {
       app.add_subcommand("report",
                          "simulate and write the design report as JSON: drive forces, power, work, "
                          "reflected inertia, apparent mass of points, transmission angles");
-  rep->add_option("FILE", a.file, "project file")->required();
-  rep->add_option("--duration", a.duration, "simulated time, s");
-  rep->add_option("--step", a.step, "integration step, s");
-  rep->add_option("--integrator", a.integrator, "rk4, euler or rk45");
-  rep->add_option("--solver", a.solver, "auto, method2, sparse, embedding or operator");
+  add_run_options(rep, a);
   rep->add_option("--sample", a.sample,
                   "interval of the report's samples, s (default: every step)");
   rep->add_option("--point", a.points,
@@ -35,13 +31,7 @@ int run_report(const ReportArgs& a) {
   LoadResult loaded = load_project(a.file);
   for (const std::string& w : loaded.warnings) std::cerr << "warning: " << w << '\n';
   const Mechanism mech = prepare_project(loaded.spec);
-  RunOverrides over;
-  if (a.duration >= 0) over.duration = a.duration;
-  if (a.step > 0) over.step = a.step;
-  if (!a.integrator.empty()) over.integrator = a.integrator;
-  if (!a.solver.empty()) over.solver = a.solver;
-  over.sample = a.sample;
-  const RunOptions opt = resolve_run_options(mech, over);
+  const RunOptions opt = resolve_run_options(mech, run_overrides(a));
   for (const std::string& w : run_warnings(mech, opt)) std::cerr << "warning: " << w << '\n';
   const bool show = !a.quiet && opt.duration / opt.step >= 20000;
   auto progress = [&](double f) {

@@ -5,13 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "app/cli_run_args.hpp"
+
 namespace articula {
 
-struct ReportArgs {
-  std::string file, output, integrator, solver;
-  double duration = -1, step = -1, sample = 0;
+struct ReportArgs : RunArgs {
   std::vector<std::string> points;  // NAME=BODY@x,y,z
-  bool quiet = false;
 };
 
 // Adds the `report` subcommand to app, its options stored in args.

@@ -7,22 +7,12 @@
 
 #include "bindings.hpp"
 #include "convert.hpp"
+#include "item_class.hpp"
 
 namespace articula::py {
 
 namespace {
 using pb::arg;
-
-template <class T>
-void add_extra(pb::class_<T>& c) {
-  c.def_property(
-      "extra", [](const T& x) { return to_python(x.extra); },
-      [](T& x, pb::handle v) { x.extra = from_python(v); },
-      "Fields of the file this class does not model (kept through a save), as a dict.");
-  c.def(pb::self == pb::self);
-  c.def("__copy__", [](const T& x) { return T(x); });
-  c.def("__deepcopy__", [](const T& x, pb::handle) { return T(x); });
-}
 
 void bind_pose(pb::module_& m) {
   pb::class_<PoseSpec> c(m, "Pose", "Placement of a frame: a position and a unit quaternion.");
@@ -52,7 +42,7 @@ void bind_pose(pb::module_& m) {
     return pb::str("Pose(position=[{}, {}, {}], quaternion=[{}, {}, {}, {}])")
         .format(p.position.x(), p.position.y(), p.position.z(), q.w(), q.x(), q.y(), q.z());
   });
-  add_extra(c);
+  add_item_common(c);
 }
 
 void bind_body(pb::module_& m) {
@@ -82,7 +72,7 @@ void bind_body(pb::module_& m) {
   c.def("__repr__", [](const BodySpec& b) {
     return pb::str("Body(name={!r}, mass={})").format(b.name, b.mass);
   });
-  add_extra(c);
+  add_item_common(c);
 }
 
 void bind_drive_spring(pb::module_& m) {
@@ -119,7 +109,7 @@ void bind_drive_spring(pb::module_& m) {
     return pb::str("Drive(kind={!r}, expression={!r})")
         .format(s.kind == DriveSpec::Kind::Motion ? "motion" : "force", s.expression);
   });
-  add_extra(d);
+  add_item_common(d);
 
   pb::class_<SpringSpec> s(m, "Spring", "A joint spring and damper: tau = -k (q - rest) - c qd.");
   s.def(pb::init([](double k, double rest, double c) {
@@ -133,7 +123,7 @@ void bind_drive_spring(pb::module_& m) {
     return pb::str("Spring(stiffness={}, rest={}, damping={})")
         .format(x.stiffness, x.rest, x.damping);
   });
-  add_extra(s);
+  add_item_common(s);
 }
 }  // namespace
 

@@ -5,22 +5,12 @@
 
 #include "bindings.hpp"
 #include "convert.hpp"
+#include "item_class.hpp"
 
 namespace articula::py {
 
 namespace {
 using pb::arg;
-
-template <class T>
-void add_common(pb::class_<T>& c) {
-  c.def_property(
-      "extra", [](const T& x) { return to_python(x.extra); },
-      [](T& x, pb::handle v) { x.extra = from_python(v); },
-      "Fields of the file this class does not model (kept through a save), as a dict.");
-  c.def(pb::self == pb::self);
-  c.def("__copy__", [](const T& x) { return T(x); });
-  c.def("__deepcopy__", [](const T& x, pb::handle) { return T(x); });
-}
 
 Joint joint_of(const std::string& type, double pitch) {
   const auto t = joint_type_from_name(type);
@@ -83,7 +73,7 @@ void bind_joint(pb::module_& m) {
     return pb::str("Joint(name={!r}, type={!r}, parent={!r}, child={!r})")
         .format(j.name, std::string(joint_type_name(j.joint.type)), j.parent, j.child);
   });
-  add_common(c);
+  add_item_common(c);
 }
 
 void bind_force(pb::module_& m) {
@@ -123,7 +113,7 @@ void bind_force(pb::module_& m) {
     return pb::str("Force(name={!r}, body1={!r}, body2={!r}, stiffness={})")
         .format(f.name, f.body1, f.body2, f.stiffness);
   });
-  add_common(c);
+  add_item_common(c);
 }
 
 CouplingSpec::Type coupling_type_of(const std::string& name) {
@@ -161,7 +151,7 @@ void bind_coupling(pb::module_& m) {
     return pb::str("Coupling(name={!r}, type={!r}, joints=[{!r}, {!r}], ratio={})")
         .format(s.name, std::string(coupling_type_name(s.type)), s.joints[0], s.joints[1], s.ratio);
   });
-  add_common(c);
+  add_item_common(c);
 }
 }  // namespace
 

@@ -4,16 +4,12 @@
 #include <cmath>
 
 #include "tests/app/cli_support.hpp"
+#include "tests/support/json_docs.hpp"
 
 using namespace articula::test;
 
 namespace {
 const std::string kSamples = ARTICULA_SOURCE_DIR "/samples/";
-
-json sample(const std::string& file) {
-  std::ifstream in(kSamples + file);
-  return json::parse(in);
-}
 }  // namespace
 
 TEST_CASE("cli: contact columns and --events", "[app][cli][contacts]") {
@@ -45,12 +41,12 @@ TEST_CASE("cli: contact columns and --events", "[app][cli][contacts]") {
 
 TEST_CASE("cli: bad limits and contacts", "[app][cli][contacts]") {
   Workspace ws;
-  json bad = sample("door_stop.json");
+  json bad = sample_json("door_stop.json");
   bad["joints"][0]["limits"]["restitution"] = 1.5;
   const Run r1 = cli(ws, "simulate '" + ws.write("bad.json", bad) + "' --duration 0.1");
   CHECK(r1.status == 2);
   CHECK(r1.err.find("/joints/0/limits/restitution") != std::string::npos);
-  json inside = sample("bouncing_ball.json");
+  json inside = sample_json("bouncing_ball.json");
   inside["joints"][0]["q0"] = {0.01};
   inside["bodies"][0].erase("pose");
   const Run r2 = cli(ws, "simulate '" + ws.write("inside.json", inside) + "' --duration 0.1");

@@ -2,16 +2,12 @@
 // them, the CSV has <coupling>.tau after the existing columns, a bad coupling is exit 2 at its
 // pointer, an over-determining one exit 3 by name, a solver that does not apply exit 3 with why.
 #include "tests/app/cli_support.hpp"
+#include "tests/support/json_docs.hpp"
 
 using namespace articula::test;
 
 namespace {
 const std::string kSamples = ARTICULA_SOURCE_DIR "/samples/";
-
-json sample(const std::string& file) {
-  std::ifstream in(kSamples + file);
-  return json::parse(in);
-}
 }  // namespace
 
 TEST_CASE("cli: couplings in info and in the CSV", "[app][cli][couplings]") {
@@ -41,14 +37,14 @@ TEST_CASE("cli: couplings in info and in the CSV", "[app][cli][couplings]") {
 
 TEST_CASE("cli: bad and over-determining couplings", "[app][cli][couplings][errors]") {
   Workspace ws;
-  json bad = sample("geared_crank_rocker.json");
+  json bad = sample_json("geared_crank_rocker.json");
   bad["couplings"][0]["joints"][1] = "nowhere";
   Run r = cli(ws, "simulate '" + ws.write("bad.json", bad) + "'");
   CHECK(r.status == 2);
   CHECK(r.err.find("/couplings/0/joints/1") != std::string::npos);
   CHECK(r.err.find("unknown joint 'nowhere'") != std::string::npos);
   // A second gear from the rocker pivot to the motor locks the 1-DOF linkage.
-  json locked = sample("geared_crank_rocker.json");
+  json locked = sample_json("geared_crank_rocker.json");
   locked["couplings"].push_back(
       {{"name", "G2"}, {"type", "gear"}, {"joints", {"M", "B0"}}, {"ratio", -1.0}});
   r = cli(ws, "simulate '" + ws.write("locked.json", locked) + "'");
@@ -84,7 +80,7 @@ TEST_CASE("cli: --solver runs each applicable solver, refuses the others", "[app
   for (std::size_t r = 0; r < a.rows.size(); ++r)
     for (std::size_t c = 0; c < a.header.size(); ++c)
       CHECK(std::abs(e.rows[r][c] - a.rows[r][c]) <= 1e-8 * std::max(1.0, std::abs(a.rows[r][c])));
-  json in_file = sample("fourbar.json");
+  json in_file = sample_json("fourbar.json");
   in_file["simulation"]["solver"] = "operator";
   // The spatial operator algebra, chosen in the file: the same CSV to 1e-8.
   const Run op = cli(ws, "simulate '" + ws.write("operator.json", in_file) + "' --duration 0.3");

@@ -10,6 +10,7 @@
 #include "core/io/project.hpp"
 #include "core/sim/contact/cam_profile.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/spec_builders.hpp"
 
 using namespace articula;
 
@@ -19,23 +20,8 @@ constexpr double kG = 9.81;
 
 // A body of mass m on a vertical slider from the ground origin (q = height of its origin).
 MechanismSpec on_vertical_slider(const std::string& name, double q0) {
-  MechanismSpec s;
-  s.name = name;
-  s.gravity = Vec3(0, -kG, 0);
-  BodySpec b;
-  b.name = name;
-  b.mass = 0.1;
-  b.inertia = {1e-4, 1e-4, 1e-4, 0, 0, 0};
-  s.bodies.push_back(b);
-  JointSpec j;
-  j.name = "lift";
-  j.joint = Joint::prismatic();
-  j.parent = "ground";
-  j.child = name;
-  j.parent_frame.orientation = Quat(Eigen::AngleAxisd(-std::numbers::pi / 2, Vec3::UnitX()));
-  j.q0 = std::vector<double>{q0};
-  s.joints.push_back(j);
-  return s;
+  return test::one_body_on(name, test::isotropic_body(name, 0.1, 1e-4),
+                           test::vertical_slider("lift", name, q0), kG);
 }
 
 // The follower above plus a cam disc on a pivot at the origin (q = 0: cam axes = world axes).
@@ -44,13 +30,7 @@ MechanismSpec cam_and_follower(double lift) {
   BodySpec cam = s.bodies[0];
   cam.name = "cam";
   s.bodies.push_back(cam);
-  JointSpec shaft;
-  shaft.name = "shaft";
-  shaft.joint = Joint::revolute();
-  shaft.parent = "ground";
-  shaft.child = "cam";
-  shaft.q0 = std::vector<double>{0.0};
-  s.joints.push_back(shaft);
+  s.joints.push_back(test::joint_between("shaft", Joint::revolute(), "ground", "cam", {0.0}));
   return s;
 }
 

@@ -8,17 +8,13 @@
 #include "core/io/project.hpp"
 #include "core/io/run_setup.hpp"
 #include "tests/support/fixtures.hpp"
+#include "tests/support/json_docs.hpp"
 #include "tests/support/matchers.hpp"
 
 using namespace articula;
 using nlohmann::json;
 
 namespace {
-json sample(const std::string& file) {
-  std::ifstream in(test::sample_path(file));
-  return json::parse(in);
-}
-
 json report_of(const json& doc) {
   const Mechanism m = prepare_project(parse_project(doc.dump()).spec);
   return fg::dynamics_report(m, 0.0, fg::EliminationOrder::Aba);
@@ -30,7 +26,7 @@ bool has(const std::string& text, const std::string& part) {
 }  // namespace
 
 TEST_CASE("Dynamics report: the note names the joints with friction and limits", "[fg_report]") {
-  json doc = sample("double_pendulum.json");
+  json doc = test::sample_json("double_pendulum.json");
   SECTION("no friction, limits or contacts: no note") {
     CHECK_FALSE(report_of(doc).contains("note"));
   }
@@ -53,7 +49,7 @@ TEST_CASE("Dynamics report: the note names the joints with friction and limits",
 }
 
 TEST_CASE("Dynamics report: the note names the contacts", "[fg_report]") {
-  const std::string note = report_of(sample("bouncing_ball.json")).at("note");
+  const std::string note = report_of(test::sample_json("bouncing_ball.json")).at("note");
   CHECK(has(note, "contact(s) 'floor'"));
   CHECK_FALSE(has(note, "friction at"));
 }

@@ -4,11 +4,14 @@
 #include <catch2/catch.hpp>
 
 #include "core/io/project.hpp"
+#include "tests/support/json_docs.hpp"
 
 namespace articula {
 namespace {
 
 using nlohmann::json;
+using test::check_error;
+using test::with;
 
 // Two wheels on ground pivots (A revolute, B revolute) and a slider S, geared and racked.
 json geared() {
@@ -33,23 +36,6 @@ json geared() {
   ],
   "simulation": { "duration": 1.0, "step": 0.001, "solver": "method2" }
 })json");
-}
-
-json with(json doc, const std::string& pointer, const json& value) {
-  doc[json::json_pointer(pointer)] = value;
-  return doc;
-}
-
-void check_error(const json& doc, const std::string& pointer, const std::string& phrase) {
-  INFO("expected an error at " << pointer);
-  try {
-    (void)parse_project(doc.dump(2));
-    FAIL_CHECK("accepted, expected an error at '" << pointer << "'");
-  } catch (const ProjectError& e) {
-    INFO("message: " << e.what());
-    CHECK(e.pointer == pointer);
-    CHECK_THAT(std::string(e.what()), Catch::Contains(phrase));
-  }
 }
 
 }  // namespace

@@ -9,11 +9,16 @@
 #include <random>
 
 #include "core/io/project.hpp"
+#include "tests/support/json_docs.hpp"
 
 namespace articula {
 namespace {
 
 using nlohmann::json;
+using test::check_error;
+using test::check_error_text;
+using test::with;
+using test::without;
 using namespace std::string_literals;
 namespace fs = std::filesystem;
 
@@ -96,39 +101,6 @@ const char* const kKitchenSink = R"json({
 
 json four_bar() {
   return json::parse(kFourBar);
-}
-
-// A copy of `doc` with the value at `ptr` replaced (or added).
-json with(json doc, const std::string& ptr, const json& value) {
-  doc[json::json_pointer(ptr)] = value;
-  return doc;
-}
-
-json without(json doc, const std::string& ptr) {
-  const json::json_pointer p(ptr);
-  json& parent = doc.at(p.parent_pointer());
-  if (parent.is_array())
-    parent.erase(std::stoul(p.back()));
-  else
-    parent.erase(p.back());
-  return doc;
-}
-
-void check_error_text(const std::string& text, const std::string& pointer,
-                      const std::string& phrase) {
-  INFO("input: " << text.substr(0, 400));
-  try {
-    (void)parse_project(text);
-    FAIL_CHECK("accepted, expected an error at '" << pointer << "'");
-  } catch (const ProjectError& e) {
-    INFO("message: " << e.what());
-    CHECK(e.pointer == pointer);
-    CHECK_THAT(std::string(e.what()), Catch::Contains(phrase));
-  }
-}
-
-void check_error(const json& doc, const std::string& pointer, const std::string& phrase) {
-  check_error_text(doc.dump(2), pointer, phrase);
 }
 
 // A fresh, empty directory, removed at the end of the test.

@@ -4,11 +4,14 @@
 
 #include "core/io/project.hpp"
 #include "core/io/visual_json.hpp"
+#include "tests/support/json_docs.hpp"
 
 namespace articula {
 namespace {
 
 using nlohmann::json;
+using test::check_error;
+using test::with;
 
 json arm() {
   return json::parse(R"json({
@@ -24,23 +27,6 @@ json arm() {
   ],
   "joints": [ { "name": "J", "type": "revolute", "parent": "ground", "child": "link" } ]
 })json");
-}
-
-json with(json doc, const std::string& pointer, const json& value) {
-  doc[json::json_pointer(pointer)] = value;
-  return doc;
-}
-
-void check_error(const json& doc, const std::string& pointer, const std::string& phrase) {
-  INFO("expected an error at " << pointer);
-  try {
-    (void)parse_project(doc.dump(2));
-    FAIL_CHECK("accepted, expected an error at '" << pointer << "'");
-  } catch (const ProjectError& e) {
-    INFO("message: " << e.what());
-    CHECK(e.pointer == pointer);
-    CHECK_THAT(std::string(e.what()), Catch::Contains(phrase));
-  }
 }
 
 }  // namespace

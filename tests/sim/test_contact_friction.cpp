@@ -11,33 +11,18 @@
 #include "core/io/project.hpp"
 #include "core/model/configuration.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/event_runs.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
+#include "tests/support/spec_builders.hpp"
 
 using namespace articula;
 
 namespace {
 constexpr double kG = 9.81;
 
-BodySpec body(const std::string& name, double m, double I) {
-  BodySpec b;
-  b.name = name;
-  b.mass = m;
-  b.inertia = {I, I, I, 0, 0, 0};
-  return b;
-}
-
-JointSpec joint(const std::string& name, const Joint& type, const std::string& parent,
-                const std::string& child, std::vector<double> q0, std::vector<double> qd0) {
-  JointSpec j;
-  j.name = name;
-  j.joint = type;
-  j.parent = parent;
-  j.child = child;
-  j.q0 = std::move(q0);
-  j.qd0 = std::move(qd0);
-  return j;
-}
+using test::isotropic_body;
+using test::joint_between;
 
 ContactSpec contact(const std::string& body, double r, const std::string& surface,
                     const Vec3& normal, double mu) {
@@ -57,22 +42,17 @@ MechanismSpec incline(double m, double theta, double mu, double v0) {
   MechanismSpec s;
   s.name = "incline";
   s.gravity = Vec3(0, -kG, 0);
-  s.bodies.push_back(body("block", m, 0.01));
+  s.bodies.push_back(isotropic_body("block", m, 0.01));
   const Vec3 up(std::cos(theta), std::sin(theta), 0);
-  s.joints.push_back(
-      joint("slide", Joint::planar(), "ground", "block", {0, 0, 0}, {0, v0 * up.x(), v0 * up.y()}));
+  s.joints.push_back(joint_between("slide", Joint::planar(), "ground", "block", {0, 0, 0},
+                                   {0, v0 * up.x(), v0 * up.y()}));
   s.contacts.push_back(
       contact("block", 0.0, "ground", Vec3(-std::sin(theta), std::cos(theta), 0), mu));
   return s;
 }
 
 std::vector<Simulation::ContactEvent> run(Simulation& sim, double duration, double h) {
-  std::vector<Simulation::ContactEvent> all;
-  for (long i = 0, n = std::lround(duration / h); i < n; ++i) {
-    sim.step(h, Integrator::RK4);
-    for (auto& e : sim.take_events()) all.push_back(e);
-  }
-  return all;
+  return test::run_collecting_events(sim, duration, h);
 }
 
 // Distance travelled up the incline (planar joint at θ_joint = 0: q = (θ, x, y)).
@@ -92,14 +72,15 @@ TEST_CASE("slide rows: rate J v and κ against finite differences on a ball over
   MechanismSpec s;
   s.name = "plate";
   s.gravity = Vec3::Zero();
-  s.bodies = {body("arm", 1, 0.1), body("plate", 1, 0.1), body("ball", 1, 0.004)};
-  s.joints.push_back(joint("turn", Joint::revolute(), "ground", "arm", {0.3}, {0.7}));
+  s.bodies = {isotropic_body("arm", 1, 0.1), isotropic_body("plate", 1, 0.1),
+              isotropic_body("ball", 1, 0.004)};
+  s.joints.push_back(joint_between("turn", Joint::revolute(), "ground", "arm", {0.3}, {0.7}));
   s.joints.back().parent_frame.orientation = Quat(Eigen::AngleAxisd(0.4, Vec3::UnitX()));
-  s.joints.push_back(joint("push", Joint::prismatic(), "arm", "plate", {0.2}, {-0.5}));
+  s.joints.push_back(joint_between("push", Joint::prismatic(), "arm", "plate", {0.2}, {-0.5}));
   s.joints.back().parent_frame.position = Vec3(0.5, 0, 0);
-  s.joints.push_back(joint("fly", Joint::free(), "ground", "ball",
-                           {0.4, 0.3, -0.2, 0.9, 0.1, -0.3, 0.3},
-                           {1.1, -0.4, 0.8, 0.3, -0.6, 0.5}));
+  s.joints.push_back(joint_between("fly", Joint::free(), "ground", "ball",
+                                   {0.4, 0.3, -0.2, 0.9, 0.1, -0.3, 0.3},
+                                   {1.1, -0.4, 0.8, 0.3, -0.6, 0.5}));
   s.contacts.push_back(contact("ball", 0.1, "plate", Vec3(0.2, 1, -0.3).normalized(), 0.5));
   s.contacts.back().surface_point = Vec3(0.1, -0.2, 0.05);
   const Mechanism mech = prepare(s);
@@ -210,9 +191,9 @@ TEST_CASE("a ball thrown without spin rolls from t = 2 v0 / (7 μ g) at 5/7 v0 (
   MechanismSpec s;
   s.name = "ball";
   s.gravity = Vec3(0, -kG, 0);
-  s.bodies.push_back(body("ball", m, I));
-  s.joints.push_back(joint("fly", Joint::free(), "ground", "ball", {0, r, 0, 1, 0, 0, 0},
-                           {0, 0, 0, v0 * dir.x(), 0, v0 * dir.z()}));
+  s.bodies.push_back(isotropic_body("ball", m, I));
+  s.joints.push_back(joint_between("fly", Joint::free(), "ground", "ball", {0, r, 0, 1, 0, 0, 0},
+                                   {0, 0, 0, v0 * dir.x(), 0, v0 * dir.z()}));
   s.contacts.push_back(contact("ball", r, "ground", Vec3::UnitY(), mu));
   const Mechanism mech = prepare(s);
   Simulation sim(mech);

@@ -11,8 +11,10 @@
 #include "core/io/project.hpp"
 #include "core/sim/contact/impact.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/event_runs.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
+#include "tests/support/spec_builders.hpp"
 
 using namespace articula;
 
@@ -22,44 +24,17 @@ constexpr double kG = 9.81;
 // A uniform rod of mass m and length L hinged at the origin about z, q = 0 horizontal along +x,
 // with a lower stop at -theta (q decreases as it falls).
 MechanismSpec rod_on_stop(double m, double L, double theta, double e) {
-  MechanismSpec s;
-  s.name = "rod";
-  s.gravity = Vec3(0, -kG, 0);
-  BodySpec b;
-  b.name = "rod";
-  b.mass = m;
-  b.com = Vec3(L / 2, 0, 0);
+  BodySpec b = test::isotropic_body("rod", m, 0.0, Vec3(L / 2, 0, 0));
   b.inertia = {1e-6, m * L * L / 12, m * L * L / 12, 0, 0, 0};
-  s.bodies.push_back(b);
-  JointSpec j;
-  j.name = "hinge";
-  j.joint = Joint::revolute();
-  j.parent = "ground";
-  j.child = "rod";
-  j.q0 = std::vector<double>{0.0};
+  JointSpec j = test::joint_between("hinge", Joint::revolute(), "ground", "rod", {0.0});
   j.limits = LimitSpec{-theta, std::nullopt, e};
-  s.joints.push_back(j);
-  return s;
+  return test::one_body_on("rod", b, j, kG);
 }
 
 // A ball of radius r on a vertical slider (q = height of its centre) over the ground plane y = 0.
 MechanismSpec ball(double m, double r, double q0, double e) {
-  MechanismSpec s;
-  s.name = "ball";
-  s.gravity = Vec3(0, -kG, 0);
-  BodySpec b;
-  b.name = "ball";
-  b.mass = m;
-  b.inertia = {1e-4, 1e-4, 1e-4, 0, 0, 0};
-  s.bodies.push_back(b);
-  JointSpec j;
-  j.name = "lift";
-  j.joint = Joint::prismatic();
-  j.parent = "ground";
-  j.child = "ball";
-  j.parent_frame.orientation = Quat(Eigen::AngleAxisd(-std::numbers::pi / 2, Vec3::UnitX()));
-  j.q0 = std::vector<double>{q0};
-  s.joints.push_back(j);
+  MechanismSpec s = test::one_body_on("ball", test::isotropic_body("ball", m, 1e-4),
+                                      test::vertical_slider("lift", "ball", q0), kG);
   ContactSpec c;
   c.name = "floor";
   c.body = "ball";
@@ -70,13 +45,7 @@ MechanismSpec ball(double m, double r, double q0, double e) {
 }
 
 std::vector<Simulation::ContactEvent> run(Simulation& sim, double duration, double h) {
-  std::vector<Simulation::ContactEvent> all;
-  const long n = std::lround(duration / h);
-  for (long i = 0; i < n; ++i) {
-    sim.step(h, Integrator::RK4);
-    for (auto& e : sim.take_events()) all.push_back(e);
-  }
-  return all;
+  return test::run_collecting_events(sim, duration, h);
 }
 
 // ∫_0^θ dθ / sqrt(k sin θ) with θ = φ² (a smooth integrand), composite Simpson.

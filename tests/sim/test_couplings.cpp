@@ -9,28 +9,21 @@
 #include "core/sim/simulation.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
+#include "tests/support/spec_builders.hpp"
 
 using namespace articula;
 
 namespace {
 constexpr double kPi = std::numbers::pi;
 
+// Only Izz matters: every axis is world z.
 BodySpec disc(const std::string& name, double mass, double izz, const Vec3& com = Vec3::Zero()) {
-  BodySpec b;
-  b.name = name;
-  b.mass = mass;
-  b.com = com;
-  b.inertia = {izz, izz, izz, 0, 0, 0};  // only Izz matters: every axis is world z
-  return b;
+  return test::isotropic_body(name, mass, izz, com);
 }
 
 JointSpec pivot(const std::string& name, const std::string& parent, const std::string& child,
                 const Vec3& at, const Vec3& on_child = Vec3::Zero()) {
-  JointSpec j;
-  j.name = name;
-  j.joint = Joint::revolute();
-  j.parent = parent;
-  j.child = child;
+  JointSpec j = test::joint_between(name, Joint::revolute(), parent, child);
   j.parent_frame.position = at;
   j.child_frame.position = on_child;
   return j;

@@ -3,6 +3,7 @@
 // minimal coordinates against Method 2's projected simulation on every sample it applies to
 // (1 s, 1e-8), energy of a passive four-bar over 10 s, and a change of independent coordinates.
 #include <filesystem>
+#include <functional>
 #include <random>
 
 #include "core/algorithms/energy.hpp"
@@ -43,6 +44,22 @@ MechanismSpec doubled(const MechanismSpec& spec) {
     out.joints.push_back(j);
   }
   return out;
+}
+
+// Calls f(path, driven, mechanism) for every sample with loops or couplings and no contacts (the
+// embedding refuses contacts, with the reason), as in its file (driven) and without its motion
+// drives (passive), under INFO naming the case.
+void for_each_loop_case(const std::function<void(const std::string&, bool, const Mechanism&)>& f) {
+  for (const std::string& path : samples_with_loops()) {
+    for (bool driven : {true, false}) {
+      INFO(path << (driven ? " (driven)" : " (passive)"));
+      const MechanismSpec spec = load_project(path).spec;
+      if (!spec.contacts.empty()) continue;
+      const Mechanism m = prepare(driven ? spec : passive(spec));
+      if (!m.has_loops() && m.couplings.empty()) continue;
+      f(path, driven, m);
+    }
+  }
 }
 }  // namespace
 
@@ -91,38 +108,31 @@ TEST_CASE("Aggregation: cut-edges sharing bodies share a node, closures to groun
 TEST_CASE("Embedded dynamics equal Method 2 at random states", "[sim][embedding]") {
   std::mt19937 rng(18);
   int compared = 0;
-  for (const std::string& path : samples_with_loops()) {
-    for (bool driven : {true, false}) {
-      INFO(path << (driven ? " (driven)" : " (passive)"));
-      const MechanismSpec spec = load_project(path).spec;
-      if (!spec.contacts.empty()) continue;  // refused with the reason: no contacts yet
-      const Mechanism m = prepare(driven ? spec : passive(spec));
-      if (!m.has_loops() && m.couplings.empty()) continue;
-      ConstraintSet cs(m, m.drives);
-      Data d(m.model());
-      const SolverEnv env{m, d, cs, m.drives, 0.0};  // no Baumgarte terms: the same rows
-      std::unique_ptr<DynamicsSolver> emb;
-      try {
-        emb = make_solver(env, SolverChoice::Embedding, false, false);
-      } catch (const SetupError& e) {  // rssr: the coupler's spin lives in a quaternion
-        CHECK(std::string(e.what()).find("spherical") != std::string::npos);
-        continue;
-      }
-      auto m2 = make_solver(env, SolverChoice::Method2, false, false);
-      for (int k = 0; k < 5; ++k) {  // any velocity: both solve the same G q̈ = g
-        const VecX v = test::random_vector(m.model().nv, rng);
-        const VecX tau = test::random_vector(m.model().nv, rng);
-        const SolverInput in{0.1 * k, m.q0, v, tau};
-        const VecX a = emb->accelerations(in);
-        const VecX force_e = cs.G().transpose() * emb->multipliers();
-        const VecX b = m2->accelerations(in);
-        const VecX force_m = cs.G().transpose() * m2->multipliers();
-        CHECK_CLOSE(a, b, 1e-9);
-        CHECK_CLOSE(force_e, force_m, 1e-9);  // G^T μ: unique even with redundant rows
-        ++compared;
-      }
+  for_each_loop_case([&](const std::string&, bool, const Mechanism& m) {
+    ConstraintSet cs(m, m.drives);
+    Data d(m.model());
+    const SolverEnv env{m, d, cs, m.drives, 0.0};  // no Baumgarte terms: the same rows
+    std::unique_ptr<DynamicsSolver> emb;
+    try {
+      emb = make_solver(env, SolverChoice::Embedding, false, false);
+    } catch (const SetupError& e) {  // rssr: the coupler's spin lives in a quaternion
+      CHECK(std::string(e.what()).find("spherical") != std::string::npos);
+      return;
     }
-  }
+    auto m2 = make_solver(env, SolverChoice::Method2, false, false);
+    for (int k = 0; k < 5; ++k) {  // any velocity: both solve the same G q̈ = g
+      const VecX v = test::random_vector(m.model().nv, rng);
+      const VecX tau = test::random_vector(m.model().nv, rng);
+      const SolverInput in{0.1 * k, m.q0, v, tau};
+      const VecX a = emb->accelerations(in);
+      const VecX force_e = cs.G().transpose() * emb->multipliers();
+      const VecX b = m2->accelerations(in);
+      const VecX force_m = cs.G().transpose() * m2->multipliers();
+      CHECK_CLOSE(a, b, 1e-9);
+      CHECK_CLOSE(force_e, force_m, 1e-9);  // G^T μ: unique even with redundant rows
+      ++compared;
+    }
+  });
   CHECK(compared >= 5 * 20);
 }
 
@@ -158,40 +168,33 @@ Run simulate(const Mechanism& m, SolverChoice choice, double duration, double h,
 TEST_CASE("Simulation in minimal coordinates follows Method 2 on every sample",
           "[sim][embedding]") {
   int compared = 0;
-  for (const std::string& path : samples_with_loops()) {
-    for (bool driven : {true, false}) {
-      INFO(path << (driven ? " (driven)" : " (passive)"));
-      const MechanismSpec spec = load_project(path).spec;
-      if (!spec.contacts.empty()) continue;  // refused with the reason: no contacts yet
-      const Mechanism m = prepare(driven ? spec : passive(spec));
-      if (!m.has_loops() && m.couplings.empty()) continue;
-      // Driven: 1 s. Passive, several of them are chaotic (the 3-RRR, the delta robot, the
-      // Stewart platform falling freely) or pass singular configurations of their loops (the
-      // Peaucellier cell near t = 0.2 s, where no choice of independent coordinate has
-      // rcond(Y1) above 3e-5): two discretisations separate there whatever their accuracy, so
-      // they are compared over 0.15 s (as test_solvers.cpp does for the ladder), at 0.25 ms so
-      // that the integration error of either stays below the tolerance (the 3-RRR's reaches
-      // 1e-7 at 1 ms by then).
-      const double duration = driven ? 1.0 : 0.15, h = driven ? 1e-3 : 2.5e-4;
-      Run e;
-      try {
-        e = simulate(m, SolverChoice::Embedding, duration, h, Integrator::RK4);
-      } catch (const SetupError& err) {
-        INFO(err.what());
-        CHECK(path.find("rssr") != std::string::npos);  // the one sample it does not apply to
-        continue;
-      }
-      const Run r = simulate(m, SolverChoice::Method2, duration, h, Integrator::RK4);
-      // Two discretisations of the same motion (minimal coordinates against projected tree
-      // coordinates), both RK4 at the same step: they differ by the integration error only.
-      CHECK_CLOSE(e.q, r.q, 1e-8);
-      CHECK_CLOSE(e.qd, r.qd, 1e-8);
-      CHECK_CLOSE(e.tau, r.tau, 1e-8);
-      for (std::size_t j = 0; j < e.wrench.size(); ++j) CHECK_CLOSE(e.wrench[j], r.wrench[j], 1e-8);
-      CHECK(e.loop_error <= 1e-12);  // the residual of the position solves
-      ++compared;
+  for_each_loop_case([&](const std::string& path, bool driven, const Mechanism& m) {
+    // Driven: 1 s. Passive, several of them are chaotic (the 3-RRR, the delta robot, the
+    // Stewart platform falling freely) or pass singular configurations of their loops (the
+    // Peaucellier cell near t = 0.2 s, where no choice of independent coordinate has
+    // rcond(Y1) above 3e-5): two discretisations separate there whatever their accuracy, so
+    // they are compared over 0.15 s (as test_solvers.cpp does for the ladder), at 0.25 ms so
+    // that the integration error of either stays below the tolerance (the 3-RRR's reaches
+    // 1e-7 at 1 ms by then).
+    const double duration = driven ? 1.0 : 0.15, h = driven ? 1e-3 : 2.5e-4;
+    Run e;
+    try {
+      e = simulate(m, SolverChoice::Embedding, duration, h, Integrator::RK4);
+    } catch (const SetupError& err) {
+      INFO(err.what());
+      CHECK(path.find("rssr") != std::string::npos);  // the one sample it does not apply to
+      return;
     }
-  }
+    const Run r = simulate(m, SolverChoice::Method2, duration, h, Integrator::RK4);
+    // Two discretisations of the same motion (minimal coordinates against projected tree
+    // coordinates), both RK4 at the same step: they differ by the integration error only.
+    CHECK_CLOSE(e.q, r.q, 1e-8);
+    CHECK_CLOSE(e.qd, r.qd, 1e-8);
+    CHECK_CLOSE(e.tau, r.tau, 1e-8);
+    for (std::size_t j = 0; j < e.wrench.size(); ++j) CHECK_CLOSE(e.wrench[j], r.wrench[j], 1e-8);
+    CHECK(e.loop_error <= 1e-12);  // the residual of the position solves
+    ++compared;
+  });
   CHECK(compared >= 24);
 }
 

@@ -7,7 +7,9 @@
 
 #include "core/io/project.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/event_runs.hpp"
 #include "tests/support/matchers.hpp"
+#include "tests/support/spec_builders.hpp"
 
 using namespace articula;
 
@@ -16,33 +18,14 @@ constexpr double kG = 9.81;
 
 // A block of mass m on a slider along d (world), from rest at q = 0, with joint friction F.
 MechanismSpec block(double m, const Vec3& d, double F, double viscous = 0.0) {
-  MechanismSpec s;
-  s.name = "block";
-  s.gravity = Vec3(0, -kG, 0);
-  BodySpec b;
-  b.name = "block";
-  b.mass = m;
-  b.inertia = {0.01, 0.01, 0.01, 0, 0, 0};
-  s.bodies.push_back(b);
-  JointSpec j;
-  j.name = "slide";
-  j.joint = Joint::prismatic();
-  j.parent = "ground";
-  j.child = "block";
+  JointSpec j = test::joint_between("slide", Joint::prismatic(), "ground", "block", {0.0});
   j.parent_frame.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), d.normalized());
-  j.q0 = std::vector<double>{0.0};
   j.friction = JointFrictionSpec{F, viscous};
-  s.joints.push_back(j);
-  return s;
+  return test::one_body_on("block", test::isotropic_body("block", m, 0.01), j, kG);
 }
 
 std::vector<Simulation::ContactEvent> run(Simulation& sim, double duration, double h) {
-  std::vector<Simulation::ContactEvent> all;
-  for (long i = 0, n = std::lround(duration / h); i < n; ++i) {
-    sim.step(h, Integrator::RK4);
-    for (auto& e : sim.take_events()) all.push_back(e);
-  }
-  return all;
+  return test::run_collecting_events(sim, duration, h);
 }
 }  // namespace
 
