@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace articula {
 
@@ -47,15 +48,24 @@ class Grid {
   // Calls f(item) once for every item whose box may touch `box`.
   template <class F>
   void visit(const QRectF& box, F&& f) {
+    visit_while(box, [&](int item) { return f(item), true; });
+  }
+  // The same, stopping as soon as f returns false.
+  template <class F>
+  void visit_while(const QRectF& box, F&& f) {
     ++query_;
     const auto once = [&](int item) {
-      if (stamp_[item] != query_) stamp_[item] = query_, f(item);
+      if (stamp_[item] == query_) return true;
+      stamp_[item] = query_;
+      return f(item);
     };
-    for (int item : big_) once(item);
+    for (int item : big_)
+      if (!once(item)) return;
     const Span s = span(box);
     for (int y = s.y0; y <= s.y1; ++y)
       for (int x = s.x0; x <= s.x1; ++x)
-        for (int item : cells_[y * nx_ + x]) once(item);
+        for (int item : cells_[y * nx_ + x])
+          if (!once(item)) return;
   }
 
  private:
@@ -108,16 +118,37 @@ struct Placement {
   }
 };
 
-int cost(const QRectF& r, const QPointF& anchor, Placement& pl) {
+// A place's cost is a sum: outside the view 1000, each placed label it covers 100, each point 10,
+// each link 1. The first two parts decide whether the label can be shown at all.
+int labelPart(const QRectF& r, Placement& pl) {
   int c = pl.o.view.contains(r) ? 0 : 1000;
   pl.labels.visit(r, [&](int i) { c += r.intersects(pl.placed[i].rect) ? 100 : 0; });
-  pl.points.visit(r, [&](int i) {
+  return c;
+}
+
+// The cost of r given its label part c, counted only up to `bound`: a place that reaches the best
+// cost so far cannot replace it, so its exact cost is not needed (in the dense column of a
+// 1,000-body ladder a place crosses hundreds of links).
+int costUpTo(int c, const QRectF& r, const QPointF& anchor, Placement& pl, int bound) {
+  pl.points.visit_while(r, [&](int i) {
     const QRectF& p = pl.o.points[i];
     if (!p.contains(anchor)) c += r.intersects(p) ? 10 : 0;  // its own point is beside it
+    return c < bound;
   });
+  if (c >= bound) return c;
   const QRectF wide = r.adjusted(-kLinkHalf, -kLinkHalf, kLinkHalf, kLinkHalf);
-  pl.links.visit(wide, [&](int i) { c += crosses(wide, pl.o.links[i]) ? 1 : 0; });
+  pl.links.visit_while(wide, [&](int i) {
+    c += crosses(wide, pl.o.links[i]) ? 1 : 0;
+    return c < bound;
+  });
   return c;
+}
+
+// Whether the label at k is left out whatever its obstacles: every place is inside the view and
+// on a placed label, so the best one is too (inside() keeps it) and the test after it drops it.
+bool leftOutByLabels(const std::vector<int>& label_parts) {
+  return std::all_of(label_parts.begin(), label_parts.end(),
+                     [](int c) { return c >= 100 && c < 1000; });
 }
 
 // Everything a candidate place or an obstacle can cover: the grids' extent.
@@ -160,11 +191,17 @@ std::vector<SketchLabel> placeLabels(const std::vector<std::pair<QString, QPoint
   Placement pl(obstacles, extent(wanted, sizes, obstacles), static_cast<int>(wanted.size()));
   for (std::size_t k = 0; k < wanted.size(); ++k) {
     const auto& [text, at] = wanted[k];
+    const std::vector<QRectF> places = candidates(at, sizes[k]);
+    std::vector<int> parts;
+    for (const QRectF& r : places) parts.push_back(labelPart(r, pl));
+    if (leftOutByLabels(parts)) continue;
     int best = -1;
     QRectF best_rect;
-    for (const QRectF& r : candidates(at, sizes[k])) {
-      const int c = cost(r, at, pl);
-      if (best < 0 || c < best) best = c, best_rect = r;
+    for (std::size_t i = 0; i < places.size(); ++i) {
+      if (best >= 0 && parts[i] >= best) continue;  // cannot be cheaper
+      const int c =
+          costUpTo(parts[i], places[i], at, pl, best < 0 ? std::numeric_limits<int>::max() : best);
+      if (best < 0 || c < best) best = c, best_rect = places[i];
       if (c == 0) break;  // the first free place
     }
     const QRectF r = inside(best_rect, obstacles.view);
