@@ -359,6 +359,9 @@ int main(int argc, char** argv) {
 #ifdef ARTICULA_BENCH_SIMBODY
   if (!register_simbody(peer_models)) return 1;
 #endif
+#ifdef ARTICULA_BENCH_PINOCCHIO
+  if (!register_pinocchio(peer_models)) return 1;
+#endif
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

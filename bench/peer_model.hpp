@@ -82,12 +82,16 @@ struct PeerModel {
   int forward_q = -1;  // the coordinate whose advance is reported as `walked` (m), or -1
 };
 
-// Registration of the peer benchmarks, names mujoco/<op>/<model> and simbody/<op>/<model>.
+// Registration of the peer benchmarks, names mujoco/<op>/<model>, simbody/<op>/<model> and
+// pinocchio/<op>/<model>.
 // Each checks every model against Articula's numbers first; returns false (after printing the
 // mismatch) when a model does not match.
 bool register_mujoco(const std::vector<PeerModel>& models);
 // Contact models: mujoco/sim1s_rk4/<model> (soft contacts, the motor servoed), after the check.
 bool register_mujoco_contacts(const std::vector<PeerModel>& models);
 bool register_simbody(const std::vector<PeerModel>& models);
+// Trees only: pinocchio/<op>/<model> for rnea, crba_world, crba_local, crba_ltdl, aba_world and
+// aba_local (a build with ARTICULA_PINOCCHIO_INCLUDE set).
+bool register_pinocchio(const std::vector<PeerModel>& models);
 
 }  // namespace articula::bench
