@@ -2,7 +2,9 @@
 
 #include <QPainter>
 #include <QPainterPath>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "core/sim/contact/cam_profile.hpp"
@@ -12,7 +14,7 @@ namespace articula {
 namespace {
 
 const QColor kSurfaceGround(90, 90, 90), kSurfaceBody(60, 90, 140), kSphere(40, 120, 70),
-    kStop(190, 60, 40);
+    kStop(190, 60, 40), kSelected(230, 120, 0);  // kSelected: as the sketch's selected joint
 
 struct Frame {
   const BodyToWorld& to_world;
@@ -23,23 +25,18 @@ struct Frame {
   }
 };
 
-// The plane as a line through the foot of the sphere's centre, hatched on its solid side.
-void drawPlane(QPainter& p, const ContactSpec& c, const Frame& surface, const Vec3& centre,
-               const std::function<QPointF(const Vec3&)>& to_screen, double scale, double reach) {
+// The plane as a line through the foot of the sphere's centre (false: a plane facing the viewer,
+// nothing to draw in the sketch).
+bool planeLine(const ContactSpec& c, const Frame& surface, double reach, ContactShape& shape) {
   Vec3 n = surface.direction(c.surface_normal);
   n.z() = 0;
-  if (n.norm() < 1e-12) return;  // a plane facing the viewer: nothing to draw in the sketch
+  if (n.norm() < 1e-12) return false;
   n.normalize();
-  const Vec3 at = surface.point(c.surface_point);
+  const Vec3 at = surface.point(c.surface_point), centre = shape.centre;
   const Vec3 foot = centre - n * n.dot(centre - at), t(-n.y(), n.x(), 0);
-  const QPointF a = to_screen(foot - reach * t), b = to_screen(foot + reach * t);
-  p.drawLine(a, b);
-  const double spacing = 12.0 / scale, hatch = 8.0 / scale;  // metres: 12 px apart, 8 px long
-  const int count = static_cast<int>(2 * reach / spacing);
-  for (int i = 0; i <= std::min(count, 4000); ++i) {
-    const Vec3 q = foot + (-reach + i * spacing) * t;
-    p.drawLine(to_screen(q), to_screen(q - hatch * (n + t) / std::sqrt(2.0)));
-  }
+  shape.lines.push_back({foot - reach * t, foot + reach * t});
+  shape.normal = n;
+  return true;
 }
 
 // A cam's profile as local points of its surface body (empty when the profile does not parse:
@@ -57,24 +54,40 @@ std::vector<Vec3> camPoints(const ContactSpec& c, int samples) {
   return out;
 }
 
-void drawCam(QPainter& p, const ContactSpec& c, const Frame& surface,
-             const std::function<QPointF(const Vec3&)>& to_screen) {
-  const std::vector<Vec3> profile = camPoints(c, 180);
+void camLine(const ContactSpec& c, const Frame& surface, ContactShape& shape) {
+  std::vector<Vec3> profile = camPoints(c, 180);
   if (profile.empty()) return;
-  QPainterPath path(to_screen(surface.point(profile.front())));
-  for (const Vec3& v : profile) path.lineTo(to_screen(surface.point(v)));
-  path.closeSubpath();
-  p.drawPath(path);
+  for (Vec3& v : profile) v = surface.point(v);
+  profile.push_back(profile.front());
+  shape.lines.push_back(std::move(profile));
 }
 
-void drawSlot(QPainter& p, const ContactSpec& c, const Frame& surface,
-              const std::function<QPointF(const Vec3&)>& to_screen) {
+void slotLines(const ContactSpec& c, const Frame& surface, ContactShape& shape) {
   const Vec3 in = c.slot_direction.normalized(), side = Vec3::UnitZ().cross(in);
   for (double s : {-1.0, 1.0}) {
     const Vec3 mouth = c.surface_point + s * c.radius * side;
-    p.drawLine(to_screen(surface.point(mouth)),
-               to_screen(surface.point(mouth + c.slot_length * in)));
+    shape.lines.push_back({surface.point(mouth), surface.point(mouth + c.slot_length * in)});
   }
+}
+
+// The hatches on a plane's solid side: 12 px apart, 8 px long.
+void drawHatches(QPainter& p, const ContactShape& shape,
+                 const std::function<QPointF(const Vec3&)>& to_screen, double scale) {
+  const Vec3 a = shape.lines[0][0], b = shape.lines[0][1], n = shape.normal;
+  const double length = (b - a).norm(), spacing = 12.0 / scale, hatch = 8.0 / scale;
+  const Vec3 t = (b - a) / length;
+  const int count = static_cast<int>(length / spacing);
+  for (int i = 0; i <= std::min(count, 4000); ++i) {
+    const Vec3 q = a + i * spacing * t;
+    p.drawLine(to_screen(q), to_screen(q - hatch * (n + t) / std::sqrt(2.0)));
+  }
+}
+
+double segmentDistance(const QPointF& s, const QPointF& a, const QPointF& b) {
+  const QPointF d = b - a;
+  const double len2 = QPointF::dotProduct(d, d);
+  const double u = len2 > 0 ? std::clamp(QPointF::dotProduct(s - a, d) / len2, 0.0, 1.0) : 0.0;
+  return QLineF(s, a + u * d).length();
 }
 
 int bodyOf(const MechanismSpec& spec, const std::string& name) {
@@ -162,30 +175,77 @@ std::vector<ContactPoint> contactExtent(const MechanismSpec& spec, const BodyToW
   return out;
 }
 
-void drawContacts(QPainter& p, const MechanismSpec& spec, const BodyToWorld& to_world,
-                  const std::function<QPointF(const Vec3&)>& to_screen, double scale,
-                  double reach) {
-  p.save();
-  for (const ContactSpec& c : spec.contacts) {
-    const Frame body{to_world, spec.body_index(c.body)};
-    const Frame surface{to_world,
-                        c.surface_body == "ground" ? -1 : spec.body_index(c.surface_body)};
-    if (body.body < 0 && c.body != "ground") continue;  // a dangling name: the file's check says so
-    const Vec3 centre = body.point(c.point);
-    p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(surface.body < 0 ? kSurfaceGround : kSurfaceBody, 2));
+std::vector<ContactShape> contactShapes(const MechanismSpec& spec, const BodyToWorld& to_world,
+                                        double reach) {
+  std::vector<ContactShape> out;
+  for (int k = 0; k < static_cast<int>(spec.contacts.size()); ++k) {
+    const ContactSpec& c = spec.contacts[k];
+    const Frame body{to_world, bodyOf(spec, c.body)};
+    const Frame surface{to_world, bodyOf(spec, c.surface_body)};
+    if ((body.body < 0 && c.body != "ground") || (surface.body < 0 && c.surface_body != "ground"))
+      continue;  // a dangling name: the file's check says so
+    ContactShape shape;
+    shape.contact = k;
+    shape.centre = body.point(c.point);
+    shape.radius = c.radius;
+    shape.ground = surface.body < 0;
     if (c.surface_type == "cam")
-      drawCam(p, c, surface, to_screen);
+      camLine(c, surface, shape);
     else if (c.surface_type == "slot")
-      drawSlot(p, c, surface, to_screen);
-    else
-      drawPlane(p, c, surface, centre, to_screen, scale, reach);
-    p.setPen(QPen(kSphere, 2));
-    const double r = std::max(c.radius * scale, 3.0);  // a point contact: a dot
-    if (c.radius <= 0) p.setBrush(kSphere);
-    p.drawEllipse(to_screen(centre), r, r);
+      slotLines(c, surface, shape);
+    else if (!planeLine(c, surface, reach, shape))
+      continue;
+    out.push_back(std::move(shape));
+  }
+  return out;
+}
+
+void drawContacts(QPainter& p, const MechanismSpec& spec, const BodyToWorld& to_world,
+                  const std::function<QPointF(const Vec3&)>& to_screen, double scale, double reach,
+                  int selected) {
+  p.save();
+  std::vector<ContactShape> shapes = contactShapes(spec, to_world, reach);
+  std::stable_partition(shapes.begin(), shapes.end(),  // the selected one last: over the others
+                        [&](const ContactShape& c) { return c.contact != selected; });
+  for (const ContactShape& shape : shapes) {
+    const bool picked = shape.contact == selected;
+    const double width = picked ? 3 : 2;  // as a selected joint's outline
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(picked ? kSelected : shape.ground ? kSurfaceGround : kSurfaceBody, width));
+    for (const std::vector<Vec3>& line : shape.lines) {
+      QPolygonF poly;
+      for (const Vec3& v : line) poly << to_screen(v);
+      p.drawPolyline(poly);
+    }
+    if (shape.normal != Vec3::Zero()) drawHatches(p, shape, to_screen, scale);
+    p.setPen(QPen(picked ? kSelected : kSphere, width));
+    const double r = std::max(shape.radius * scale, 3.0);  // a point contact: a dot
+    if (shape.radius <= 0) p.setBrush(picked ? kSelected : kSphere);
+    p.drawEllipse(to_screen(shape.centre), r, r);
   }
   p.restore();
+}
+
+int contactAt(const std::vector<ContactShape>& shapes,
+              const std::function<QPointF(const Vec3&)>& to_screen, double scale,
+              const QPointF& screen, double tolerance, bool surfaces) {
+  int best = -1;
+  double best_d = std::numeric_limits<double>::infinity();
+  for (const ContactShape& shape : shapes) {
+    const double to_centre = QLineF(screen, to_screen(shape.centre)).length();
+    double off = std::abs(to_centre - std::max(shape.radius * scale, 3.0));  // the rim
+    if (surfaces) {
+      off = std::numeric_limits<double>::infinity();
+      for (const std::vector<Vec3>& line : shape.lines)
+        for (std::size_t i = 0; i + 1 < line.size(); ++i)
+          off = std::min(off, segmentDistance(screen, to_screen(line[i]), to_screen(line[i + 1])));
+    } else if (shape.radius * scale < tolerance) {
+      off = std::max(0.0, to_centre - tolerance);  // a small circle: anywhere on it
+    }
+    const double d = surfaces ? to_centre : off;  // several lines under the pointer: nearest foot
+    if (off <= tolerance && d < best_d) best = shape.contact, best_d = d;
+  }
+  return best;
 }
 
 }  // namespace articula

@@ -5,6 +5,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/algorithms/kinematics.hpp"
 #include "core/doc/sketch_geometry.hpp"
@@ -179,6 +180,23 @@ void SketchEditor::showSnapshot(const Snapshot& s) {
   update();
 }
 
+namespace {
+// Puts p into a closed outline between the two neighbours where it adds the least length (a bar
+// and a foot: a triangle); a point already there is not added again.
+void insertOutlinePoint(std::vector<Vec3>& pts, const Vec3& p) {
+  for (const Vec3& q : pts)
+    if ((q - p).norm() < 1e-9) return;
+  std::size_t at = pts.size();
+  double least = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; pts.size() >= 3 && i < pts.size(); ++i) {
+    const Vec3 &a = pts[i], &c = pts[(i + 1) % pts.size()];
+    const double added = (p - a).norm() + (c - p).norm() - (c - a).norm();
+    if (added < least) least = added, at = i + 1;
+  }
+  pts.insert(pts.begin() + static_cast<std::ptrdiff_t>(at), p);
+}
+}  // namespace
+
 Vec3 SketchEditor::bodyToWorld(int body, const Vec3& local) const {
   if (body < 0 || body >= static_cast<int>(poses_.size())) return local;
   const Transform& X = poses_[body];
@@ -188,11 +206,14 @@ Vec3 SketchEditor::bodyToWorld(int body, const Vec3& local) const {
 std::vector<Vec3> SketchEditor::outline(int body) const {
   const MechanismSpec& spec = shownSpec();
   std::vector<Vec3> pts = body_points(spec, body);
-  if (pts.size() != 1) return pts;
   const BodySpec& b = spec.bodies[body];
   for (const JointSpec& j : spec.joints)
-    if ((j.child == b.name || j.parent == b.name) && j.joint.type == JointType::Prismatic)
-      return pts;  // a slider block
+    if (pts.size() == 1 && (j.child == b.name || j.parent == b.name) &&
+        j.joint.type == JointType::Prismatic)
+      return pts;  // a slider block (its contact, if any, is drawn on it)
+  for (const ContactSpec& c : spec.contacts)
+    if (c.body == b.name) insertOutlinePoint(pts, c.point);
+  if (pts.size() != 1) return pts;
   Vec3 along = b.com - pts[0];
   along.z() = 0;
   if (b.mass <= 0 || !std::isfinite(b.mass) || along.norm() < 1e-9) return pts;
@@ -316,6 +337,20 @@ int SketchEditor::couplingAt(const QPointF& screen) const {
       kLinePx);
 }
 
+int SketchEditor::contactAt(const QPointF& screen, bool surfaces) const {
+  return articula::contactAt(
+      contactShapes(
+          shownSpec(), [this](int b, const Vec3& local) { return bodyToWorld(b, local); },
+          contactReach()),
+      [this](const Vec3& p) { return toScreen(p); }, scale_, screen, kLinePx, surfaces);
+}
+
+int SketchEditor::contactPicked(const QPointF& screen, const SketchSnap& snap) const {
+  if (snap.kind == SketchSnap::Point) return -1;
+  const int sphere = contactAt(screen, false);
+  return sphere >= 0 || snap.kind == SketchSnap::Line ? sphere : contactAt(screen, true);
+}
+
 void SketchEditor::mousePressEvent(QMouseEvent* event) {
   setFocus();
   said_.clear();
@@ -337,6 +372,7 @@ void SketchEditor::mousePressEvent(QMouseEvent* event) {
 
 void SketchEditor::mouseMoveEvent(QMouseEvent* event) {
   hover_ = snapAt(event->position());
+  hover_at_ = event->position();
   emit cursorMoved(hover_.p);
   active_->mouseMove({event->position(), hover_, event->modifiers()});
   update();

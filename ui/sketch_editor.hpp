@@ -52,7 +52,9 @@ class SketchEditor : public QWidget {
   const SketchSnap& hover() const { return hover_; }
   Vec3 bodyToWorld(int body, const Vec3& local) const;
   // What a body is drawn as, in its own frame: its drawn points (two: a bar, more: a plate).
-  // A body with a single point that is no slider block (a pendulum's rod, pivoted at one end) is
+  // Its contacts' sphere centres (a walker's foot, a pawl's tip, a crank's pin) are points of it
+  // too, put into the outline where they lengthen it least. A body with a single point that is
+  // no slider block (a pendulum's rod, pivoted at one end) is
   // a bar from that point through its centre of mass to the end of the uniform rod of the same
   // inertia (half length sqrt(3 Izz / m)), as the 3D view draws its inertia-equivalent solid.
   std::vector<Vec3> outline(int body) const;
@@ -65,8 +67,16 @@ class SketchEditor : public QWidget {
   PivotView pivotView(int joint) const;
   PivotOf pivots() const;
   int couplingAt(const QPointF& screen) const;  // the coupling drawn there, or -1
-  bool push(Edit edit, EditKind kind);          // false: refused, the reason is said
-  void say(const QString& message);             // in the status bar until the next action
+  // The contact drawn there (spec.contacts index), or -1: its sphere's circle, or with `surfaces`
+  // its surface's line (ui/sketch_contacts contactAt).
+  int contactAt(const QPointF& screen, bool surfaces) const;
+  // The contact a Select click there picks, or -1: its circle unless a point is under the pointer
+  // (a foot at a leg's corner is picked, not the leg), its surface's line unless a point or link
+  // is (a ground line runs under the whole mechanism).
+  int contactPicked(const QPointF& screen, const SketchSnap& snap) const;
+  double contactReach() const { return (width() + height()) / scale_; }  // m: a plane's half line
+  bool push(Edit edit, EditKind kind);  // false: refused, the reason is said
+  void say(const QString& message);     // in the status bar until the next action
   // Poses from model coordinates while the select tool drags (none: the snapshot or the spec).
   void setPreview(std::optional<VecX> q);
   // The sketch as a Shift+drag would leave it, shown until the drag ends (none: the document's),
@@ -139,6 +149,7 @@ class SketchEditor : public QWidget {
   Vec3 preview_moved_ = Vec3::Zero();
   // Interaction.
   SketchSnap hover_;
+  QPointF hover_at_;                 // the pointer (widget pixels) hover_ was found at
   std::vector<SketchLabel> labels_;  // placed at the start of each paint
   QString said_;  // what a tool said during the current event (kept over its hint)
 };

@@ -27,7 +27,8 @@ void SketchEditor::paintEvent(QPaintEvent*) {
   drawBodies(p);
   drawContacts(
       p, shownSpec(), [this](int b, const Vec3& local) { return bodyToWorld(b, local); },
-      [this](const Vec3& w) { return toScreen(w); }, scale_, (width() + height()) / scale_);
+      [this](const Vec3& w) { return toScreen(w); }, scale_, contactReach(),
+      document_->selection().contact);
   drawJointLimits(
       p, shownSpec(), [this](int b, const Vec3& local) { return bodyToWorld(b, local); },
       [this](const Vec3& w) { return toScreen(w); });
@@ -284,6 +285,16 @@ void SketchEditor::drawHover(QPainter& p) const {
   const QPointF at = toScreen(hover_.p);
   p.setPen(QPen(kSnap, 2));
   p.setBrush(Qt::NoBrush);
+  const int contact = tool() == Tool::Select ? contactPicked(hover_at_, hover_) : -1;
+  if (contact >= 0) {  // what a click selects: the contact, not the link or grid point there
+    const QString what =
+        tr("contact %1").arg(QString::fromStdString(shownSpec().contacts[contact].name));
+    const QPointF text = hover_at_ + QPointF(12, 18);
+    const QRectF box = QFontMetricsF(font()).boundingRect(what).translated(text);
+    p.fillRect(box.adjusted(-3, -1, 3, 1), QColor(255, 255, 255, 220));  // legible over a line
+    p.drawText(text, what);
+    return;
+  }
   if (hover_.kind == SketchSnap::Point)
     p.drawEllipse(at, 11, 11);
   else if (hover_.kind == SketchSnap::Line)

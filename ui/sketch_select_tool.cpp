@@ -84,6 +84,13 @@ void SelectTool::startGeometryDrag(const Vec3& from) {
 
 void SelectTool::select(const SketchSnap& s, const QPointF& screen) {
   Document* doc = editor_->document();
+  const int contact = editor_->contactPicked(screen, s);  // a foot before its leg
+  if (contact >= 0) {
+    Selection picked;
+    picked.contact = contact;
+    doc->setSelection(picked);
+    return;
+  }
   if (s.kind == SketchSnap::Point) {
     const std::vector<int> js = editor_->jointsAt(s.p);
     int body = -1;

@@ -1,8 +1,8 @@
 #pragma once
-// The Select tool: click to select a link, joint or coupling; drag a point of an assembled
-// mechanism to move it through the assembly solver (core/doc/kinematic_drag); Shift+drag (or a
-// drag of a ground point) moves the point itself, changing the geometry; Delete removes the
-// selection.
+// The Select tool: click to select a link, joint, coupling or contact (its circle or surface); drag
+// a point of an assembled mechanism to move it through the assembly solver
+// (core/doc/kinematic_drag); Shift+drag (or a drag of a ground point) moves the point itself,
+// changing the geometry; Delete removes the selection.
 #include "ui/sketch_tool.hpp"
 
 namespace articula {

@@ -2,7 +2,9 @@
 // vertical rail) over a ground line, its contact made by pressing on the block and dragging out
 // the radius, its properties edited and refused in the Properties dock, run until it has hit the
 // line (not below it: the gap stays >= 0 to the event location's 1e-9 m); a cam on a crank
-// against a roller follower, touching at t = 0. Screenshots: /tmp/articula_sketch_contacts_*.png.
+// against a roller follower, touching at t = 0; every contact sample's spheres drawn where the
+// simulation has them, on their bodies' outlines; a contact picked by its circle or its line,
+// highlighted, deleted and restored. Screenshots: /tmp/articula_sketch_contacts_*.png.
 // Built into test_gui_sketch (ARTICULA_GUI_TEST).
 #ifdef ARTICULA_GUI_TEST
 #include <QPushButton>
@@ -11,6 +13,8 @@
 #include <QUndoStack>
 #include <catch2/catch.hpp>
 
+#include "core/algorithms/kinematics.hpp"
+#include "core/sim/contact/unilateral.hpp"
 #include "core/sim/simulation.hpp"
 #include "tests/app/gui_wait.hpp"
 #include "tests/app/sketcher.hpp"
@@ -19,6 +23,7 @@
 #include "ui/properties_dock.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/sketch_contact_tools.hpp"
+#include "ui/sketch_contacts.hpp"
 
 using namespace articula;
 using gui_test::Sketcher;
@@ -152,5 +157,112 @@ TEST_CASE("a cam on a crank against a roller follower, touching at t = 0",
   CHECK(spec.contacts.empty());
   s.w.document()->undoStack()->undo();
   CHECK(spec.contacts.size() == 1);
+}
+
+namespace {
+std::vector<ContactShape> shapesShown(Sketcher& s, double reach) {
+  return contactShapes(
+      s.w.document()->spec(), [&](int b, const Vec3& l) { return s.e->bodyToWorld(b, l); }, reach);
+}
+}  // namespace
+
+// Session 22 saw the walker's foot circles 0.3-0.5 m below its legs: the circles were where the
+// simulation has the feet, the legs were drawn through their joints only, without the foot.
+TEST_CASE("contact samples: each sphere drawn where the simulation has it, on its body",
+          "[gui][sketch-contacts]") {
+  for (const char* name : {"bouncing_ball", "cam_follower", "geneva", "incline_stick_slip",
+                           "ratchet", "strandbeest_walker"}) {
+    INFO(name);
+    Sketcher s;
+    REQUIRE(s.w.openFile(QString(ARTICULA_SOURCE_DIR "/samples/%1.json").arg(name)));
+    s.w.controller()->play();  // moved from the file's poses: the sketch shows a snapshot
+    REQUIRE(waitFor([&] { return s.e->snapshot() && s.e->snapshot()->t >= 0.05; }, 60000));
+    s.w.controller()->pause();
+    const Snapshot shown = *s.e->snapshot();
+    const std::vector<ContactShape> shapes = shapesShown(s, 1.0);
+    const MechanismSpec& spec = s.w.document()->spec();
+    REQUIRE(shapes.size() == spec.contacts.size());
+    // The simulation's own account: forward kinematics at the shown q, each contact's centre.
+    const auto mech = s.w.document()->simulated();
+    Data data(mech->model());
+    forward_kinematics(mech->model(), data, shown.q);
+    std::size_t checked = 0;
+    for (const Unilateral& u : bind_unilaterals(*mech)) {
+      if (u.kind != Unilateral::Kind::Contact && u.kind != Unilateral::Kind::Slot) continue;
+      Vec3 centre, normal;
+      contact_frame(data, u, centre, normal);
+      const ContactShape& shape = shapes[u.contact];
+      REQUIRE(shape.contact == u.contact);
+      // 1e-9 m: the same rigid transforms composed in another order (the sketch maps the point
+      // by the user body's pose, the simulation by the model body's X0).
+      CHECK((shape.centre - centre).head<2>().norm() < 1e-9);
+      const int b = spec.body_index(spec.contacts[u.contact].body);
+      double off = std::numeric_limits<double>::infinity();  // from the body's drawn corners
+      for (const Vec3& v : s.e->outline(b))
+        off = std::min(off, (s.e->bodyToWorld(b, v) - shape.centre).head<2>().norm());
+      CHECK(off < 1e-9);  // a corner of its body's outline (the walker's feet: 0.49 m off before)
+      ++checked;
+    }
+    CHECK(checked == spec.contacts.size());
+  }
+}
+
+TEST_CASE("a contact picked in the sketch by its circle or its line, highlighted, deleted",
+          "[gui][sketch-contacts]") {
+  Sketcher s("contacts_pick");
+  REQUIRE(s.w.openFile(ARTICULA_SOURCE_DIR "/samples/strandbeest_walker.json"));
+  s.tool(Tool::Select);
+  waitFor([] { return false; }, 200);  // layout and the first snapshot
+  const MechanismSpec& spec = s.w.document()->spec();
+  const MechanismSpec before = spec;
+  const std::size_t n = spec.contacts.size();
+  REQUIRE(n == 12);
+  std::vector<ContactShape> shapes = shapesShown(s, s.e->contactReach());
+  REQUIRE(shapes.size() == n);
+  auto pixel = [&](const QPoint& at) { return s.e->grab().toImage().pixelColor(at); };
+
+  // A foot's circle: a click on its rim, right of its centre.
+  const ContactShape foot = shapes[3];
+  const double r = std::max(foot.radius * s.e->scale(), 3.0);
+  const QPoint rim = (s.e->toScreen(foot.centre) + QPointF(r, 0)).toPoint();
+  const QColor unpicked = pixel(rim);
+  CHECK(unpicked.green() > unpicked.red());  // the sphere's green (40, 120, 70)
+  QTest::mouseMove(s.e, rim);
+  QTest::mouseClick(s.e, Qt::LeftButton, {}, rim);
+  REQUIRE(s.w.document()->selection().contact == 3);
+  CHECK(s.w.properties()->editor()->field("Restitution"));  // its Properties
+  const QColor picked = pixel(rim);  // the selected joint's orange (230, 120, 0)
+  CHECK(picked.red() > 180);
+  CHECK(picked.blue() < 80);
+  s.shot("foot");
+  QTest::keyClick(s.e, Qt::Key_Delete);
+  CHECK(spec.contacts.size() == n - 1);
+  CHECK(std::none_of(spec.contacts.begin(), spec.contacts.end(),
+                     [&](const ContactSpec& c) { return c.name == before.contacts[3].name; }));
+  s.w.document()->undoStack()->undo();
+  REQUIRE(spec == before);
+
+  // The ground line left of the leftmost foot (no link there): the nearest foot's contact.
+  std::size_t left = 0;
+  for (std::size_t k = 0; k < n; ++k)
+    if (shapes[k].centre.x() < shapes[left].centre.x()) left = k;
+  const Vec3 on_line(shapes[left].centre.x() - 0.15, shapes[left].lines[0][0].y(), 0);
+  const QPoint at = s.e->toScreen(on_line).toPoint();
+  REQUIRE(s.e->rect().contains(at));
+  QTest::mouseMove(s.e, at);
+  QTest::mouseClick(s.e, Qt::LeftButton, {}, at);
+  const int chosen = s.w.document()->selection().contact;
+  REQUIRE(chosen >= 0);
+  auto from_click = [&](std::size_t k) {
+    return QLineF(QPointF(at), s.e->toScreen(shapes[k].centre)).length();
+  };
+  double nearest = from_click(left);  // the feet share the line: the nearest one (ties: any)
+  for (std::size_t k = 0; k < n; ++k) nearest = std::min(nearest, from_click(k));
+  CHECK(from_click(static_cast<std::size_t>(chosen)) == Approx(nearest).margin(1e-9));
+  s.shot("ground_line");
+  QTest::keyClick(s.e, Qt::Key_Delete);
+  CHECK(spec.contacts.size() == n - 1);
+  s.w.document()->undoStack()->undo();
+  CHECK(spec == before);
 }
 #endif
