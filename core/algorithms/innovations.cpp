@@ -91,6 +91,19 @@ void solve_in_place(const Model& model, const Data& data, InnovationsWork& w) {
   }
 }
 
+void body_motions(const Model& model, const Data& data, const VecX& x, InnovationsWork& w) {
+  for (int i = 1; i <= model.nb; ++i) {
+    const int nv = model.joints[i].nv(), p = model.parent[i];
+    w.a[i] = p > 0 ? w.a[p] : Motion::Zero();
+    ++w.body_steps;
+    if (nv == 1)
+      w.a[i] += data.oS[i].col(0) * x[model.v_index[i]];
+    else if (nv > 1)
+      w.a[i].noalias() += data.oS[i] * x.segment(model.v_index[i], nv);
+  }
+  w.qdd = x;
+}
+
 void inverse_mass_times(const Model& model, const Data& data, const VecX& x, VecX& y,
                         InnovationsWork& w) {
   for (Force& f : w.z) f.setZero();

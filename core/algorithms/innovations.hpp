@@ -58,6 +58,9 @@ bool innovations_valid(const Model& model, const Data& data);
 // entry; on return w.a holds the body accelerations J_i w.qdd, and w.z and w.tau are consumed
 // (the caller clears them before the next use). One inward and one outward pass.
 void solve_in_place(const Model& model, const Data& data, InnovationsWork& w);
+// w.a = J_i x for every body (base coordinates) and w.qdd = x: one outward pass, so that
+// apply_row gives a row times x (its velocity for x = q̇).
+void body_motions(const Model& model, const Data& data, const VecX& x, InnovationsWork& w);
 // y = M^-1 x.
 void inverse_mass_times(const Model& model, const Data& data, const VecX& x, VecX& y,
                         InnovationsWork& w);

@@ -30,27 +30,55 @@ bool OperatorProjection::linearise(const ConstraintContext& c, const VecX& q) {
   for (int r = 0; r < set_.rows(); ++r)
     if (const int p = set_.projected_row(r); p >= 0) of_projected_[p] = r;
   data_ = &c.data;
+  refine_failed_ = false;
   return true;
+}
+
+void OperatorProjection::select(const VecX& r) {
+  selected_.clear();
+  for (int k : kept_) selected_.push_back(of_projected_[k]);
+  selected_.insert(selected_.end(), prescribing_.begin(), prescribing_.end());
+  const int mk = static_cast<int>(kept_.size());
+  rhs_.setZero(static_cast<int>(selected_.size()));
+  for (int k = 0; k < mk; ++k) rhs_[k] = r[kept_[k]];
 }
 
 void OperatorProjection::step(const MatX& J, const VecX& r, VecX& dq) {
   // Rows of J below 1e-12 of the largest (a planar loop's out-of-plane rows) are left out up
   // front, as the Euclidean path leaves them out; the prescribing rows follow with target 0.
   significant_rows(J, 1e-24, kept_);
-  selected_.clear();
-  for (int k : kept_) selected_.push_back(of_projected_[k]);
-  selected_.insert(selected_.end(), prescribing_.begin(), prescribing_.end());
-  const int mk = static_cast<int>(kept_.size()), mc = static_cast<int>(selected_.size());
-  rhs_.setZero(mc);
-  for (int k = 0; k < mk; ++k) rhs_[k] = r[kept_[k]];
+  select(r);
   dq.setZero(mech_.model().nv);
-  if (mc == 0) return;
-  if (selected_ == factored_ && refine(dq))
+  if (selected_.empty()) return;
+  if (selected_ == factored_ && !refine_failed_ && refine(dq))
     ++refined_;
   else
     fresh(dq), ++factorisations_;
   // The step satisfies dq_v = 0 to round-off; held means exactly.
   for (int v : set_.prescribed_coordinates()) dq[v] = 0.0;
+}
+
+bool OperatorProjection::refine_step(const VecX& r, VecX& dq) {
+  // The rows kept last time: which rows are structurally zero does not change between steps
+  // (a planar loop's out-of-plane rows); a row that degenerates is the factor's to drop.
+  if (factored_.empty() || refine_failed_) return false;
+  select(r);
+  if (selected_ != factored_) return false;
+  dq.setZero(mech_.model().nv);
+  if (!refine(dq)) {
+    refine_failed_ = true;
+    return false;
+  }
+  ++refined_;
+  for (int v : set_.prescribed_coordinates()) dq[v] = 0.0;
+  return true;
+}
+
+void OperatorProjection::rows_times(const VecX& x, VecX& out) {
+  body_motions(mech_.model(), *data_, x, work_);
+  out.resize(set_.projected_rows());
+  for (int p = 0; p < set_.projected_rows(); ++p)
+    out[p] = of_projected_[p] >= 0 ? apply_row(all_[of_projected_[p]], work_) : 0.0;
 }
 
 void OperatorProjection::respond() {
@@ -79,7 +107,14 @@ bool OperatorProjection::refine(VecX& dq) {
       dq = work_.qdd;
       return true;
     }
-    if (!(norm <= 0.1 * last)) return false;
+    // Not shrinking tenfold: either F no longer fits, or the residual reached its rounding floor
+    // (eps times |Λ^-1| |μ|, far above eps |r| when Λ^-1 is ill-conditioned, as on long chains,
+    // where a fresh factor ends at the same floor).
+    if (!(norm <= 0.1 * last)) {
+      if (!(norm <= kFloorTolerance * rhs_.cwiseAbs().maxCoeff())) return false;
+      dq = work_.qdd;
+      return true;
+    }
     last = norm;
     ldlt_.solve(res_);
     mu_ += res_;

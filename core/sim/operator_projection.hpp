@@ -11,7 +11,9 @@
 // factor is kept: a step first solves by iterative refinement against the present rows and M
 // (one pair of passes and m row reads per iteration, O(N + m^2)), and forms and factors Λ^-1
 // afresh only when that does not reach kRefineTolerance quickly (rows changed, a singular or
-// fast-moving configuration). Either way the step solves G dq = r to that tolerance.
+// fast-moving configuration). Either way the step solves G dq = r to that tolerance, or where
+// rounding stops the refinement first (Λ^-1 of long chains, condition 1e4 and more) to
+// kFloorTolerance: a fresh factor ends at the same floor, so it is not formed for that.
 #include <vector>
 
 #include "core/algorithms/innovations.hpp"
@@ -31,8 +33,17 @@ class OperatorProjection {
   // prescribed coordinates' components exactly zero. J (projected rows x nv, at the same q, from
   // ConstraintSet::position) only tells which rows are structurally zero; it is not modified.
   void step(const MatX& J, const VecX& r, VecX& dq);
+  // The same step from the rows kept at the last step(J, ...) and the kept factor, by
+  // refinement alone: false (dq undefined) when there is no such factor or it does not
+  // converge; then the caller forms J and calls step(J, ...), which factors afresh.
+  bool refine_step(const VecX& r, VecX& dq);
+  // out = J x for the projected rows (out sized here): from the rows in body-level form and one
+  // outward pass, O(N + m), no dense J. J q̇ for the velocity correction.
+  void rows_times(const VecX& x, VecX& out);
   // The relative residual |G dq - r|_inf / |r|_inf a step reaches.
   static constexpr double kRefineTolerance = 1e-13;
+  // The relative residual accepted once the refinement stops shrinking it tenfold per iteration.
+  static constexpr double kFloorTolerance = 1e-10;
   // Numerical rank of the rows at the last factorisation (projected rows kept plus prescribed).
   int rank() const { return ldlt_.rank(); }
   // Steps since construction that formed and factored Λ^-1, and that refined the kept factor.
@@ -57,8 +68,10 @@ class OperatorProjection {
   VecX rhs_, mu_, res_;            // right-hand side, multipliers, residual (selected rows)
   VecX zero_;                      // q̇ = τ = 0 for the factorisation (nv)
   long factorisations_ = 0, refined_ = 0;
+  bool refine_failed_ = false;  // refine_step failed since the last linearise: step() factors
 
   bool refine(VecX& dq);  // from the kept factor; false when it does not converge
+  void select(const VecX& r);  // selected_ and rhs_ from kept_ and the residual r
   void fresh(VecX& dq);   // forms and factors Λ^-1 of the selected rows
   void respond();         // work_.qdd = M^-1 G^T μ for μ = mu_
 };

@@ -28,12 +28,22 @@ void ManifoldProjection::linearise(const ConstraintContext& c, const VecX& q) {
     planar_kinematics(*pm_, *pd_, q, nullptr);
   else
     forward_kinematics(mech_.model(), c.data, q);
-  set_.position(c, J_, e_);
+  // The mass-weighted steps read the rows in body-level form: J (rows x nv, the O(N m) part) is
+  // formed only when the kept factor must be replaced.
   weighted_now_ = weighted_ && weighted_->linearise(c, q);
+  J_current_ = !weighted_now_;
+  if (weighted_now_)
+    set_.position_errors(c, e_);
+  else
+    set_.position(c, J_, e_);
 }
 
-void ManifoldProjection::min_norm_step(VecX& rhs_y, VecX& out) {  // out = J^+ rhs
-  if (weighted_now_) return weighted_->step(J_, rhs_y, out);
+void ManifoldProjection::min_norm_step(const ConstraintContext& c, VecX& rhs_y, VecX& out) {
+  if (weighted_now_) {
+    if (weighted_->refine_step(rhs_y, out)) return;
+    if (!J_current_) set_.position(c, J_, y_scratch_), J_current_ = true;
+    return weighted_->step(J_, rhs_y, out);
+  }
   for (int v : set_.prescribed_coordinates()) J_.col(v).setZero();
   // Rows of J below 1e-12 of the largest (a planar loop's out-of-plane rows) give pivots far
   // under kProjectionRankTolerance: the factor would drop them, so they are left out up front.
@@ -65,18 +75,23 @@ void ManifoldProjection::project(const std::vector<DriveBinding>& drives, Data& 
     fresh = err <= 0.01 * tolerance;
     if (fresh) break;
     y_ = e_;
-    min_norm_step(y_, dq_);
+    min_norm_step(c, y_, dq_);
     integrate_in_place(mech_.model(), q, dq_, -1.0);
   }
   if (!(err <= tolerance)) cannot_close(drives, t, err);
   if (!fresh) linearise(c, q);
   set_.velocity_targets(c, y_);  // target: J q̇ = y (0 for loops, q̇_d for driven loop joints)
-  for (int r = 0; r < J_.rows(); ++r) {
-    double x = 0.0;
-    for (int j = 0; j < J_.cols(); ++j) x -= J_(r, j) * qd[j];
-    y_[r] += x;
+  if (weighted_now_) {
+    weighted_->rows_times(qd, y_scratch_);
+    y_ -= y_scratch_;
+  } else {
+    for (int r = 0; r < J_.rows(); ++r) {
+      double x = 0.0;
+      for (int j = 0; j < J_.cols(); ++j) x -= J_(r, j) * qd[j];
+      y_[r] += x;
+    }
   }
-  min_norm_step(y_, dq_);
+  min_norm_step(c, y_, dq_);
   qd += dq_;
 }
 

@@ -35,7 +35,7 @@ class ManifoldProjection {
 
  private:
   void linearise(const ConstraintContext& c, const VecX& q);
-  void min_norm_step(VecX& rhs_y, VecX& out);
+  void min_norm_step(const ConstraintContext& c, VecX& rhs_y, VecX& out);
   [[noreturn]] void cannot_close(const std::vector<DriveBinding>& drives, double t, double err);
 
   const Mechanism& mech_;
@@ -43,7 +43,8 @@ class ManifoldProjection {
   const PlanarModel* pm_;
   PlanarData* pd_;
   MatX J_, JJt_;
-  VecX e_, y_, dq_, yc_;
+  VecX e_, y_, dq_, yc_, y_scratch_;
+  bool J_current_ = false;  // J_ was formed at the last linearise's q
   std::vector<int> rows_;  // rows of J the solve keeps (not negligibly small)
   PivotedLdlt ldlt_;
   std::unique_ptr<OperatorProjection> weighted_;  // null: Euclidean steps only

@@ -147,3 +147,76 @@ TEST_CASE("mass-weighted projection closes perturbed loops and holds driven coor
   }
   CHECK(projected >= 16);
 }
+
+TEST_CASE("mass-weighted projection reads errors and J x without forming J",
+          "[sim][operator][projection]") {
+  std::mt19937 rng(41);
+  int checked = 0;
+  for (const Mechanism& m : mechanisms()) {
+    INFO(m.spec.name);
+    const Model& model = m.model();
+    Data data(model);
+    ConstraintSet set(m, m.drives);
+    OperatorProjection op(m, set);
+    VecX q, qd;
+    perturbed(m, rng, q, qd);
+    ConstraintContext c{m, m.drives, data};
+    c.q = &q, c.qd = &qd;
+    forward_kinematics(model, data, q);
+    MatX J;
+    VecX e, e_only, Jx;
+    set.position(c, J, e);
+    set.position_errors(c, e_only);
+    CHECK(e_only == e);  // the same terms in the same order: bit for bit
+    REQUIRE(op.linearise(c, q));
+    const VecX x = test::random_vector(model.nv, rng);
+    op.rows_times(x, Jx);
+    // 1e-13 of |J|_inf |x|_inf: two sums of the same O(N) terms in different orders.
+    const double scale = J.cwiseAbs().rowwise().sum().maxCoeff() * x.cwiseAbs().maxCoeff();
+    CHECK((Jx - J * x).cwiseAbs().maxCoeff() <= 1e-13 * scale);
+    ++checked;
+  }
+  CHECK(checked >= 16);
+}
+
+// A 100-body hanging ladder (two 45-link rails, 10 rungs): Λ^-1 of its long chains is
+// ill-conditioned, so the refinement of a projection's tiny residual stops at a rounding floor
+// far above 1e-13 of that residual. The kept factor must still serve (the step accepted at that
+// floor, not formed afresh at every time step), and the step must solve G dq = r to 1e-10.
+TEST_CASE("mass-weighted projection keeps its factor on long chains",
+          "[sim][operator][projection]") {
+  const Mechanism m = prepare(make_hanging_ladder(45, 10));
+  const Model& model = m.model();
+  Data data(model);
+  ConstraintSet set(m, m.drives);
+  OperatorProjection op(m, set);
+  std::mt19937 rng(5);
+  VecX q = m.q0, qd = VecX::Zero(model.nv), dq, Gdq;
+  ConstraintContext c{m, m.drives, data};
+  c.q = &q, c.qd = &qd;
+  MatX J;
+  VecX e;
+  for (int step = 0; step < 20; ++step) {
+    INFO("step " << step);
+    // A 1 ms step's move and a residual of the size RK4 leaves (1e-14 m/s).
+    integrate_in_place(model, q, test::random_vector(model.nv, rng), 1e-3);
+    forward_kinematics(model, data, q);
+    REQUIRE(op.linearise(c, q));
+    const VecX r = 1e-14 * test::random_vector(set.projected_rows(), rng);
+    if (step == 0) {
+      set.position(c, J, e);
+      op.step(J, r, dq);
+    } else {
+      REQUIRE(op.refine_step(r, dq));
+    }
+    op.rows_times(dq, Gdq);
+    // 1e-10 of |r|: the floor accepted (kFloorTolerance), on the rows kept (the out-of-plane
+    // rows of the planar loops are zero in J and left out).
+    set.position(c, J, e);
+    std::vector<int> kept;
+    significant_rows(J, 1e-24, kept);
+    for (int k : kept) CHECK(std::abs(Gdq[k] - r[k]) <= 1e-10 * r.cwiseAbs().maxCoeff());
+  }
+  CHECK(op.factorisations() == 1);
+  CHECK(op.refined() == 19);
+}

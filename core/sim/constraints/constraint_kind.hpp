@@ -65,6 +65,13 @@ class ConstraintKind {
   // instead) and, if so, their errors e(q) and Jacobian, and the velocity target: J q̇ = y.
   virtual bool projected() const { return true; }
   virtual void position_rows(const ConstraintContext& c, MatX& J, VecX& e, int row0) = 0;
+  // The errors of position_rows alone, for the mass-weighted projection, which reads the rows in
+  // body-level form and needs no dense J. False when the kind has no cheaper form than
+  // position_rows (the set then calls that).
+  virtual bool position_errors(const ConstraintContext& c, VecX& e, int row0) {
+    (void)c, (void)e, (void)row0;
+    return false;
+  }
   virtual void velocity_targets(const ConstraintContext& c, VecX& y, int row0) const {
     (void)c, (void)y, (void)row0;  // y = 0: scleronomic rows
   }

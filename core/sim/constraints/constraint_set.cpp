@@ -103,6 +103,13 @@ void ConstraintSet::position(const ConstraintContext& c, MatX& J, VecX& e) {
     if (k.projected0 >= 0) k.kind->position_rows(c, J, e, k.projected0);
 }
 
+void ConstraintSet::position_errors(const ConstraintContext& c, VecX& e) {
+  e.resize(projected_rows_);
+  for (const Entry& k : kinds_)
+    if (k.projected0 >= 0 && !k.kind->position_errors(c, e, k.projected0))
+      return position(c, J_scratch_, e);
+}
+
 void ConstraintSet::velocity_targets(const ConstraintContext& c, VecX& y) const {
   y.setZero(projected_rows_);
   for (const Entry& k : kinds_)

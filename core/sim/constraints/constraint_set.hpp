@@ -45,6 +45,8 @@ class ConstraintSet {
   // the velocity targets y (J q̇ = y).
   int projected_rows() const { return projected_rows_; }
   void position(const ConstraintContext& c, MatX& J, VecX& e);
+  // e alone (no allocation once sized where every projected kind has position_errors).
+  void position_errors(const ConstraintContext& c, VecX& e);
   void velocity_targets(const ConstraintContext& c, VecX& y) const;
 
   // RBDA 8.13's inputs; false when some kind has no body-level form.
@@ -72,6 +74,7 @@ class ConstraintSet {
   std::vector<int> prescribed_;
   MatX G_;
   VecX g_;
+  MatX J_scratch_;  // position_errors' J where a kind has no errors-only form
 };
 
 }  // namespace articula

@@ -41,6 +41,12 @@ class LoopClosure final : public ConstraintKind {
       loop_errors_and_jacobian_into(mech_.model(), c.data, loops_, delta_, J);
     e.segment(row0, rows_) = delta_;
   }
+  bool position_errors(const ConstraintContext& c, VecX& e, int row0) override {
+    if (c.planar) return false;  // the planar kinematics' errors come with their Jacobian
+    loop_position_errors(mech_.model(), c.data, loops_, delta_);
+    e.segment(row0, rows_) = delta_;
+    return true;
+  }
 
   bool body_level_rows(const ConstraintContext&, BodyLevelRows&) const override {
     return true;  // the sparse model holds the loop joints themselves

@@ -86,6 +86,13 @@ class LoopMotionDrives final : public ConstraintKind {
       e[row0 + r] = error(c, r);
     }
   }
+  bool position_errors(const ConstraintContext& c, VecX& e, int row0) override {
+    for (int r = 0; r < rows(); ++r) {
+      terms(c, r, LoopLevel::Position);
+      e[row0 + r] = error(c, r);
+    }
+    return true;
+  }
   void velocity_targets(const ConstraintContext& c, VecX& y, int row0) const override {
     for (int r = 0; r < rows(); ++r) y[row0 + r] = c.drives[drive_[r]].eval(c.t).d1;
   }

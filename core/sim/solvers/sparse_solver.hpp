@@ -19,6 +19,7 @@ class SparseSolver final : public DynamicsSolver {
     return fell_back_ ? fallback_.multipliers() : work_.mu;
   }
   int rank() const override { return fell_back_ ? fallback_.rank() : env_.constraints.rows(); }
+  bool mass_weighted_projection() const override { return true; }
 
  private:
   std::shared_ptr<const SparseDynamicsModel> model_;
