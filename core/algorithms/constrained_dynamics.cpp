@@ -283,4 +283,23 @@ bool constrained_resolve(const Model& model, Data& data, const MatX& G, const Ve
   return true;
 }
 
+bool constrained_resolve_multipliers(const Model& model, Data& data, const MatX& G, const VecX& g,
+                                     const VecX& tau, ConstrainedDynamicsWork& w) {
+  using Path = ConstrainedDynamicsWork::Path;
+  if (w.path == Path::None) return false;
+  w.qdd0 = tau;  // as constrained_resolve, up to μ (few_finish, sparse_finish: their first steps)
+  w.qdd0 -= data.C;
+  ltdl_solve(model, data, w.qdd0);
+  const int m = static_cast<int>(G.rows()), mc = static_cast<int>(w.rows.size());
+  if (w.path == Path::Empty) return true;
+  if (w.path == Path::Few)
+    few_rhs(G, g, w);
+  else
+    sparse_rhs(w.Gr, g, w);
+  w.ldlt.solve(w.rhs);
+  w.mu.setZero(m);
+  for (int c = 0; c < mc; ++c) w.mu[w.rows[c]] = w.rhs[c];
+  return true;
+}
+
 }  // namespace articula

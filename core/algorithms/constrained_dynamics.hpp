@@ -62,4 +62,10 @@ void constrained_forward_dynamics(const Model& model, Data& data, const MatX& G,
 bool constrained_resolve(const Model& model, Data& data, const MatX& G, const VecX& g,
                          const VecX& tau, ConstrainedDynamicsWork& w);
 
+// Only the multipliers w.mu of constrained_resolve (bit for bit its μ: the same steps up to μ),
+// without q̈ (data.qdd and w.residual are left stale): where only the constraint forces for
+// another τ are wanted (a slipping contact's normal force). Returns false when w.path is None.
+bool constrained_resolve_multipliers(const Model& model, Data& data, const MatX& G, const VecX& g,
+                                     const VecX& tau, ConstrainedDynamicsWork& w);
+
 }  // namespace articula

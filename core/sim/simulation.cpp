@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <utility>
 
 #include "core/algorithms/energy.hpp"
@@ -61,7 +62,11 @@ Simulation::Simulation(const Mechanism& mechanism, SimulationOptions options)
   projection_ = std::make_unique<ManifoldProjection>(mech_, constraints_, solver_->planar_model(),
                                                      solver_->planar_data(),
                                                      solver_->mass_weighted_projection());
-  f_ = [this](double t, const VecX& q, const VecX& v, VecX& qdd) { accelerations(t, q, v, qdd); };
+  memo_on_ = !unilaterals_.empty() && !embedding_;
+  f_ = [this](double t, const VecX& q, const VecX& v, VecX& qdd) {
+    if (memo_on_ && recall(step_start_, t, q, v, qdd)) return;  // a trial step's first stage
+    accelerations(t, q, v, qdd);
+  };
   q_ = mech_.q0;
   qd_ = mech_.qd0;
   qdd_ = VecX::Zero(model_.nv);
@@ -95,11 +100,13 @@ void replace_drive_law(std::vector<DriveBinding>& drives, int user_joint, Expres
 void Simulation::set_drive_expression(int user_joint, const std::string& expression) {
   replace_drive_law(drives_, user_joint, Expression::parse(expression));
   stage_cache_.clear();
+  forget_solves();
 }
 
 void Simulation::set_drive_value(int user_joint, double value) {
   replace_drive_law(drives_, user_joint, Expression::constant(value));
   stage_cache_.clear();
+  forget_solves();
 }
 
 void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, double dissipated,
@@ -110,6 +117,7 @@ void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, d
   q_ = q;
   qd_ = qd;
   stage_cache_.clear();  // drive laws may have changed since
+  forget_solves();
   account_.reset(work, dissipated);
   h_adaptive_ = 0.0;  // the error control starts afresh, as at t = 0
   if (restore_settles_ && !unilaterals_.empty()) {
@@ -135,6 +143,8 @@ void Simulation::accelerations(double t, const VecX& q_in, const VecX& v_in, Vec
     q_embedded_ = q_in;
     qd_embedded_ = v_in;
     embed_state(t, q_embedded_, qd_embedded_);
+  } else if (memo_on_ && recall(last_solve_, t, q_in, v_in, qdd)) {
+    return;
   }
   const VecX& q = embedded ? q_embedded_ : q_in;
   const VecX& v = embedded ? qd_embedded_ : v_in;
@@ -146,11 +156,48 @@ void Simulation::accelerations(double t, const VecX& q_in, const VecX& v_in, Vec
   if (!qdd.allFinite()) bad_acceleration(t, q, v, qdd);
   EmbeddedStageCache::Result* keep = embedded ? &stage_cache_.remember_accelerations() : nullptr;
   if (keep) keep->qdd = qdd;
-  if (!account_.recording()) return;
+  if (!account_.recording() && !memo_on_) return;
   const double power = applied_.power(drives_, v) + active_->constraint_power(in);
   const double dissipation = applied_.dissipation(v) + friction_dissipation_;
+  if (memo_on_) remember(t, q, v, qdd, power, dissipation);
+  if (!account_.recording()) return;
   account_.record(power, dissipation);
   if (keep) keep->has_power = true, keep->power = power, keep->dissipation = dissipation;
+}
+
+namespace {
+bool same_bits(const VecX& a, const VecX& b) {
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+}
+}  // namespace
+
+// Whether m was evaluated with exactly these inputs (the comparison is bitwise, so a reuse gives
+// bit for bit what solving again would).
+bool Simulation::memo_matches(const SolveMemo& m, double t, const VecX& q, const VecX& v) const {
+  const UnilateralState& s = unilaterals_;
+  return m.valid && m.solver == active_ && std::memcmp(&m.t, &t, sizeof t) == 0 &&
+         m.stacked == constraints_.rows() && m.closed == s.closed && m.rows == s.rows &&
+         same_bits(m.q, q) && same_bits(m.v, v) &&
+         std::memcmp(m.slip.data(), s.slip.data(), sizeof(double) * s.slip.size()) == 0;
+}
+
+// q̈ (and the power for the step's energy account) from m when it was evaluated at these inputs.
+bool Simulation::recall(const SolveMemo& m, double t, const VecX& q, const VecX& v, VecX& qdd) {
+  if (!memo_matches(m, t, q, v)) return false;
+  qdd = m.qdd;
+  if (account_.recording()) account_.record(m.power, m.dissipation);
+  return true;
+}
+
+void Simulation::remember(double t, const VecX& q, const VecX& v, const VecX& qdd, double power,
+                          double dissipation) {
+  const UnilateralState& s = unilaterals_;
+  SolveMemo& m = last_solve_;
+  m.valid = true, m.solver = active_, m.t = t, m.power = power, m.dissipation = dissipation;
+  m.stacked = constraints_.rows();
+  m.q = q, m.v = v, m.qdd = qdd;
+  m.closed = s.closed, m.slip = s.slip, m.rows = s.rows;
 }
 
 void Simulation::step(double h, Integrator integrator) {

@@ -137,6 +137,31 @@ class Simulation {
 
  private:
   void accelerations(double t, const VecX& q, const VecX& v, VecX& qdd);
+  // An accelerations() evaluation of an event-driven run (limits, contacts): its inputs (bit for
+  // bit: solver, time, state, active set and slip directions, stacked rows) and what the steps
+  // take from it (q̈, power, dissipation). The event functions at a step's end are evaluated at
+  // the state the next step starts from, where its event functions and first RK4 stage evaluate
+  // again, and every trial step of the root finding starts from the step's start: those repeat
+  // a solve already made (issue 16, the walker), and take its results instead.
+  struct SolveMemo {
+    bool valid = false;
+    const DynamicsSolver* solver = nullptr;
+    double t = 0.0, power = 0.0, dissipation = 0.0;
+    int stacked = 0;
+    VecX q, v, qdd;
+    std::vector<char> closed;
+    std::vector<double> slip;
+    std::vector<int> rows;
+  };
+  bool memo_on_ = false;  // unilaterals and no embedding
+  // The last solve (the solver, its multipliers, the slips and forces are still its own), and
+  // the one at the start of the step in progress (for its trial steps' first stage only).
+  SolveMemo last_solve_, step_start_;
+  bool memo_matches(const SolveMemo& m, double t, const VecX& q, const VecX& v) const;
+  bool recall(const SolveMemo& m, double t, const VecX& q, const VecX& v, VecX& qdd);
+  void remember(double t, const VecX& q, const VecX& v, const VecX& qdd, double power,
+                double dissipation);
+  void forget_solves() { last_solve_.valid = step_start_.valid = false; }
   // Constraint embedding (simulation_embedding.cpp): the integrators step the independent
   // coordinates; every stage and step takes the dependent ones from the position solve.
   void embed_state(double t, VecX& q, VecX& qd);

@@ -166,6 +166,21 @@ struct StepStart {
   VecX q, qd;
 };
 
+// The states the trial steps of one event's location reached (after their projection), by step
+// size from the step's start: the event is placed at an end of its bracket, stepped to already,
+// and its state is taken from here rather than stepped to again (bit for bit the same).
+struct Reached {
+  std::vector<std::pair<double, StepStart>> states;
+  void keep(double s, double t, const EnergyAccount& a, const VecX& q, const VecX& qd) {
+    states.push_back({s, StepStart{t, a.work(), a.dissipated(), a.impact_loss(), q, qd}});
+  }
+  const StepStart* find(double s) const {
+    for (const auto& [size, state] : states)
+      if (size == s) return &state;
+    return nullptr;
+  }
+};
+
 // A root of f on [0, h] with f(0) = f0 > 0 >= f(h) = fh, bracketed to kEventTime by the Illinois
 // method (regula falsi that halves the stale end's value): superlinear, and never leaves the
 // bracket. Once two successive estimates agree to kEventTime the root is known that well, but
@@ -315,7 +330,15 @@ bool Simulation::next_event(const std::vector<double>& start, PendingEvent& e) {
   return e.item >= 0;
 }
 
+// The watched value of e's unilateral at the current state. An impact's is an open limit's or
+// contact's gap, which needs no solve (the one event_values makes is for the closed ones).
 double Simulation::event_value(const PendingEvent& e) {
+  const Unilateral& u = unilaterals_.items[e.item];
+  if (e.kind == EventKind::Impact && !unilaterals_.closed[e.item] && !u.slide() && !u.slot() &&
+      !u.friction()) {
+    forward_kinematics(model_, data_, q_);
+    return unilateral_phi(mech_, data_, u, q_);
+  }
   std::vector<double> v;
   event_values(v);
   return v[e.item];
@@ -334,14 +357,20 @@ void Simulation::step_with_events(double h, Integrator integrator) {
     refresh_slip_directions();
     const StepStart s0{t_, account_.work(), account_.dissipated(), account_.impact_loss(), q_, qd_};
     event_values(start);
+    step_start_ = last_solve_;  // the trial steps' first stage (when it is this state's)
+    step_start_.valid = memo_matches(last_solve_, t_, q_, qd_);
     const double left = t_end - t_;
     plain_step(left, integrator);
     PendingEvent e;
     if (!next_event(start, e)) return;
+    Reached reached;
+    reached.keep(left, t_, account_, q_, qd_);
     auto trial = [&](double s) {  // the state s after the step's start
-      t_ = s0.t, q_ = s0.q, qd_ = s0.qd;
-      account_.reset(s0.work, s0.dissipated, s0.impact_loss);
-      if (s > 0) plain_step(s, integrator);
+      const StepStart* r = s > 0 ? reached.find(s) : nullptr;
+      const StepStart& from = r ? *r : s0;
+      t_ = from.t, q_ = from.q, qd_ = from.qd;
+      account_.reset(from.work, from.dissipated, from.impact_loss);
+      if (s > 0 && !r) plain_step(s, integrator), reached.keep(s, t_, account_, q_, qd_);
       return event_value(e);
     };
     auto [s_lo, f_lo] = std::pair<double, double>{0.0, trial(0.0)};

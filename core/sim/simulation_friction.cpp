@@ -116,7 +116,7 @@ const VecX& Simulation::accelerations_with_slip(const SolverInput& in) {
   MatX S = MatX::Identity(n, n);
   for (int c = 0; c < n; ++c) {  // the same state: only τ changes, the factors are kept
     tau_slip_ = in.tau + slips_[c].d;
-    active_->resolve(in2);
+    active_->resolve_multipliers(in2);  // μ only: its q̈ is not wanted
     normal_forces(lc);
     S.col(c) -= (lc - l0) * slips_[c].mu;
   }

@@ -185,6 +185,9 @@ TEST_CASE("Method 2 re-solved for another force with its factors kept equals a f
       constrained_forward_dynamics(model, kept, G, g, tau1, wk);
       INFO(spec.name << " rows " << wk.rows.size());
       CHECK(wk.path == path);
+      // The multipliers alone (a slipping contact's normal force): bit for bit the full solve's.
+      REQUIRE(constrained_resolve_multipliers(model, kept, G, g, tau2, wk));
+      CHECK((wk.mu - wf.mu).cwiseAbs().maxCoeff() == 0.0);
       REQUIRE(constrained_resolve(model, kept, G, g, tau2, wk));
       CHECK((kept.qdd - full.qdd).cwiseAbs().maxCoeff() == 0.0);
       CHECK((wk.mu - wf.mu).cwiseAbs().maxCoeff() == 0.0);
@@ -192,6 +195,7 @@ TEST_CASE("Method 2 re-solved for another force with its factors kept equals a f
       wf.minimum_norm = true;  // its factorisation is not kept: refused, nothing done
       method2(m, q, qd, tau1, drive_qdd, full, wf);
       CHECK_FALSE(constrained_resolve(model, full, G, g, tau2, wf));
+      CHECK_FALSE(constrained_resolve_multipliers(model, full, G, g, tau2, wf));
     }
   }
 }

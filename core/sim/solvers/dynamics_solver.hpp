@@ -52,6 +52,12 @@ class DynamicsSolver {
   // and rows as then, data untouched since): solvers that kept their factors (keep_factors())
   // reuse them, with the result a full call would give; the others make that full call.
   virtual const VecX& resolve(const SolverInput& in) { return accelerations(in); }
+  // The multipliers resolve() would give (bit for bit), without its q̈ where a solver can skip
+  // it (then q̈ is stale until the next accelerations() or resolve()).
+  virtual const VecX& resolve_multipliers(const SolverInput& in) {
+    resolve(in);
+    return multipliers();
+  }
   // Keep what resolve() reuses (a copy per accelerations() call: asked for only where used).
   virtual void keep_factors() {}
   // Multipliers of the constraint set's rows at the last call: generalized constraint forces

@@ -47,6 +47,13 @@ const VecX& Method2Solver::resolve(const SolverInput& in) {
   return data.qdd;
 }
 
+const VecX& Method2Solver::resolve_multipliers(const SolverInput& in) {
+  if (!constrained_resolve_multipliers(env_.mech.model(), env_.data, env_.constraints.G(),
+                                       env_.constraints.g(), in.tau, cd_))
+    accelerations(in);
+  return cd_.mu;
+}
+
 void Method2Solver::solve(const SolverInput& in) {
   const Model& model = env_.mech.model();
   Data& data = env_.data;

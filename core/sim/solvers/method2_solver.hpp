@@ -19,6 +19,7 @@ class Method2Solver final : public DynamicsSolver {
   const char* name() const override { return planar_model_ ? "method2-planar" : "method2"; }
   const VecX& accelerations(const SolverInput& in) override;
   const VecX& resolve(const SolverInput& in) override;
+  const VecX& resolve_multipliers(const SolverInput& in) override;
   void keep_factors() override { cd_.keep_rows = true; }
   const VecX& multipliers() const override { return cd_.mu; }
   int rank() const override { return cd_.rank; }
