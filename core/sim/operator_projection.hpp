@@ -70,10 +70,10 @@ class OperatorProjection {
   long factorisations_ = 0, refined_ = 0;
   bool refine_failed_ = false;  // refine_step failed since the last linearise: step() factors
 
-  bool refine(VecX& dq);  // from the kept factor; false when it does not converge
+  bool refine(VecX& dq);       // from the kept factor; false when it does not converge
   void select(const VecX& r);  // selected_ and rhs_ from kept_ and the residual r
-  void fresh(VecX& dq);   // forms and factors Λ^-1 of the selected rows
-  void respond();         // work_.qdd = M^-1 G^T μ for μ = mu_
+  void fresh(VecX& dq);        // forms and factors Λ^-1 of the selected rows
+  void respond();              // work_.qdd = M^-1 G^T μ for μ = mu_
 };
 
 }  // namespace articula

@@ -4,9 +4,11 @@
 // loop joints, couplings), then the minimum-norm velocity correction to J q̇ = y. Coordinates
 // prescribed exactly (motion-driven tree joints) are held. J J^T is small (constraint rows) and
 // its pivoted L D L^T reveals redundant rows, without allocating once sized.
-// Mass-weighted (with the operator solver): the steps are the least kinetic-energy ones,
-// dq = M^-1 J^T (J M^-1 J^T)^-1 e, from the spatial operator algebra (operator_projection.hpp)
-// in O(N m + m^3) instead of the Euclidean J^T (J J^T)^-1 e through the dense J J^T (O(N m^2)).
+// Mass-weighted (with the operator solver, and the sparse one from 32 rows): the steps are the
+// least kinetic-energy ones, dq = M^-1 J^T (J M^-1 J^T)^-1 e, from the spatial operator algebra
+// (operator_projection.hpp) in O(N m + m^3) instead of the Euclidean J^T (J J^T)^-1 e through the
+// dense J J^T (O(N m^2)). That path reads the errors, J q̇ and the rows in body-level form in
+// O(N + m) and forms the dense J only when its kept factor must be replaced.
 #include <memory>
 
 #include "core/algorithms/pivoted_ldlt.hpp"
@@ -45,7 +47,7 @@ class ManifoldProjection {
   MatX J_, JJt_;
   VecX e_, y_, dq_, yc_, y_scratch_;
   bool J_current_ = false;  // J_ was formed at the last linearise's q
-  std::vector<int> rows_;  // rows of J the solve keeps (not negligibly small)
+  std::vector<int> rows_;   // rows of J the solve keeps (not negligibly small)
   PivotedLdlt ldlt_;
   std::unique_ptr<OperatorProjection> weighted_;  // null: Euclidean steps only
   bool weighted_now_ = false;  // the last linearise set up weighted_ (its step applies)

@@ -7,6 +7,10 @@ namespace articula {
 SparseSolver::SparseSolver(const SolverEnv& env, std::shared_ptr<const SparseDynamicsModel> model)
     : DynamicsSolver(env), model_(std::move(model)), fallback_(env, nullptr, false) {
   work_.resize(*model_);
+  int rows = model_->tree_drives + model_->loop_drives;  // the rows the projection solves
+  for (const LoopJoint& l : env.mech.compiled.loops)
+    rows += env.mech.planar ? 3 - l.joint.nv() : l.joint.nc();  // planar: in-plane rows only
+  weighted_projection_ = rows >= kWeightedProjectionRows;
 }
 
 const VecX& SparseSolver::accelerations(const SolverInput& in) {
