@@ -149,12 +149,24 @@ struct Factorised {
   }
 };
 
+// H at the rows (and the gradient into g) and its factorisation into info: by dense blocks
+// without parameters, else sparse. False when H is not positive definite.
+bool factorise(const Problem& p, const Rows& rows, Information& info, VecX& g) {
+  if (!p.params) {
+    KnotBlocks H;
+    normal_equations(rows, p.space().nb(), p.knot_variables(), H, g);
+    return info.compute(H);
+  }
+  Sparse H;
+  normal_equations(rows, p.variables(), p.space().nb(), p.knot_variables(), H, g);
+  return info.compute(H, p.space().nb(), p.knot_variables());
+}
+
 // Gauss-Newton with step halving over knots s..e-1 (and the parameters); returns the
 // iterations. info holds the information matrix at the last linearisation (made from `made`).
 // `done`: iterations before this call (for the progress report).
 int gauss_newton(Problem& p, std::vector<VecX>& xu, Information& info, Factorised& made,
                  int max_iterations, double& cost, int done = 0) {
-  Sparse H;
   VecX g;
   int it = 0;
   for (; it < max_iterations; ++it) {
@@ -163,8 +175,7 @@ int gauss_newton(Problem& p, std::vector<VecX>& xu, Information& info, Factorise
     if (made.same(p, rows)) {
       gradient(rows, p.variables(), g);
     } else {
-      normal_equations(rows, p.variables(), p.space().nb(), p.knot_variables(), H, g);
-      if (!info.compute(H, p.space().nb(), p.knot_variables()))
+      if (!factorise(p, rows, info, g))
         throw SetupError("estimation: the information matrix is singular (an unobservable state)");
       made = {p.s, p.e, rows.w};
     }
@@ -211,14 +222,14 @@ void marginalise_first(Problem& p, const std::vector<VecX>& xu) {
   p.e = p.s + 2;
   const Rows rows = build(p, xu, true, true);
   p.e = e;
-  Sparse Hs;
+  KnotBlocks H;
   VecX g;
-  normal_equations(rows, 2 * nb, nb, 2 * nb, Hs, g);
-  const MatX H = MatX(Sparse(Hs.selfadjointView<Eigen::Lower>()));
-  const Eigen::LDLT<MatX> H00(H.topLeftCorner(nb, nb));
-  const MatX Hm = H.bottomRightCorner(nb, nb) -
-                  H.bottomLeftCorner(nb, nb) * H00.solve(H.topRightCorner(nb, nb));
-  const VecX gm = g.tail(nb) - H.bottomLeftCorner(nb, nb) * H00.solve(g.head(nb));
+  normal_equations(rows, nb, 2 * nb, H, g);
+  const Eigen::LDLT<MatX> H00(H.diag[0].selfadjointView<Eigen::Lower>());
+  const MatX& H10 = H.below[0];
+  const MatX Hm =
+      MatX(H.diag[1].selfadjointView<Eigen::Lower>()) - H10 * H00.solve(H10.transpose());
+  const VecX gm = g.tail(nb) - H10 * H00.solve(g.head(nb));
   const Eigen::LLT<MatX> llt(0.5 * (Hm + Hm.transpose()));
   if (llt.info() != Eigen::Success)
     throw SetupError("estimation: the marginal information is not positive definite");
@@ -271,7 +282,7 @@ SmoothedMotion smooth_fixed_lag(StateSpace& space, const MeasurementLog& log,
 namespace {
 // The batch solve of a prepared problem; with parameters, their covariance into *param_cov.
 SmoothedMotion solve_batch(Problem& p, MatX* param_cov) {
-  const int N = p.e, nb = p.space().nb();
+  const int N = p.e;
   std::vector<VecX> xu(static_cast<std::size_t>(N), p.prior);
   for (int k = 0, from = 0; k < N; ++k) {  // each log from the prior, then predicted
     if (p.continues(k)) predict(p, k, xu);
@@ -288,10 +299,8 @@ SmoothedMotion solve_batch(Problem& p, MatX* param_cov) {
   // The covariance at the solution: one more linearisation there.
   Rows rows = build(p, xu, true);
   if (p.params) parameter_columns(p, xu, rows);
-  Sparse H;
   VecX g;
-  normal_equations(rows, p.variables(), p.space().nb(), p.knot_variables(), H, g);
-  (void)info.compute(H, nb, p.knot_variables());  // converged: it factorised there
+  (void)factorise(p, rows, info, g);  // converged: it factorised there
   out.cost = rows.cost;
   out.t = p.log.t;
   out.xu = xu;

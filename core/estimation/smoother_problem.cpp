@@ -334,14 +334,14 @@ struct BlockInformation {
 };
 }  // namespace
 
+namespace {
 // Row by row: each row adds w Jᵣᵀ Jᵣ (its few entries pairwise, lower triangle) and w Jᵣᵀ r.
 // With a handful of entries per row this is far cheaper than forming J and the sparse product
 // Jᵀ W J, which took 17 % of the fixed-lag run.
-void normal_equations(const Rows& rows, int n, int nb, int n0, Sparse& H, VecX& g) {
+void accumulate(const Rows& rows, int n, BlockInformation& blocks, VecX& g) {
   std::vector<int> start;
   std::vector<Entry> entries;
   entries_by_row(rows, start, entries);
-  BlockInformation blocks(n, nb, n0);
   g = VecX::Zero(n);
   for (std::size_t r = 0; r + 1 < start.size(); ++r) {
     Entry* first = entries.data() + start[r];
@@ -352,10 +352,23 @@ void normal_equations(const Rows& rows, int n, int nb, int n0, Sparse& H, VecX& 
     }
     blocks.add_row(first, last, w);
   }
+}
+}  // namespace
+
+void normal_equations(const Rows& rows, int n, int nb, int n0, Sparse& H, VecX& g) {
+  BlockInformation blocks(n, nb, n0);
+  accumulate(rows, n, blocks, g);
   std::vector<Triplet> h;
   blocks.to_triplets(h);
   H.resize(n, n);
   H.setFromTriplets(h.begin(), h.end());
+}
+
+void normal_equations(const Rows& rows, int nb, int n0, KnotBlocks& H, VecX& g) {
+  BlockInformation blocks(n0, nb, n0);
+  accumulate(rows, n0, blocks, g);
+  H.diag = std::move(blocks.diag);
+  H.below = std::move(blocks.below);
 }
 
 void gradient(const Rows& rows, int n, VecX& g) {

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/estimation/information.hpp"
 #include "core/estimation/parameters.hpp"
 #include "core/estimation/smoother.hpp"
 
@@ -82,6 +83,8 @@ Rows build(Problem& p, const std::vector<VecX>& xu, bool jacobians, bool first_o
 // Jᵀ W J (its lower triangle only: the factorisations read no more) and Jᵀ W r over n variables:
 // knots of nb variables first (n0 of them in all), then the parameters.
 void normal_equations(const Rows& rows, int n, int nb, int n0, Sparse& H, VecX& g);
+// The same without parameters (n = n0), as H's dense blocks (information.hpp).
+void normal_equations(const Rows& rows, int nb, int n0, KnotBlocks& H, VecX& g);
 // Jᵀ W r alone: the gradient when H is known to be unchanged.
 void gradient(const Rows& rows, int n, VecX& g);
 // Sensors at knot k and, with `next`, the state it reaches at knot k + 1 (a row of the log).

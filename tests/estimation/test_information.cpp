@@ -51,3 +51,30 @@ TEST_CASE("Information: steps and covariance blocks equal a dense inverse", "[in
       CHECK(relative(info.parameter_covariance(), inverse.bottomRightCorner(np, np)) < 1e-10);
   }
 }
+
+// The dense block-tridiagonal path (compute(KnotBlocks), the smoothers' without parameters)
+// against the same dense inverse, to the same 1e-10; and a matrix that is not positive definite
+// is refused.
+TEST_CASE("Information: the block-tridiagonal factorisation equals a dense inverse",
+          "[information]") {
+  std::mt19937 rng(24);
+  const int knots = 7, nb = 5;
+  const MatX H = random_information(knots, nb, 0, rng);
+  KnotBlocks blocks;
+  for (int k = 0; k < knots; ++k) {
+    blocks.diag.push_back(H.block(k * nb, k * nb, nb, nb).triangularView<Eigen::Lower>());
+    if (k + 1 < knots) blocks.below.push_back(H.block((k + 1) * nb, k * nb, nb, nb));
+  }
+  Information info;
+  REQUIRE(info.compute(blocks));
+  const MatX inverse = H.ldlt().solve(MatX::Identity(H.rows(), H.cols()));
+  const VecX b = VecX::LinSpaced(H.rows(), -1.0, 2.0);
+  CHECK(relative(info.solve(b), inverse * b) < 1e-10);
+  for (int k = 0; k < knots; ++k) {
+    INFO("knot " << k);
+    CHECK(relative(info.knot_covariance(k), inverse.block(k * nb, k * nb, nb, nb)) < 1e-10);
+  }
+  CHECK(info.knot_covariance(0).isApprox(inverse.topLeftCorner(nb, nb), 1e-10));  // again, cached
+  blocks.diag[3] = -MatX::Identity(nb, nb);                                       // indefinite
+  CHECK_FALSE(info.compute(blocks));
+}
