@@ -33,12 +33,6 @@ Pose pose(const Pose3d& p) {
   const auto& q = p.Rot();
   return {Quat(q.W(), q.X(), q.Y(), q.Z()).normalized().toRotationMatrix(), vec(p.Pos())};
 }
-PoseSpec pose_spec(const Pose& p) {
-  PoseSpec s;
-  s.position = p.p;
-  s.orientation = Quat(p.R);
-  return s;
-}
 
 std::string at(const std::string& source, const sdf::ElementPtr& e, const std::string& what) {
   const auto line = e ? e->LineNumber() : std::nullopt;

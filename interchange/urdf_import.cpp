@@ -152,13 +152,6 @@ Pose pose_of(const urdf::Pose& p) {
           Vec3(p.position.x, p.position.y, p.position.z)};
 }
 
-PoseSpec pose_spec(const Pose& p) {
-  PoseSpec s;
-  s.position = p.p;
-  s.orientation = Quat(p.R);
-  return s;
-}
-
 BodySpec body_of(const urdf::Link& link) {
   BodySpec b;
   b.name = link.name;

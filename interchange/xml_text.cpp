@@ -67,4 +67,11 @@ std::string quat_text(const Mat3& R) {
   return num(q.w()) + " " + num(q.x()) + " " + num(q.y()) + " " + num(q.z());
 }
 
+PoseSpec pose_spec(const Pose& p) {
+  PoseSpec s;
+  s.position = p.p;
+  s.orientation = Quat(p.R);
+  return s;
+}
+
 }  // namespace articula

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/spatial/transform.hpp"
+#include "core/spec/mechanism_spec.hpp"
 
 namespace articula {
 
@@ -38,5 +39,7 @@ struct Pose {
   Pose operator*(const Pose& o) const { return {R * o.R, p + R * o.p}; }  // A<-B, B<-C: A<-C
   Pose inverse() const { return {R.transpose(), -(R.transpose() * p)}; }
 };
+// The project's form of a pose (the importers' joint frames, body poses and visuals).
+PoseSpec pose_spec(const Pose& p);
 
 }  // namespace articula

@@ -34,10 +34,11 @@ export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:igno
 # Core only: no Qt, OpenSceneGraph or benchmark in the ASan build (their libraries are not
 # instrumented and not under test here). fuzzer-no-link adds libFuzzer's coverage hooks so that
 # the fuzz target links against the same core. No Python module either: an ASan-built extension
-# cannot be loaded by an uninstrumented python3.
+# cannot be loaded by an uninstrumented python3. -gline-tables-only gives the reports' stacks their
+# files and lines without full debug information (quicker to compile and link).
 configure_asan() {
   local flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fsanitize=fuzzer-no-link"
-  flags+=" -fno-omit-frame-pointer -g -O1"
+  flags+=" -fno-omit-frame-pointer -gline-tables-only -O1"
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_CXX_FLAGS="$flags" -DARTICULA_FUZZ=ON -DCMAKE_DISABLE_FIND_PACKAGE_Qt6=ON \
     -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON \
@@ -51,7 +52,7 @@ stage_asan() {
 }
 
 stage_tsan() {
-  local flags="-fsanitize=thread -fno-omit-frame-pointer -g -O1"
+  local flags="-fsanitize=thread -fno-omit-frame-pointer -gline-tables-only -O1"
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON -DARTICULA_PYTHON=OFF \
     >/dev/null

@@ -4,15 +4,12 @@
 #include <cmath>
 
 #include "core/doc/sketch_geometry.hpp"
+#include "render/osg_convert.hpp"
 #include "ui/document.hpp"
 
 namespace articula {
 
-namespace {
-osg::Vec3d osg_of(const Vec3& v) {
-  return {v.x(), v.y(), v.z()};
-}
-}  // namespace
+namespace {}  // namespace
 
 Build3DController::Build3DController(ViewportWidget* view, Document* document, HitMapper mapper,
                                      QObject* parent)
@@ -77,8 +74,8 @@ bool Build3DController::snap(const QPointF& pos, const RayHit& hit, BuildPick& o
   double best = kSnapPixels;
   bool found = false;
   for (const SketchPoint& s : sketch_points(document_->spec())) {
-    const double d = std::hypot(view_->projectToWidget(osg_of(s.world)).x() - pos.x(),
-                                view_->projectToWidget(osg_of(s.world)).y() - pos.y());
+    const double d = std::hypot(view_->projectToWidget(to_osg(s.world)).x() - pos.x(),
+                                view_->projectToWidget(to_osg(s.world)).y() - pos.y());
     // The same point on several bodies: the one under the pointer wins.
     const bool better = d < best - 0.5 || (d < best + 0.5 && found && s.body == hit_body);
     if (!better) continue;
@@ -94,7 +91,7 @@ bool Build3DController::snap(const QPointF& pos, const RayHit& hit, BuildPick& o
 BuildPick Build3DController::pickAt(const QPointF& pos) {
   BuildPick out;
   if (active_ && !active_->pending().empty()) {
-    const QPointF first = view_->projectToWidget(osg_of(active_->pending().front().point));
+    const QPointF first = view_->projectToWidget(to_osg(active_->pending().front().point));
     out.on_first = std::hypot(first.x() - pos.x(), first.y() - pos.y()) < kSnapPixels;
   }
   const RayHit hit = view_->rayAt(pos);
@@ -129,9 +126,9 @@ void Build3DController::showMarks() {
   BuildMarks m;
   m.plane = active_ != nullptr;
   const BuildPlane plane = this->plane();
-  m.plane_origin = osg_of(plane.origin());
-  m.plane_u = osg_of(plane.u);
-  m.plane_v = osg_of(plane.v);
+  m.plane_origin = to_osg(plane.origin());
+  m.plane_u = to_osg(plane.u);
+  m.plane_v = to_osg(plane.v);
   // About the view's size, at most 25 lines each way: every k-th line of a fine grid, k = 1, 2,
   // 5, 10, 20, ... (snapping keeps the grid's own step).
   m.plane_half = std::max(0.5, 0.6 * view_->cameraDistance());
@@ -140,11 +137,11 @@ void Build3DController::showMarks() {
     m.plane_step *= k % 3 == 1 ? 2.5 : 2.0;
   m.size = 0.012 * view_->cameraDistance();
   if (active_ && hover_.valid) {
-    m.hover = osg_of(hover_.point);
+    m.hover = to_osg(hover_.point);
     m.snapped = hover_.snapped;
   }
   if (active_)
-    for (const BuildPick& p : active_->pending()) m.chain.push_back(osg_of(p.point));
+    for (const BuildPick& p : active_->pending()) m.chain.push_back(to_osg(p.point));
   if (active_ && tool_ != Tool::Measure && joint_has_axis(settings_.joint)) {
     // The Joint tool's axis is at its first point; the others', at the point being placed
     // (the Link tool's free second end has none).
@@ -152,8 +149,8 @@ void Build3DController::showMarks() {
     const BuildPick& at = at_first ? active_->pending().front() : hover_;
     const bool free_end = tool_ != Tool::Joint && at.in_space && !active_->pending().empty();
     if (at.valid && !free_end) {
-      m.axis = osg_of(active_->axisAt(at));
-      m.axis_at = osg_of(at.point);
+      m.axis = to_osg(active_->axisAt(at));
+      m.axis_at = to_osg(at.point);
     }
   }
   if (tool_ == Tool::Move) gizmo_.addMarks(m);
@@ -206,7 +203,7 @@ void Build3DController::selectAt(const QPointF& pos) {
   double best = kSnapPixels;
   int joint = -1;
   for (int j = 0; j < static_cast<int>(spec.joints.size()); ++j) {
-    const QPointF p = view_->projectToWidget(osg_of(joint_world_point(spec, j)));
+    const QPointF p = view_->projectToWidget(to_osg(joint_world_point(spec, j)));
     const double d = std::hypot(p.x() - pos.x(), p.y() - pos.y());
     if (d < best) best = d, joint = j;
   }
@@ -266,7 +263,7 @@ void Build3DController::showMeasurement() {
   measure_label_->setText(m.text);
   measure_label_->adjustSize();
   const QPointF w =
-      view_->projectToWidget(osg_of(at)) + QPointF(12, -12 - measure_label_->height());
+      view_->projectToWidget(to_osg(at)) + QPointF(12, -12 - measure_label_->height());
   const int x =
       std::clamp(static_cast<int>(w.x()), 0, std::max(0, view_->width() - measure_label_->width()));
   const int y = std::clamp(static_cast<int>(w.y()), 0,

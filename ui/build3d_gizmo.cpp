@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/doc/sketch_geometry.hpp"
+#include "render/osg_convert.hpp"
 #include "ui/build3d_tools.hpp"
 #include "ui/document.hpp"
 #include "ui/viewport_widget.hpp"
@@ -14,12 +15,6 @@ namespace articula {
 namespace {
 constexpr int kRingSegments = 72;
 
-osg::Vec3d osg_of(const Vec3& v) {
-  return {v.x(), v.y(), v.z()};
-}
-Vec3 vec_of(const osg::Vec3d& v) {
-  return {v.x(), v.y(), v.z()};
-}
 // Distance (px) from p to the segment ab.
 double segmentDistance(const QPointF& p, const QPointF& a, const QPointF& b) {
   const QPointF ab = b - a;
@@ -77,7 +72,7 @@ FrameGizmo::Handle FrameGizmo::handleAt(const QPointF& pos) const {
   if (target_ == Target::None) return {};
   const Vec3 c = pivot();
   const double scale = view_->cameraDistance();
-  auto at = [&](const Vec3& p) { return view_->projectToWidget(osg_of(p)); };
+  auto at = [&](const Vec3& p) { return view_->projectToWidget(to_osg(p)); };
   const Mat3 A = axes();
   Handle best;
   double nearest = kHandlePixels;
@@ -100,7 +95,7 @@ FrameGizmo::Handle FrameGizmo::handleAt(const QPointF& pos) const {
 bool FrameGizmo::axisParameter(const QPointF& pos, int axis, double& s) const {
   osg::Vec3d o, d;
   view_->sightLine(pos, o, d);
-  const Vec3 e = axes().col(axis), w = pivot() - vec_of(o), dir = vec_of(d).normalized();
+  const Vec3 e = axes().col(axis), w = pivot() - from_osg(o), dir = from_osg(d).normalized();
   const double b = e.dot(dir);
   if (1 - b * b < 1e-9) return false;
   // Nearest points of the lines pivot + s e and o + t dir.
@@ -112,10 +107,10 @@ bool FrameGizmo::ringAngle(const QPointF& pos, int axis, double& angle) const {
   osg::Vec3d o, d;
   view_->sightLine(pos, o, d);
   const Mat3 A = axes();
-  const Vec3 e = A.col(axis), c = pivot(), dir = vec_of(d);
+  const Vec3 e = A.col(axis), c = pivot(), dir = from_osg(d);
   const double along = e.dot(dir);
   if (std::abs(along) < 1e-9) return false;  // the ring is seen edge on
-  const Vec3 r = vec_of(o) + dir * (e.dot(c - vec_of(o)) / along) - c;
+  const Vec3 r = from_osg(o) + dir * (e.dot(c - from_osg(o)) / along) - c;
   angle = std::atan2(r.dot(A.col((axis + 2) % 3)), r.dot(A.col((axis + 1) % 3)));
   return std::isfinite(angle);
 }
@@ -202,21 +197,21 @@ void FrameGizmo::addMarks(BuildMarks& m) const {
     const Vec3 side = A.col((k + 1) % 3) * (0.02 * scale);
     for (const Vec3& p : {c, tip, tip, Vec3(tip - 0.05 * scale * e + side), tip,
                           Vec3(tip - 0.05 * scale * e - side)})
-      lines.push_back(osg_of(p));
+      lines.push_back(to_osg(p));
     for (int i = 0; i < kRingSegments; ++i)
       for (int j : {i, i + 1})
-        lines.push_back(osg_of(ringPoint(c, A, k, kRing * scale, 2 * M_PI * j / kRingSegments)));
+        lines.push_back(to_osg(ringPoint(c, A, k, kRing * scale, 2 * M_PI * j / kRingSegments)));
   }
   m.gizmo_active = drag_.valid ? drag_.axis : -1;
   if (!drag_.valid) return;
   // The preview: the frame's own axes where the drag puts it, and a line from where it was.
   const Mat3 F = move_.rotation * frame();
   for (int k = 0; k < 3; ++k) {
-    m.preview.push_back(osg_of(c));
-    m.preview.push_back(osg_of(c + F.col(k) * (0.5 * kArrow * scale)));
+    m.preview.push_back(to_osg(c));
+    m.preview.push_back(to_osg(c + F.col(k) * (0.5 * kArrow * scale)));
   }
-  m.preview.push_back(osg_of(pivot()));
-  m.preview.push_back(osg_of(c));
+  m.preview.push_back(to_osg(pivot()));
+  m.preview.push_back(to_osg(c));
 }
 
 }  // namespace articula

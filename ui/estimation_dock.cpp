@@ -26,7 +26,7 @@
 namespace articula {
 
 namespace {
-constexpr int kColumns = 3;  // charts per row
+constexpr int kChartColumns = 3;  // charts per row
 }  // namespace
 
 EstimationDock::EstimationDock(Document* document, QWidget* parent)
@@ -51,7 +51,7 @@ EstimationDock::EstimationDock(Document* document, QWidget* parent)
   auto* charts = new QWidget;
   grid_ = new QGridLayout(charts);
   grid_->setContentsMargins(0, 0, 0, 0);
-  for (int c = 0; c < kColumns; ++c) grid_->setColumnStretch(c, 1);
+  for (int c = 0; c < kChartColumns; ++c) grid_->setColumnStretch(c, 1);
   auto* scroll = new QScrollArea;
   scroll->setWidgetResizable(true);
   scroll->setWidget(charts);
@@ -273,7 +273,7 @@ void EstimationDock::showResult() {
   int i = 0;
   const auto add = [&](const EstimateSeries& s) {
     QChartView* view = makeEstimateChart(s);
-    grid_->addWidget(view, i / kColumns, i % kColumns);
+    grid_->addWidget(view, i / kChartColumns, i % kChartColumns);
     charts_.push_back(view);
     ++i;
   };

@@ -24,7 +24,7 @@
 namespace articula {
 
 namespace {
-enum Column { kPointer, kInProject, kIdentified, kSigma, kColumns };
+enum ParameterColumn { kPointer, kInProject, kIdentified, kSigma, kParameterColumns };
 
 QTableWidgetItem* readOnly(const QString& text) {
   auto* item = new QTableWidgetItem(text);
@@ -45,7 +45,7 @@ IdentificationDock::IdentificationDock(Document* document, EstimationDock* estim
       document_(document),
       estimation_(estimation),
       logs_(new QListWidget),
-      table_(new QTableWidget(0, kColumns)),
+      table_(new QTableWidget(0, kParameterColumns)),
       status_(new QLabel) {
   setObjectName("identification_dock");
   identify_action_ = new QAction(tr("&Identify Parameters"), this);

@@ -62,7 +62,7 @@ struct ReportJob {
 namespace {
 using nlohmann::json;
 
-enum DriveColumn { kDrive, kPeakForce, kRmsForce, kPeakPower, kPositive, kNegative, kColumns };
+enum DriveColumn { kDrive, kPeakForce, kRmsForce, kPeakPower, kPositive, kNegative, kDriveColumns };
 
 // A read-only cell showing `text`, holding `si` (the report's number) under Qt::UserRole.
 QTableWidgetItem* cell(const QString& text, double si = std::numeric_limits<double>::quiet_NaN()) {
@@ -159,7 +159,7 @@ ReportDock::ReportDock(Document* document, QWidget* parent)
       coords_(new QLineEdit),
       status_(new QLabel),
       mass_caption_(new QLabel),
-      drives_(new QTableWidget(0, kColumns)),
+      drives_(new QTableWidget(0, kDriveColumns)),
       mass_(new QTableWidget(3, 3)),
       inertia_chart_(makeChart(tr("Reflected inertia at the drives"))),
       angle_chart_(makeChart(tr("Transmission angle"))) {

@@ -5,12 +5,12 @@
 #include <cmath>
 
 #include "core/doc/contact_edits.hpp"
+#include "ui/sketch_colors.hpp"
 #include "ui/sketch_editor.hpp"
 
 namespace articula {
 
 namespace {
-const QColor kRubber(0, 120, 200);
 constexpr double kDragPx = 5.0;  // a press moved less than this is a click
 
 // The moving body a snapped point belongs to (the newest, as a slider block over its rail), or
@@ -77,7 +77,7 @@ void ContactTool::addContact(const ContactSpec& c) {
 void ContactTool::paintPress(QPainter& p, double fallback) const {
   if (!press_) return;
   const double r = press_->radius(fallback) * editor_->scale();
-  p.setPen(QPen(kRubber, 1.5, Qt::DashLine));
+  p.setPen(QPen(kSketchRubber, 1.5, Qt::DashLine));
   p.setBrush(Qt::NoBrush);
   p.drawEllipse(editor_->toScreen(press_->centre), r, r);
 }
@@ -133,10 +133,10 @@ void GroundLineTool::release(const ContactPress& press) {
 
 void GroundLineTool::paintOverlay(QPainter& p) const {
   if (!a_) return;
-  p.setPen(QPen(kRubber, 2, Qt::DashLine));
+  p.setPen(QPen(kSketchRubber, 2, Qt::DashLine));
   const Vec3 b = b_ ? *b_ : editor_->hover().p;
   p.drawLine(editor_->toScreen(*a_), editor_->toScreen(b));
-  p.setBrush(kRubber);
+  p.setBrush(kSketchRubber);
   p.drawEllipse(editor_->toScreen(*a_), 3, 3);
   paintPress(p, 0.0);
 }

@@ -8,13 +8,14 @@
 #include <optional>
 
 #include "core/sim/contact/cam_profile.hpp"
+#include "ui/sketch_colors.hpp"
 
 namespace articula {
 
 namespace {
 
 const QColor kSurfaceGround(90, 90, 90), kSurfaceBody(60, 90, 140), kSphere(40, 120, 70),
-    kStop(190, 60, 40), kSelected(230, 120, 0);  // kSelected: as the sketch's selected joint
+    kStop(190, 60, 40);
 
 struct Frame {
   const BodyToWorld& to_world;
@@ -211,16 +212,16 @@ void drawContacts(QPainter& p, const MechanismSpec& spec, const BodyToWorld& to_
     const bool picked = shape.contact == selected;
     const double width = picked ? 3 : 2;  // as a selected joint's outline
     p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(picked ? kSelected : shape.ground ? kSurfaceGround : kSurfaceBody, width));
+    p.setPen(QPen(picked ? kSketchSelected : shape.ground ? kSurfaceGround : kSurfaceBody, width));
     for (const std::vector<Vec3>& line : shape.lines) {
       QPolygonF poly;
       for (const Vec3& v : line) poly << to_screen(v);
       p.drawPolyline(poly);
     }
     if (shape.normal != Vec3::Zero()) drawHatches(p, shape, to_screen, scale);
-    p.setPen(QPen(picked ? kSelected : kSphere, width));
+    p.setPen(QPen(picked ? kSketchSelected : kSphere, width));
     const double r = std::max(shape.radius * scale, 3.0);  // a point contact: a dot
-    if (shape.radius <= 0) p.setBrush(picked ? kSelected : kSphere);
+    if (shape.radius <= 0) p.setBrush(picked ? kSketchSelected : kSphere);
     p.drawEllipse(to_screen(shape.centre), r, r);
   }
   p.restore();

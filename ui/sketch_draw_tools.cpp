@@ -5,12 +5,12 @@
 #include <cmath>
 
 #include "core/doc/sketch_edits.hpp"
+#include "ui/sketch_colors.hpp"
 #include "ui/sketch_editor.hpp"
 
 namespace articula {
 
 namespace {
-const QColor kRubber(0, 120, 200);
 const QString kTypedChars = QStringLiteral("0123456789.,-");
 
 // Where a drawn point attaches: the newest body there (a slider block over its ground rail),
@@ -101,7 +101,7 @@ void PointsTool::paintOverlay(QPainter& p) const {
   const auto typed = typedPoint();
   const Vec3 end = typed ? *typed : editor_->hover().p;
   auto s = [this](const Vec3& w) { return editor_->toScreen(w); };
-  p.setPen(QPen(kRubber, 3, Qt::DashLine, Qt::RoundCap));
+  p.setPen(QPen(kSketchRubber, 3, Qt::DashLine, Qt::RoundCap));
   p.setBrush(Qt::NoBrush);
   for (std::size_t i = 0; i + 1 < pending_.size(); ++i)
     p.drawLine(s(pending_[i].p), s(pending_[i + 1].p));
@@ -115,7 +115,7 @@ void PointsTool::paintOverlay(QPainter& p) const {
   QFont f = p.font();
   f.setBold(true);
   p.setFont(f);
-  p.setPen(kRubber.darker(130));
+  p.setPen(kSketchRubber.darker(130));
   p.drawText(at, label);
   const QString box =
       typed_.isEmpty() ? tr("type length [mm], angle [°], Enter") : tr("⌨ %1▏").arg(typed_);

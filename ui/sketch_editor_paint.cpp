@@ -8,6 +8,7 @@
 
 #include "core/doc/sketch_geometry.hpp"
 #include "ui/display_units.hpp"
+#include "ui/sketch_colors.hpp"
 #include "ui/sketch_contacts.hpp"
 #include "ui/sketch_editor.hpp"
 #include "ui/sketch_labels.hpp"
@@ -15,7 +16,7 @@
 namespace articula {
 
 namespace {
-const QColor kLink(60, 90, 140), kSelected(230, 120, 0), kGround(90, 90, 90), kDriven(245, 190, 40);
+const QColor kLink(60, 90, 140), kGround(90, 90, 90), kDriven(245, 190, 40);
 const QColor kSnap(0, 150, 90);
 }  // namespace
 
@@ -220,7 +221,7 @@ void SketchEditor::drawBodies(QPainter& p) const {
   drawRails(p);  // under everything
   for (int b = 0; b < static_cast<int>(spec.bodies.size()); ++b) {
     const bool selected = sel.body == b;
-    const QColor c = selected ? kSelected : kLink;
+    const QColor c = selected ? kSketchSelected : kLink;
     std::vector<QPointF> pts;
     for (const Vec3& v : outline(b)) pts.push_back(toScreen(bodyToWorld(b, v)));
     if (pts.size() == 1) {
@@ -259,7 +260,7 @@ void SketchEditor::drawJoints(QPainter& p) const {
     if (js.joint.type == JointType::Prismatic) continue;  // drawn as block and rail
     drawn.push_back(w);
     const bool selected = sel.joint == j;
-    p.setPen(QPen(selected ? kSelected : QColor(30, 30, 30), selected ? 3 : 2));
+    p.setPen(QPen(selected ? kSketchSelected : QColor(30, 30, 30), selected ? 3 : 2));
     p.setBrush(js.drive ? kDriven : QColor(255, 255, 255));
     p.drawEllipse(at, js.drive ? 8 : 6, js.drive ? 8 : 6);
     if (js.drive) {  // a circular arrow: this joint has a motor

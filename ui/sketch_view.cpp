@@ -5,10 +5,12 @@
 #include <QPainterPath>
 #include <cmath>
 
+#include "ui/sketch_colors.hpp"
+
 namespace articula {
 
 namespace {
-const QColor kBar(70, 90, 120), kSelected(230, 120, 0), kPivot(250, 250, 250);
+const QColor kBar(70, 90, 120), kPivot(250, 250, 250);
 }
 
 SketchView::SketchView(QWidget* parent) : QWidget(parent) {
@@ -120,7 +122,7 @@ void SketchView::paintEvent(QPaintEvent*) {
   if (!mech_ || points_.empty()) return;
   for (std::size_t b = 0; b < body_joints_.size(); ++b) {
     const bool sel = selection_.body == static_cast<int>(b);
-    p.setPen(QPen(sel ? kSelected : kBar, 7, Qt::SolidLine, Qt::RoundCap));
+    p.setPen(QPen(sel ? kSketchSelected : kBar, 7, Qt::SolidLine, Qt::RoundCap));
     const auto& js = body_joints_[b];
     for (std::size_t i = 0; i + 1 < js.size(); ++i)
       for (std::size_t k = i + 1; k < js.size(); ++k)
@@ -131,7 +133,7 @@ void SketchView::paintEvent(QPaintEvent*) {
     const JointSpec& js = mech_->spec.joints[j];
     if (js.parent == "ground" || js.child == "ground") drawGround(p, at);
     const bool sel = selection_.joint == static_cast<int>(j);
-    p.setPen(QPen(sel ? kSelected : QColor(40, 40, 40), 2));
+    p.setPen(QPen(sel ? kSketchSelected : QColor(40, 40, 40), 2));
     p.setBrush(js.drive ? QColor(250, 210, 80) : kPivot);
     p.drawEllipse(at, 5, 5);
   }

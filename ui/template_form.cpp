@@ -287,11 +287,11 @@ void ParamForm::clearError() {
 // ---------------------------------------------------------------------------------------------
 
 namespace {
-enum Column { kA, kAlpha, kD, kTheta, kType, kMass, kQ0, kColumns };
+enum DhColumn { kA, kAlpha, kD, kTheta, kType, kMass, kQ0, kDhColumns };
 }
 
 DhTableEditor::DhTableEditor(QWidget* parent)
-    : QWidget(parent), table_(new QTableWidget(0, kColumns, this)) {
+    : QWidget(parent), table_(new QTableWidget(0, kDhColumns, this)) {
   table_->setHorizontalHeaderLabels({tr("a [m]"), tr("α [°]"), tr("d [m]"), tr("θ [°]"),
                                      tr("joint"), tr("mass [kg]"), tr("q0 [° or m]")});
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);

@@ -18,7 +18,7 @@
 namespace articula {
 
 namespace {
-constexpr double kSame = 1e-9;
+constexpr double kSamePointTolerance = 1e-9;
 
 nlohmann::json json_point(const Vec3& p) {
   return nlohmann::json::array({p.x(), p.y(), p.z()});
@@ -70,7 +70,7 @@ std::vector<Vec3> stored_points(const BodySpec& b) {
 }
 
 bool same(const Vec3& a, const Vec3& b) {
-  return (a - b).norm() < kSame;
+  return (a - b).norm() < kSamePointTolerance;
 }
 }  // namespace
 

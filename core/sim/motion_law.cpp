@@ -9,7 +9,6 @@ namespace articula {
 
 namespace {
 using nlohmann::json;
-constexpr double kPi = std::numbers::pi;
 
 double number(const json& j, const char* key, bool required = true, double fallback = 0.0) {
   const auto it = j.find(key);
@@ -33,16 +32,18 @@ double positive(const json& j, const char* key, bool allow_zero) {
 TimeJet profile_at(MotionLaw::Profile p, double u) {
   switch (p) {
     case MotionLaw::Profile::Cycloidal:
-      return {u - std::sin(2 * kPi * u) / (2 * kPi), 1 - std::cos(2 * kPi * u),
-              2 * kPi * std::sin(2 * kPi * u)};
+      return {u - std::sin(2 * std::numbers::pi * u) / (2 * std::numbers::pi),
+              1 - std::cos(2 * std::numbers::pi * u),
+              2 * std::numbers::pi * std::sin(2 * std::numbers::pi * u)};
     case MotionLaw::Profile::Polynomial345: {
       const double u2 = u * u, u3 = u2 * u;
       return {u3 * (10 - 15 * u + 6 * u2), 30 * u2 * (1 - 2 * u + u2),
               60 * u * (1 - 3 * u + 2 * u2)};
     }
     case MotionLaw::Profile::Harmonic:
-      return {0.5 * (1 - std::cos(kPi * u)), 0.5 * kPi * std::sin(kPi * u),
-              0.5 * kPi * kPi * std::cos(kPi * u)};
+      return {0.5 * (1 - std::cos(std::numbers::pi * u)),
+              0.5 * std::numbers::pi * std::sin(std::numbers::pi * u),
+              0.5 * std::numbers::pi * std::numbers::pi * std::cos(std::numbers::pi * u)};
   }
   return {};
 }
@@ -153,7 +154,7 @@ TimeJet MotionLaw::eval(double t) const {
     case Kind::ConstantVelocity:
       return {start_ + velocity_ * t, velocity_, 0.0};
     case Kind::Harmonic: {
-      const double w = 2 * kPi * frequency_, a = w * t + phase_;
+      const double w = 2 * std::numbers::pi * frequency_, a = w * t + phase_;
       return {offset_ + amplitude_ * std::sin(a), amplitude_ * w * std::cos(a),
               -amplitude_ * w * w * std::sin(a)};
     }

@@ -8,8 +8,6 @@ namespace articula {
 
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-
 void require_positive(double value, const char* what) {
   if (!(value > 0.0) || !std::isfinite(value))
     throw std::invalid_argument(std::string(what) + ": must be a positive finite number (got " +
@@ -57,7 +55,7 @@ void MassProperties::apply_to(BodySpec& body) const {
 
 double BarSection::area() const {
   if (shape == Shape::Rectangular) return width * thickness;
-  return kPi / 4.0 * (diameter * diameter - inner_diameter * inner_diameter);
+  return std::numbers::pi / 4.0 * (diameter * diameter - inner_diameter * inner_diameter);
 }
 
 MassProperties bar(const Vec3& a, const Vec3& b, const BarSection& section,
@@ -160,7 +158,7 @@ MassProperties sphere(const Vec3& centre, double radius, const Material& materia
   require_density(material);
   require_positive(radius, "radius");
   MassProperties p;
-  p.mass = material.density * 4.0 / 3.0 * kPi * radius * radius * radius;
+  p.mass = material.density * 4.0 / 3.0 * std::numbers::pi * radius * radius * radius;
   p.com = centre;
   p.inertia = 0.4 * p.mass * radius * radius * Mat3::Identity();
   return p;

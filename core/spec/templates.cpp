@@ -13,26 +13,24 @@ using namespace detail;
 
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-
 void validate(const StewartParams& p) {
   check_positive(p.base_radius, "base_radius");
   check_positive(p.top_radius, "top_radius");
   if (p.legs < 3 || p.legs > 12) throw TemplateError("legs", "must be between 3 and 12");
   check_positive(p.height, "height");
   if (p.legs % 2 == 0) {
-    const double period = 2 * kPi / (p.legs / 2);
+    const double period = 2 * std::numbers::pi / (p.legs / 2);
     if (!(p.base_spacing > 0.0 && p.base_spacing < period))
       throw TemplateError("base_spacing", "must be between 0 and " +
-                                              std::to_string(period * 180 / kPi) + " deg for " +
-                                              std::to_string(p.legs) + " legs");
+                                              std::to_string(period * 180 / std::numbers::pi) +
+                                              " deg for " + std::to_string(p.legs) + " legs");
     if (!(p.top_spacing > 0.0 && p.top_spacing < period))
       throw TemplateError("top_spacing", "must be between 0 and " +
-                                             std::to_string(period * 180 / kPi) + " deg for " +
-                                             std::to_string(p.legs) + " legs");
+                                             std::to_string(period * 180 / std::numbers::pi) +
+                                             " deg for " + std::to_string(p.legs) + " legs");
   }
   if (!p.offset.allFinite()) throw TemplateError("offset", "must be finite");
-  if (!p.rotation.allFinite() || p.rotation.cwiseAbs().maxCoeff() > kPi / 2)
+  if (!p.rotation.allFinite() || p.rotation.cwiseAbs().maxCoeff() > std::numbers::pi / 2)
     throw TemplateError("rotation", "roll, pitch and yaw must be within +-90 deg");
   check_positive(p.base_thickness, "base_thickness");
   check_positive(p.top_thickness, "top_thickness");
@@ -59,19 +57,19 @@ void stewart_angles(const StewartParams& p, std::vector<double>& base, std::vect
   const int n = p.legs;
   if (n % 2 == 1) {  // evenly spread, top rotated by half a step
     for (int i = 0; i < n; ++i) {
-      base.push_back(2 * kPi * i / n);
-      top.push_back(2 * kPi * i / n + kPi / n);
+      base.push_back(2 * std::numbers::pi * i / n);
+      top.push_back(2 * std::numbers::pi * i / n + std::numbers::pi / n);
     }
     return;
   }
   const int m = n / 2;  // pairs
   for (int k = 0; k < m; ++k) {
-    const double c = 2 * kPi * k / m;
+    const double c = 2 * std::numbers::pi * k / m;
     // Each base joint goes to the nearest top joint of the neighbouring top pair.
     base.push_back(c - p.base_spacing / 2);
-    top.push_back(c - kPi / m + p.top_spacing / 2);
+    top.push_back(c - std::numbers::pi / m + p.top_spacing / 2);
     base.push_back(c + p.base_spacing / 2);
-    top.push_back(c + kPi / m - p.top_spacing / 2);
+    top.push_back(c + std::numbers::pi / m - p.top_spacing / 2);
   }
 }
 
@@ -113,8 +111,8 @@ MechanismSpec make_stewart(const StewartParams& p) {
     const double L = d.norm();
     if (!(L > 0.05 * home_min) || d.z() <= 0.0)
       throw TemplateError("offset", "leg " + n + " collapses or points below the base");
-    const Mat3 R_leg =
-        frame_xz(d, Vec3::UnitZ().cross(d)) * rot(Vec3::UnitY(), kPi / 2);  // z along d
+    const Mat3 R_leg = frame_xz(d, Vec3::UnitZ().cross(d)) *
+                       rot(Vec3::UnitY(), std::numbers::pi / 2);  // z along d
     b.body("cylinder" + n, make_iso(B, R_leg),
            cylinder(Vec3::Zero(), Vec3(0, 0, tube), D / 2, p.leg_material, 0.4 * D));
     b.body("rod" + n, make_iso(S, R_leg),
@@ -149,7 +147,7 @@ void validate(const DeltaParams& p) {
   check_material(p.material, "material");
   check_positive(p.platform_thickness, "platform_thickness");
   if (p.drive_arms) {
-    if (!(p.drive_amplitude >= 0.0) || !(p.drive_amplitude < kPi / 2))
+    if (!(p.drive_amplitude >= 0.0) || !(p.drive_amplitude < std::numbers::pi / 2))
       throw TemplateError("drive_amplitude", "must be in [0, 90) deg");
     check_positive(p.drive_frequency, "drive_frequency");
   }
@@ -183,7 +181,7 @@ MechanismSpec make_delta(const DeltaParams& p) {
                   1.3 * p.platform_radius, p.material));
   for (int k = 0; k < 3; ++k) {
     const std::string n = std::to_string(k + 1);
-    const double phi = 2 * kPi * k / 3;
+    const double phi = 2 * std::numbers::pi * k / 3;
     const Vec3 u(std::cos(phi), std::sin(phi), 0), t(-std::sin(phi), std::cos(phi), 0);
     const Vec3 B = p.base_radius * u, Q = P + p.platform_radius * u;
     const double theta = delta_arm_angle(p, B, Q, u);
@@ -198,7 +196,8 @@ MechanismSpec make_delta(const DeltaParams& p) {
     JointSpec& R = b.joint("R" + n, Joint::revolute(), "ground", "upper_arm" + n,
                            make_iso(B, frame_xz(u, t)), Iso::Identity());  // q = θ
     if (p.drive_arms)
-      R.drive = sine_drive(R.q0->at(0), p.drive_amplitude, p.drive_frequency, 2 * kPi * k / 3);
+      R.drive = sine_drive(R.q0->at(0), p.drive_amplitude, p.drive_frequency,
+                           2 * std::numbers::pi * k / 3);
     Mat3 elbow, wrist;
     elbow << f, nrm, t;
     wrist << -f, t, nrm;

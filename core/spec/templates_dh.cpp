@@ -12,8 +12,6 @@ using namespace detail;
 
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-
 std::string row_field(std::size_t i, const char* field) {
   return "rows[" + std::to_string(i) + "]." + field;
 }
@@ -96,12 +94,14 @@ MechanismSpec make_dh_arm(const DhArmParams& p) {
 
 DhArmParams DhArmParams::puma560() {
   DhArmParams p;
-  const double h = kPi / 2;
+  const double h = std::numbers::pi / 2;
   // a, alpha, d, theta, prismatic, mass, q0 (Corke mdl_puma560; qn with q3 = -pi)
-  p.rows = {
-      {0.0, h, 0.0, 0.0, false, 20.0, 0.0},         {0.4318, 0.0, 0.0, 0.0, false, 17.4, kPi / 4},
-      {0.0203, -h, 0.15005, 0.0, false, 4.8, -kPi}, {0.0, h, 0.4318, 0.0, false, 0.82, 0.0},
-      {0.0, -h, 0.0, 0.0, false, 0.34, kPi / 4},    {0.0, 0.0, 0.0, 0.0, false, 0.09, 0.0}};
+  p.rows = {{0.0, h, 0.0, 0.0, false, 20.0, 0.0},
+            {0.4318, 0.0, 0.0, 0.0, false, 17.4, std::numbers::pi / 4},
+            {0.0203, -h, 0.15005, 0.0, false, 4.8, -std::numbers::pi},
+            {0.0, h, 0.4318, 0.0, false, 0.82, 0.0},
+            {0.0, -h, 0.0, 0.0, false, 0.34, std::numbers::pi / 4},
+            {0.0, 0.0, 0.0, 0.0, false, 0.09, 0.0}};
   p.base_position = Vec3(0, 0, 0.66);
   return p;
 }

@@ -14,8 +14,6 @@ using namespace detail;
 
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-
 struct RockerSolve {
   bool ok = false;
   double phi = 0.0;  // rocker angle: pin at O2 + r2 (0, cos φ, sin φ)
@@ -51,13 +49,13 @@ void validate(const RssrParams& p) {
     if (!std::isfinite(p.crank_speed) || p.crank_speed == 0.0)
       throw TemplateError("crank_speed", "must be a non-zero finite number");
     for (int i = 0; i < 720; ++i) {
-      const double th = 2 * kPi * i / 720;
+      const double th = 2 * std::numbers::pi * i / 720;
       if (!solve_rocker(p, th).ok) {
         char text[160];
         std::snprintf(text, sizeof text,
                       "the crank cannot turn fully with these lengths (no assembly at %.1f deg); "
                       "change the lengths or leave the crank undriven",
-                      th * 180 / kPi);
+                      th * 180 / std::numbers::pi);
         throw TemplateError("drive_crank", text);
       }
     }
@@ -114,9 +112,10 @@ namespace {
 void validate(const BennettParams& p) {
   check_positive(p.a, "a");
   check_positive(p.b, "b");
-  if (!(p.alpha > 0.0 && p.alpha < kPi))
+  if (!(p.alpha > 0.0 && p.alpha < std::numbers::pi))
     throw TemplateError("alpha", "must be between 0 and 180 deg");
-  if (!(p.beta > 0.0 && p.beta < kPi)) throw TemplateError("beta", "must be between 0 and 180 deg");
+  if (!(p.beta > 0.0 && p.beta < std::numbers::pi))
+    throw TemplateError("beta", "must be between 0 and 180 deg");
   const double b_needed = p.a * std::sin(p.beta) / std::sin(p.alpha);
   if (std::abs(p.b - b_needed) > 1e-9 * std::max(p.a, p.b)) {
     char text[200];
@@ -171,7 +170,8 @@ MechanismSpec make_bennett(const BennettParams& p) {
   std::snprintf(text, sizeof text,
                 "Bennett 4R linkage from the template: a = %.4g m (twist %.4g deg), b = %.4g m "
                 "(twist %.4g deg), a/sin(alpha) = b/sin(beta), zero offsets%s.",
-                a, al * 180 / kPi, b, be * 180 / kPi, p.drive ? ", joint 1 motion-driven" : "");
+                a, al * 180 / std::numbers::pi, b, be * 180 / std::numbers::pi,
+                p.drive ? ", joint 1 motion-driven" : "");
   return sb.finish(4.0, text);
 }
 
@@ -222,7 +222,7 @@ MechanismSpec make_ladder(int k) {
   }
   for (int i = 1; i <= k; ++i) {
     const std::string s = std::to_string(i);
-    add_rod(spec, "rung" + s, h, Vec3(i * L, h, 0), -kPi / 2);
+    add_rod(spec, "rung" + s, h, Vec3(i * L, h, 0), -std::numbers::pi / 2);
     add_hinge(spec, "r" + s, "top" + s, Vec3(L, 0, 0), "rung" + s, Vec3::Zero());
     add_hinge(spec, "c" + s, "rung" + s, Vec3(h, 0, 0), "bottom" + s, Vec3(L, 0, 0));
   }
@@ -236,7 +236,8 @@ MechanismSpec make_hanging_ladder(int links, int rungs) {
   // Rails hang from ground pivots h apart, tilted by 0.2 rad from the vertical so that they
   // swing; a rung spans the matching rail tips horizontally (every cell a parallelogram).
   constexpr double L = 0.1, h = 0.15, tilt = 0.2;
-  const double rail_angle = -kPi / 2 + tilt;  // body x of every rail link, from world x
+  const double rail_angle =
+      -std::numbers::pi / 2 + tilt;  // body x of every rail link, from world x
   const Vec3 d(std::cos(rail_angle), std::sin(rail_angle), 0);
   MechanismSpec spec;
   spec.name = "hanging_ladder" + std::to_string(2 * links + rungs);
@@ -277,8 +278,8 @@ MechanismSpec make_fourbar_chain(int k) {
     const std::string s = std::to_string(i),
                       base = i == 1 ? "ground" : "rocker" + std::to_string(i - 1);
     const Vec3 O = (i - 1) * Vec3(d, c, 0);  // module origin: its crank's pivot
-    add_rod(spec, "crank" + s, a, O, kPi / 2);
-    add_rod(spec, "rocker" + s, c, O + Vec3(d, 0, 0), kPi / 2);
+    add_rod(spec, "crank" + s, a, O, std::numbers::pi / 2);
+    add_rod(spec, "rocker" + s, c, O + Vec3(d, 0, 0), std::numbers::pi / 2);
     add_rod(spec, "coupler" + s, b, O + Vec3(0, a, 0), coupler_angle);
     // On ground the pivots are world points; on a rocker (x along it) they are its tip and the
     // point d to its right when it stands vertical, (c, -d).

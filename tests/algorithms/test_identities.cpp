@@ -11,6 +11,7 @@
 #include "core/algorithms/ltdl.hpp"
 #include "core/algorithms/rnea.hpp"
 #include "core/model/configuration.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
 
@@ -18,7 +19,6 @@ using namespace articula;
 using test::random_vector;
 
 namespace {
-constexpr double kPi = std::numbers::pi;
 
 struct Case {
   Model model;

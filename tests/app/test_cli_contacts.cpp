@@ -4,19 +4,18 @@
 #include <cmath>
 
 #include "tests/app/cli_support.hpp"
+#include "tests/support/fixtures.hpp"
 #include "tests/support/json_docs.hpp"
 
 using namespace articula::test;
 
-namespace {
-const std::string kSamples = ARTICULA_SOURCE_DIR "/samples/";
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("cli: contact columns and --events", "[app][cli][contacts]") {
   Workspace ws;
   const std::string events = (ws.dir / "events.csv").string();
-  const Run sim = cli(
-      ws, "simulate '" + kSamples + "bouncing_ball.json' --duration 1 --events '" + events + "'");
+  const Run sim = cli(ws, "simulate '" + articula::test::sample_path("bouncing_ball.json") +
+                              "' --duration 1 --events '" + events + "'");
   REQUIRE(sim.status == 0);
   const Csv csv = parse_csv(sim.out);
   const auto at = [&](const std::string& c) {
@@ -59,9 +58,8 @@ TEST_CASE("cli: the Strandbeest walker walks with its 36 loops closed", "[app][c
   // has two motions to lift them (the simultaneous impacts of contact/impact, Lemke's method).
   Workspace ws;
   const std::string events = (ws.dir / "events.csv").string();
-  const Run sim =
-      cli(ws, "simulate '" + kSamples +
-                  "strandbeest_walker.json' --duration 1 --sample 0.01 --events '" + events + "'");
+  const Run sim = cli(ws, "simulate '" + articula::test::sample_path("strandbeest_walker.json") +
+                              "' --duration 1 --sample 0.01 --events '" + events + "'");
   REQUIRE(sim.status == 0);
   const Csv csv = parse_csv(sim.out);
   REQUIRE(csv.rows.size() == 101);

@@ -2,23 +2,24 @@
 // them, the CSV has <coupling>.tau after the existing columns, a bad coupling is exit 2 at its
 // pointer, an over-determining one exit 3 by name, a solver that does not apply exit 3 with why.
 #include "tests/app/cli_support.hpp"
+#include "tests/support/fixtures.hpp"
 #include "tests/support/json_docs.hpp"
 
 using namespace articula::test;
 
-namespace {
-const std::string kSamples = ARTICULA_SOURCE_DIR "/samples/";
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("cli: couplings in info and in the CSV", "[app][cli][couplings]") {
   Workspace ws;
-  const Run info = cli(ws, "info '" + kSamples + "geared_crank_rocker.json'");
+  const Run info =
+      cli(ws, "info '" + articula::test::sample_path("geared_crank_rocker.json") + "'");
   REQUIRE(info.status == 0);
   const json j = json::parse(info.out);
   CHECK(j.at("couplings") == 1);
   CHECK(j.at("mobility") == 1);
   CHECK(j.at("gruebler") == 1);  // 3·4 − 2·5 − 1 coupling
-  const Run sim = cli(ws, "simulate '" + kSamples + "geared_crank_rocker.json' --duration 0.2");
+  const Run sim = cli(ws, "simulate '" + articula::test::sample_path("geared_crank_rocker.json") +
+                              "' --duration 0.2");
   REQUIRE(sim.status == 0);
   const Csv csv = parse_csv(sim.out);
   // New columns go after the existing ones: G1.tau follows the energy columns.
@@ -55,7 +56,7 @@ TEST_CASE("cli: bad and over-determining couplings", "[app][cli][couplings][erro
 
 TEST_CASE("cli: --solver runs each applicable solver, refuses the others", "[app][cli][solvers]") {
   Workspace ws;
-  const std::string fourbar = kSamples + "fourbar.json";
+  const std::string fourbar = articula::test::sample_path("fourbar.json");
   const Run m2 = cli(ws, "simulate '" + fourbar + "' --duration 0.3 --solver method2");
   const Run sp = cli(ws, "simulate '" + fourbar + "' --duration 0.3 --solver sparse");
   REQUIRE(m2.status == 0);
@@ -66,7 +67,8 @@ TEST_CASE("cli: --solver runs each applicable solver, refuses the others", "[app
     for (std::size_t c = 0; c < a.header.size(); ++c)
       CHECK(std::abs(a.rows[r][c] - b.rows[r][c]) <= 1e-8 * std::max(1.0, std::abs(b.rows[r][c])));
   const Run geared =
-      cli(ws, "simulate '" + kSamples + "geared_crank_rocker.json' --duration 0.1 --solver sparse");
+      cli(ws, "simulate '" + articula::test::sample_path("geared_crank_rocker.json") +
+                  "' --duration 0.1 --solver sparse");
   CHECK(geared.status == 3);
   CHECK(geared.err.find("couplings") != std::string::npos);
   const Run unknown = cli(ws, "simulate '" + fourbar + "' --solver fastest");

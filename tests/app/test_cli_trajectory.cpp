@@ -10,12 +10,12 @@
 #include "core/io/project.hpp"
 #include "core/sim/runner.hpp"
 #include "tests/app/cli_support.hpp"
+#include "tests/support/constants.hpp"
 
 using namespace articula;
 using namespace articula::test;
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 
 json driven_fourbar() {
   std::ifstream in(std::string(ARTICULA_SOURCE_DIR) +

@@ -35,6 +35,7 @@
 #include "core/sim/runner.hpp"
 #include "core/sim/simulation.hpp"
 #include "tests/app/gui_wait.hpp"
+#include "tests/support/constants.hpp"
 #include "ui/application.hpp"
 #include "ui/diagnostics_dock.hpp"
 #include "ui/document.hpp"
@@ -49,7 +50,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr int kB0 = 3;  // the rocker's joint in samples/fourbar.json
 
 // The four-bar with an encoder on the rocker, a load cell in the coupler's joint A and a gyro on

@@ -10,13 +10,12 @@
 #include "core/io/project.hpp"
 #include "core/sim/contact/cam_profile.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/spec_builders.hpp"
 
 using namespace articula;
 
 namespace {
-
-constexpr double kG = 9.81;
 
 // A body of mass m on a vertical slider from the ground origin (q = height of its origin).
 MechanismSpec on_vertical_slider(const std::string& name, double q0) {

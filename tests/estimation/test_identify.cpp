@@ -13,7 +13,7 @@ using namespace articula;
 using nlohmann::json;
 
 namespace {
-json pendulum() {
+json identify_pendulum() {
   return test::sample_with_sensors(
       "pendulum.json",
       json::array({{{"name", "enc"}, {"type", "encoder"}, {"joint", "pivot"}, {"sigma", 5e-3}},
@@ -25,7 +25,7 @@ json pendulum() {
 }
 
 // Readings every 10 ms over 2 s (two swings), with seeded noise.
-std::string pendulum_log(const json& doc, unsigned seed) {
+std::string identify_pendulum_log(const json& doc, unsigned seed) {
   const Mechanism truth = prepare_project(parse_project(doc.dump()).spec);
   RunOptions opt = run_options_from(truth.spec);
   opt.duration = 2.0;
@@ -35,9 +35,9 @@ std::string pendulum_log(const json& doc, unsigned seed) {
 }  // namespace
 
 TEST_CASE("identify: a payload mass 50 % off from 1 % sensor noise", "[identify]") {
-  const json truth = pendulum();
+  const json truth = identify_pendulum();
   const double mass = truth["bodies"][0]["mass"];
-  const std::string csv = pendulum_log(truth, 21);
+  const std::string csv = identify_pendulum_log(truth, 21);
   json wrong = truth;
   wrong["bodies"][0]["mass"] = 1.5 * mass;
   ParameterModel params(parse_project(wrong.dump()).spec, {"/bodies/0/mass"});
@@ -59,7 +59,7 @@ TEST_CASE("identify: a payload mass 50 % off from 1 % sensor noise", "[identify]
 }
 
 TEST_CASE("identify: parameters that are not numbers of the file are named", "[identify]") {
-  const MechanismSpec spec = parse_project(pendulum().dump()).spec;
+  const MechanismSpec spec = parse_project(identify_pendulum().dump()).spec;
   auto pointer_of = [&](const std::string& p) {
     try {
       ParameterModel m(spec, {p});

@@ -20,7 +20,7 @@ using namespace articula;
 using nlohmann::json;
 
 namespace {
-constexpr double kEncoderSigma = 1e-4;  // m: a 0.1 mm leg-length encoder
+constexpr double kLegEncoderSigma = 1e-4;  // m: a 0.1 mm leg-length encoder
 
 // One length encoder per leg (legN on prismatic joint PN).
 json leg_encoders() {
@@ -29,7 +29,7 @@ json leg_encoders() {
     sensors.push_back({{"name", "leg" + std::to_string(leg)},
                        {"type", "encoder"},
                        {"joint", "P" + std::to_string(leg)},
-                       {"sigma", kEncoderSigma}});
+                       {"sigma", kLegEncoderSigma}});
   return sensors;
 }
 

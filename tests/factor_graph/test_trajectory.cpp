@@ -10,13 +10,13 @@
 
 #include "core/factor_graph/trajectory.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/matchers.hpp"
 
 using namespace articula;
 using namespace articula::fg;
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 
 BodySpec rod(const std::string& name, double m, double L) {
   BodySpec b;

@@ -7,17 +7,11 @@
 #include <sstream>
 
 #include "fuzz/project_pipeline.hpp"
+#include "tests/support/fixtures.hpp"
 
 namespace fs = std::filesystem;
 
-namespace {
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("fuzzer findings stay fixed", "[io][fuzz]") {
   int replayed = 0;
@@ -26,7 +20,8 @@ TEST_CASE("fuzzer findings stay fixed", "[io][fuzz]") {
       if (e.path().extension() == ".md") continue;
       INFO(e.path().filename().string());
       std::string defect;
-      CHECK_NOTHROW(defect = articula::fuzz::run_project_pipeline(slurp(e.path())));
+      CHECK_NOTHROW(
+          defect = articula::fuzz::run_project_pipeline(articula::test::file_contents(e.path())));
       CHECK(defect.empty());
       ++replayed;
     }

@@ -19,13 +19,6 @@ using namespace articula;
 namespace fs = std::filesystem;
 
 namespace {
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
 // A document of over 50 kB, so that a save spends real time writing and syncing.
 MechanismSpec big_document(const std::string& name, int bodies) {
   MechanismSpec spec = load_project(test::sample_path("double_pendulum.json")).spec;
@@ -66,7 +59,7 @@ TEST_CASE("SIGKILL during repeated saves leaves the old or the new document", "[
   save_text(text_a, target.string());
   const auto save_time =
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
-  REQUIRE(slurp(backup_path(target.string())) == text_b);
+  REQUIRE(test::file_contents(backup_path(target.string())) == text_b);
 
   std::mt19937 rng(8);  // fixed seed: reproducible kill times
   std::uniform_int_distribution<long> delay_us(0, 3 * save_time.count() + 1000);
@@ -86,7 +79,8 @@ TEST_CASE("SIGKILL during repeated saves leaves the old or the new document", "[
     ::waitpid(child, &status, 0);
     REQUIRE(WIFSIGNALED(status));
     ++trials;
-    const std::string now = slurp(target), backup = slurp(backup_path(target.string()));
+    const std::string now = test::file_contents(target),
+                      backup = test::file_contents(backup_path(target.string()));
     INFO("trial " << trial << ": " << now.size() << " bytes on disk");
     CHECK((now == text_a || now == text_b));
     CHECK((backup == text_a || backup == text_b));

@@ -8,14 +8,10 @@
 
 using namespace articula;
 
-namespace {
-Mechanism sample(const char* file) {
-  return prepare(load_project(test::sample_path(file)).spec);
-}
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("rk45 meets its tolerance on a passive double pendulum", "[sim][adaptive]") {
-  const Mechanism m = sample("double_pendulum.json");
+  const Mechanism m = test::sample_mechanism("double_pendulum.json");
   Simulation ref(m), ad(m);
   for (int k = 0; k < 10000; ++k) ref.step(1e-4, Integrator::RK4);  // 1 s, error ~1e-13
   ad.advance(1.0, 1e-10, 1e-12, 0.05);
@@ -27,7 +23,7 @@ TEST_CASE("rk45 meets its tolerance on a passive double pendulum", "[sim][adapti
 
 TEST_CASE("rk45 keeps loops closed and energy balanced on the driven Jansen leg",
           "[sim][adaptive]") {
-  const Mechanism m = sample("jansen_leg.json");
+  const Mechanism m = test::sample_mechanism("jansen_leg.json");
   Simulation sim(m);
   double worst_loop = 0.0, worst_residual = 0.0, scale = 0.0;
   for (int k = 1; k <= 20; ++k) {

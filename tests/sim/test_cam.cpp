@@ -10,13 +10,12 @@
 #include "core/io/project.hpp"
 #include "core/sim/contact/cam_profile.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/matchers.hpp"
 
 using namespace articula;
 
 namespace {
-constexpr double kG = 9.81;
-constexpr double kPi = std::numbers::pi;
 
 // The cam: a disc of radius R whose centre is e off the axis, as ρ(θ) about the axis.
 struct Cam {

@@ -36,13 +36,12 @@
 #include "core/sim/mechanism.hpp"
 #include "core/sim/runner.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/matchers.hpp"
 
 using namespace articula;
 
 namespace {
-
-constexpr double kPi = std::numbers::pi;
 
 // ---------------------------------------------------------------------------------------------
 // Second-order jets: value and first two derivatives with respect to one independent variable

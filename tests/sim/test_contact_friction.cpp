@@ -11,6 +11,7 @@
 #include "core/io/project.hpp"
 #include "core/model/configuration.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/event_runs.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
@@ -19,7 +20,6 @@
 using namespace articula;
 
 namespace {
-constexpr double kG = 9.81;
 
 using test::isotropic_body;
 using test::joint_between;
@@ -49,10 +49,6 @@ MechanismSpec incline(double m, double theta, double mu, double v0) {
   s.contacts.push_back(
       contact("block", 0.0, "ground", Vec3(-std::sin(theta), std::cos(theta), 0), mu));
   return s;
-}
-
-std::vector<Simulation::ContactEvent> run(Simulation& sim, double duration, double h) {
-  return test::run_collecting_events(sim, duration, h);
 }
 
 // Distance travelled up the incline (planar joint at θ_joint = 0: q = (θ, x, y)).
@@ -128,7 +124,7 @@ TEST_CASE(
     INFO("mu = " << mu);
     const Mechanism mech = prepare(incline(m, theta, mu, 0.0));
     Simulation sim(mech);
-    run(sim, T, 1e-3);
+    test::run_collecting_events(sim, T, 1e-3);
     sim.evaluate();
     const UnilateralState& u = sim.unilaterals();
     const int n = item_of(u, Unilateral::Kind::Contact);
@@ -155,7 +151,7 @@ TEST_CASE(
     INFO("mu = " << mu);
     const Mechanism mech = prepare(incline(m, theta, mu, v0));
     Simulation sim(mech);
-    const auto events = run(sim, T, 1e-3);
+    const auto events = test::run_collecting_events(sim, T, 1e-3);
     const double up = kG * (std::sin(theta) + mu * std::cos(theta));
     const double ts = v0 / up, top = 0.5 * v0 * ts;
     REQUIRE(!events.empty());
@@ -197,7 +193,7 @@ TEST_CASE("a ball thrown without spin rolls from t = 2 v0 / (7 μ g) at 5/7 v0 (
   s.contacts.push_back(contact("ball", r, "ground", Vec3::UnitY(), mu));
   const Mechanism mech = prepare(s);
   Simulation sim(mech);
-  const auto events = run(sim, T, h);
+  const auto events = test::run_collecting_events(sim, T, h);
   const double ts = 2 * v0 / (7 * mu * kG);
   REQUIRE(events.size() == 1);
   CHECK(events[0].kind == "stick");
@@ -228,7 +224,8 @@ TEST_CASE("friction on a loop joint equals the same friction on a tree joint (an
   const int b1 = s.joint_index("B"), b2 = swapped.joint_index("B");
   REQUIRE(m1.compiled.joint_map[b1].loop != m2.compiled.joint_map[b2].loop);
   Simulation s1(m1), s2(m2);
-  const auto e1 = run(s1, 3.0, 1e-3), e2 = run(s2, 3.0, 1e-3);
+  const auto e1 = test::run_collecting_events(s1, 3.0, 1e-3),
+             e2 = test::run_collecting_events(s2, 3.0, 1e-3);
   REQUIRE(!e1.empty());
   REQUIRE(e1.size() == e2.size());
   for (std::size_t i = 0; i < e1.size(); ++i) {

@@ -11,6 +11,7 @@
 #include "core/io/project.hpp"
 #include "core/sim/contact/impact.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/event_runs.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
@@ -19,7 +20,6 @@
 using namespace articula;
 
 namespace {
-constexpr double kG = 9.81;
 
 // A uniform rod of mass m and length L hinged at the origin about z, q = 0 horizontal along +x,
 // with a lower stop at -theta (q decreases as it falls).
@@ -44,10 +44,6 @@ MechanismSpec ball(double m, double r, double q0, double e) {
   return s;
 }
 
-std::vector<Simulation::ContactEvent> run(Simulation& sim, double duration, double h) {
-  return test::run_collecting_events(sim, duration, h);
-}
-
 // ∫_0^θ dθ / sqrt(k sin θ) with θ = φ² (a smooth integrand), composite Simpson.
 double fall_time(double k, double theta) {
   const int n = 20000;
@@ -65,7 +61,7 @@ TEST_CASE("a rod released onto a stop: impact time, Newton's impulse, rest, ener
   const double m = 1.0, L = 1.0, theta = 1.0, e = 0.5;
   const Mechanism mech = prepare(rod_on_stop(m, L, theta, e));
   Simulation sim(mech);
-  const auto events = run(sim, 2.0, 1e-3);
+  const auto events = test::run_collecting_events(sim, 2.0, 1e-3);
   REQUIRE(events.size() >= 5);
   const double Ip = m * L * L / 3, k = m * kG * L / Ip;
   const double w = std::sqrt(k * std::sin(theta));  // speed at the stop, from energy
@@ -93,7 +89,7 @@ TEST_CASE("a bouncing ball: impact times, apex heights e^2k h, rest in finite ev
   const double m = 0.1, r = 0.05, h = 0.95, e = 0.5;
   const Mechanism mech = prepare(ball(m, r, h + r, e));
   Simulation sim(mech);
-  const auto events = run(sim, 3.0, 1e-3);
+  const auto events = test::run_collecting_events(sim, 3.0, 1e-3);
   REQUIRE(events.size() > 6);
   const double v1 = std::sqrt(2 * kG * h);
   double t = std::sqrt(2 * h / kG), v = v1;
@@ -146,7 +142,7 @@ TEST_CASE("a ball hopping off the floor lands at 2 v0 / g, however small the hop
     s.joints[0].qd0 = std::vector<double>{v0};
     const Mechanism mech = prepare(s);
     Simulation sim(mech);
-    const auto events = run(sim, 0.01, 1e-3);
+    const auto events = test::run_collecting_events(sim, 0.01, 1e-3);
     INFO("v0 = " << v0);
     REQUIRE(events.size() == 1);
     CHECK(events[0].kind == "impact");
@@ -265,7 +261,7 @@ TEST_CASE("hostile: a limit violated at t = 0, a sphere starting inside the plan
 TEST_CASE("hostile: an elastic ball (e = 1) bounces for ever without losing energy", "[contacts]") {
   const Mechanism mech = prepare(ball(0.1, 0.05, 1.05, 1.0));
   Simulation sim(mech);
-  const auto events = run(sim, 5.0, 1e-3);
+  const auto events = test::run_collecting_events(sim, 5.0, 1e-3);
   CHECK(events.size() >= 5);
   sim.evaluate();
   CHECK(std::abs(sim.energy().impact_loss) < 1e-12);

@@ -7,6 +7,7 @@
 
 #include "core/io/project.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
 #include "tests/support/spec_builders.hpp"
@@ -14,7 +15,6 @@
 using namespace articula;
 
 namespace {
-constexpr double kPi = std::numbers::pi;
 
 // Only Izz matters: every axis is world z.
 BodySpec disc(const std::string& name, double mass, double izz, const Vec3& com = Vec3::Zero()) {

@@ -20,10 +20,6 @@ using namespace articula;
 using nlohmann::json;
 
 namespace {
-Mechanism sample(const std::string& file) {
-  return prepare(load_project(test::sample_path(file)).spec);
-}
-
 RunOptions options(const Mechanism& m, double duration) {
   RunOptions opt = run_options_from(m.spec);
   opt.duration = duration;
@@ -109,7 +105,7 @@ TEST_CASE("design report: reflected inertia is 2T/q̇² of the simulation on 1-D
   for (const char* file : {"fourbar.json", "slider_crank.json", "geared_crank_rocker.json",
                            "watt_six_bar.json", "bennett.json", "stephenson_six_bar.json"}) {
     INFO(file);
-    const Mechanism m = sample(file);
+    const Mechanism m = test::sample_mechanism(file);
     REQUIRE(m.mobility.mobility == 1);
     const RunOptions opt = options(m, 0.2);
     const json r = design_report(m, opt, {});
@@ -134,7 +130,7 @@ TEST_CASE("design report: slider-crank reflected inertia against its closed form
   // l = 0.2 with its centre of mass g = 0.1 from the crank pin, slider on the x axis. With
   // sin φ = -r sin θ / l: φ' = -r cos θ / (l cos φ), x' = -r sin θ - l sin φ φ', and
   // I = I_crank,O + m_rod |G'|² + I_rod φ'² + m_slider x'² (G the rod's centre of mass).
-  const Mechanism m = sample("slider_crank.json");
+  const Mechanism m = test::sample_mechanism("slider_crank.json");
   const json r = design_report(m, options(m, 0.5), {});
   const json& ri = r["drives"]["crank_pin"]["reflected_inertia"];
   const double rc = 0.05, l = 0.2, g = 0.1;
@@ -162,7 +158,7 @@ TEST_CASE("design report: reflected inertia and apparent mass equal the dense pr
   for (const char* file : {"delta_robot.json", "rrr3_planar.json", "puma560.json",
                            "stephenson_six_bar.json", "fourbar.json", "double_pendulum.json"}) {
     INFO(file);
-    const Mechanism m = sample(file);
+    const Mechanism m = test::sample_mechanism(file);
     DesignInertia di(m);
     std::mt19937 rng(7);
     for (int s = 0; s < 3; ++s) {
@@ -196,7 +192,7 @@ TEST_CASE("design report: apparent mass of a pendulum point, closed form", "[sim
   // A point at radius r on a pendulum about a fixed pivot: it moves only along the tangent t,
   // with mass I_O / r² (I_O = I_zz,c + m c², so a point mass at the tip gives m + I_c / r²);
   // the radial direction and z are constrained (pseudo-inverse: 0 there, listed).
-  const Mechanism m = sample("pendulum.json");
+  const Mechanism m = test::sample_mechanism("pendulum.json");
   const BodySpec& b = m.spec.bodies[0];
   const double c = b.com.norm(), I_O = b.inertia[2] + b.mass * c * c;
   const double radius = 1.5;
@@ -219,7 +215,7 @@ TEST_CASE("design report: drive work against the energy account", "[sim][report]
   // input_work (integrated with RK4's own quadrature, stage by stage). The trapezoid's error is
   // O(h²): under 1e-6 of the work that flowed either way at h = 1 ms, and about 4 times smaller
   // at half the sample interval.
-  const Mechanism m = sample("fourbar.json");
+  const Mechanism m = test::sample_mechanism("fourbar.json");
   double err_prev = 0.0;
   for (double h : {2e-3, 1e-3}) {
     RunOptions opt = options(m, 1.0);
@@ -253,7 +249,7 @@ TEST_CASE("design report: four-bar transmission angle against the law of cosines
           "[sim][report]") {
   // Crank a = 0.1 at θ = q_A0 from the ground link d = 0.3 (ground pivots on the x axis),
   // coupler b = 0.28, rocker c = 0.25; B (coupler-rocker) is the loop joint.
-  const Mechanism m = sample("fourbar.json");
+  const Mechanism m = test::sample_mechanism("fourbar.json");
   const json r = design_report(m, options(m, 1.0), {});
   REQUIRE(r["loops"].size() == 1);
   const json& mu = r["loops"]["B"]["transmission_angle"];
@@ -268,7 +264,8 @@ TEST_CASE("design report: four-bar transmission angle against the law of cosines
   CHECK(worst <= 1e-9);
   // Not four-bar-like: the slider-crank's cycle has a prismatic joint, the six-bars' loops
   // close cycles of four revolutes each (Watt: two four-bar loops).
-  CHECK(design_report(sample("slider_crank.json"), options(m, 0.01), {})["loops"].empty());
+  CHECK(design_report(test::sample_mechanism("slider_crank.json"), options(m, 0.01), {})["loops"]
+            .empty());
 }
 
 TEST_CASE("design report: bad points are named", "[sim][report]") {
@@ -278,7 +275,7 @@ TEST_CASE("design report: bad points are named", "[sim][report]") {
     CHECK_THROWS_WITH(parse_report_point(bad),
                       Catch::StartsWith(std::string("--point ") + bad + ": "));
   }
-  const Mechanism m = sample("fourbar.json");
+  const Mechanism m = test::sample_mechanism("fourbar.json");
   CHECK_THROWS_WITH(design_report(m, options(m, 0.01), {parse_report_point("p=wheel@0,0,0")}),
                     "--point p=wheel@0,0,0: unknown body 'wheel'");
   CHECK_THROWS_WITH(

@@ -8,14 +8,10 @@
 
 using namespace articula;
 
-namespace {
-Mechanism sample(const char* file) {
-  return prepare(load_project(test::sample_path(file)).spec);
-}
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("A motion drive's law can change between steps", "[sim][drives]") {
-  const Mechanism m = sample("fourbar.json");
+  const Mechanism m = test::sample_mechanism("fourbar.json");
   Simulation sim(m);
   const int crank = m.drives.front().user_joint;
   for (int k = 0; k < 100; ++k) sim.step(1e-3, Integrator::RK4);
@@ -32,7 +28,8 @@ TEST_CASE("A motion drive's law can change between steps", "[sim][drives]") {
 TEST_CASE("Pure inverse dynamics refuses an under-actuated mechanism", "[sim][drives]") {
   SimulationOptions inverse;
   inverse.require_fully_driven = true;
-  const Mechanism arm = sample("double_pendulum.json");  // two free joints, no drives
+  const Mechanism arm =
+      test::sample_mechanism("double_pendulum.json");  // two free joints, no drives
   try {
     Simulation sim(arm, inverse);
     FAIL("accepted an undriven mechanism");
@@ -41,6 +38,7 @@ TEST_CASE("Pure inverse dynamics refuses an under-actuated mechanism", "[sim][dr
     CHECK(what.find("mobility 2") != std::string::npos);
     CHECK(what.find("'shoulder'") != std::string::npos);
   }
-  const Mechanism fourbar = sample("fourbar.json");  // one DOF, one motion drive: fine
+  const Mechanism fourbar =
+      test::sample_mechanism("fourbar.json");  // one DOF, one motion drive: fine
   CHECK_NOTHROW(Simulation(fourbar, inverse));
 }

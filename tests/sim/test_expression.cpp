@@ -9,12 +9,11 @@
 #include <vector>
 
 #include "core/sim/expression.hpp"
+#include "tests/support/constants.hpp"
 
 using namespace articula;
 
 namespace {
-
-constexpr double kPi = std::numbers::pi;
 
 // |a - b| <= tol * max(1, |b|): relative, without blowing up near zero.
 bool close(double a, double b, double tol) {

@@ -7,6 +7,7 @@
 
 #include "core/io/project.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/event_runs.hpp"
 #include "tests/support/matchers.hpp"
 #include "tests/support/spec_builders.hpp"
@@ -14,7 +15,6 @@
 using namespace articula;
 
 namespace {
-constexpr double kG = 9.81;
 
 // A block of mass m on a slider along d (world), from rest at q = 0, with joint friction F.
 MechanismSpec block(double m, const Vec3& d, double F, double viscous = 0.0) {
@@ -24,9 +24,6 @@ MechanismSpec block(double m, const Vec3& d, double F, double viscous = 0.0) {
   return test::one_body_on("block", test::isotropic_body("block", m, 0.01), j, kG);
 }
 
-std::vector<Simulation::ContactEvent> run(Simulation& sim, double duration, double h) {
-  return test::run_collecting_events(sim, duration, h);
-}
 }  // namespace
 
 TEST_CASE("a block on an incline sticks iff tan θ <= μ, else slides with g (sin θ - μ cos θ)",
@@ -37,7 +34,7 @@ TEST_CASE("a block on an incline sticks iff tan θ <= μ, else slides with g (si
     INFO("mu = " << mu);
     const Mechanism mech = prepare(block(m, down, mu * m * kG * std::cos(theta)));
     Simulation sim(mech);
-    run(sim, 1.0, 1e-3);
+    test::run_collecting_events(sim, 1.0, 1e-3);
     sim.evaluate();
     if (std::tan(theta) <= mu) {
       CHECK(std::abs(sim.q()[0]) < 1e-12);
@@ -59,7 +56,7 @@ TEST_CASE("a block pushed by a growing force breaks away when the push reaches F
   s.joints[0].drive = DriveSpec{DriveSpec::Kind::Force, "10*t", nullptr, nlohmann::json::object()};
   const Mechanism mech = prepare(s);
   Simulation sim(mech);
-  const auto events = run(sim, 1.0, 1e-3);
+  const auto events = test::run_collecting_events(sim, 1.0, 1e-3);
   REQUIRE(!events.empty());
   CHECK(events[0].kind == "slip");
   CHECK(std::abs(events[0].t - F / rate) < 1e-9);
@@ -75,7 +72,7 @@ TEST_CASE("a pendulum with joint friction comes to rest: stick located, energy b
   r.spec.joints[0].friction = JointFrictionSpec{4.0, 0.1};
   const Mechanism mech = prepare(r.spec);
   Simulation sim(mech);
-  const auto events = run(sim, 8.0, 1e-3);
+  const auto events = test::run_collecting_events(sim, 8.0, 1e-3);
   int sticks = 0;
   for (const auto& e : events) sticks += e.kind == "stick";
   CHECK(sticks >= 1);

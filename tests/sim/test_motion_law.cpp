@@ -6,13 +6,13 @@
 #include "core/io/project.hpp"
 #include "core/sim/motion_law.hpp"
 #include "core/sim/runner.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/matchers.hpp"
 
 using namespace articula;
 using nlohmann::json;
 
 namespace {
-constexpr double kPi = std::numbers::pi;
 
 // Central differences of value and d1: truncation O(h²) ≈ 1e-12 relative, round-off ≈ 1e-10.
 void check_derivatives(const MotionLaw& law, double t) {

@@ -11,12 +11,8 @@
 using namespace articula;
 
 namespace {
-Mechanism sample(const char* file) {
-  return prepare(load_project(test::sample_path(file)).spec);
-}
-
 // Runs `steps` steps of h from the current state; returns the snapshot at the end.
-Snapshot run(Simulation& sim, Data& data, int steps, double h, Integrator integrator) {
+Snapshot run_steps(Simulation& sim, Data& data, int steps, double h, Integrator integrator) {
   for (int i = 0; i < steps; ++i) sim.step(h, integrator);
   sim.evaluate();
   Snapshot s;
@@ -31,18 +27,18 @@ TEST_CASE("restore: a run resumed from a recorded state retraces the original", 
   for (const char* file : {"fourbar.json", "double_pendulum.json", "stewart_platform.json"}) {
     for (Integrator integrator : {Integrator::RK4, Integrator::RK45}) {
       INFO(file << (integrator == Integrator::RK4 ? " rk4" : " rk45"));
-      const Mechanism m = sample(file);
+      const Mechanism m = test::sample_mechanism(file);
       Data data(m.model());
       Simulation sim(m);
-      const Snapshot mid = run(sim, data, 300, 1e-3, integrator);
-      const Snapshot end = run(sim, data, 200, 1e-3, integrator);
+      const Snapshot mid = run_steps(sim, data, 300, 1e-3, integrator);
+      const Snapshot end = run_steps(sim, data, 200, 1e-3, integrator);
       const double end_residual = sim.energy().residual;
       // Go back to t = 0.3 in the same simulation (and in a fresh one) and run on to 0.5.
       Simulation fresh(m);
       for (Simulation* s : {&sim, &fresh}) {
         s->restore(mid.t, mid.q, mid.qd, mid.work, mid.dissipated);
         CHECK(s->time() == mid.t);
-        const Snapshot again = run(*s, data, 200, 1e-3, integrator);
+        const Snapshot again = run_steps(*s, data, 200, 1e-3, integrator);
         CHECK(again.t == Approx(end.t).margin(1e-12));
         // RK4 repeats its arithmetic exactly; rk45's step-size control restarts (1e-8 tolerance).
         const double tol = integrator == Integrator::RK4 ? 1e-12 : 1e-7;
@@ -57,7 +53,7 @@ TEST_CASE("restore: a run resumed from a recorded state retraces the original", 
 }
 
 TEST_CASE("restore: a state of another model is refused", "[sim][restore]") {
-  const Mechanism m = sample("fourbar.json");
+  const Mechanism m = test::sample_mechanism("fourbar.json");
   Simulation sim(m);
   CHECK_THROWS_AS(sim.restore(0.1, VecX::Zero(m.model().nq + 1), VecX::Zero(m.model().nv), 0, 0),
                   SetupError);
@@ -74,7 +70,7 @@ TEST_CASE("restore: the Motion and Acceleration stages agree with the full evalu
   for (const char* file :
        {"fourbar.json", "rssr.json", "stewart_platform.json", "double_pendulum.json"}) {
     INFO(file);
-    const Mechanism m = sample(file);
+    const Mechanism m = test::sample_mechanism(file);
     auto max_abs_diff = [](const auto& a, const auto& b) {
       return a.size() ? (a - b).cwiseAbs().maxCoeff() : 0.0;
     };
@@ -111,7 +107,7 @@ TEST_CASE("restore: steps without projection stay on the projected run to RK4's 
   // q̇ 1.7e-10; bounds 10x).
   for (const char* file : {"fourbar.json", "rssr.json"}) {
     INFO(file);
-    const Mechanism m = sample(file);
+    const Mechanism m = test::sample_mechanism(file);
     Simulation projected(m), free(m);
     free.set_step_projection(false);
     for (int i = 0; i < 50; ++i) projected.step(1e-3, Integrator::RK4);

@@ -8,12 +8,12 @@
 
 #include "core/io/project.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/matchers.hpp"
 
 using namespace articula;
 
 namespace {
-constexpr double kPi = std::numbers::pi;
 
 struct Geneva {
   int n = 4;

@@ -8,6 +8,7 @@
 #include "core/spatial/cross.hpp"
 #include "core/spatial/inertia.hpp"
 #include "core/spatial/trig.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
 
@@ -16,7 +17,6 @@ using test::random_vector;
 
 namespace {
 constexpr double kTol = 1e-12;
-constexpr double kPi = std::numbers::pi;
 Vec6 rand6(std::mt19937& rng) {
   return random_vector(6, rng);
 }

@@ -7,12 +7,12 @@
 
 #include "core/model/model.hpp"
 #include "core/spec/link_inertia.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/matchers.hpp"
 
 using namespace articula;
 
 namespace {
-constexpr double kPi = std::numbers::pi;
 constexpr double kTol = 1e-12;
 
 // Rodrigues' formula, written out here rather than taken from Eigen or the library.

@@ -14,13 +14,13 @@
 #include "core/model/data.hpp"
 #include "core/sim/runner.hpp"
 #include "core/spec/templates.hpp"
+#include "tests/support/constants.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
 
 using namespace articula;
 
 namespace {
-constexpr double kPi = std::numbers::pi;
 
 // World pose of every user body at coordinates q.
 std::vector<Eigen::Isometry3d> body_poses(const Mechanism& m, const VecX& q) {

@@ -1,13 +1,27 @@
 #include "tests/support/fixtures.hpp"
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
+#include "core/io/project.hpp"
 #include "core/spatial/lie.hpp"
 
 namespace articula::test {
 
 std::string sample_path(const std::string& file) {
   return std::string(ARTICULA_SOURCE_DIR) + "/samples/" + file;
+}
+
+Mechanism sample_mechanism(const std::string& file) {
+  return prepare(load_project(sample_path(file)).spec);
+}
+
+std::string file_contents(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
 }
 
 VecX random_vector(int n, std::mt19937& rng) {

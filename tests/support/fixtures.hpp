@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/model/model.hpp"
+#include "core/sim/mechanism.hpp"
 #include "core/spec/mechanism_spec.hpp"
 
 namespace articula::test {
@@ -28,5 +29,9 @@ VecX random_vector(int n, std::mt19937& rng);
 
 // Path of a file in samples/ of the source tree.
 std::string sample_path(const std::string& file);
+// samples/<file> loaded and prepared (throws what load_project and prepare throw).
+Mechanism sample_mechanism(const std::string& file);
+// A file's bytes as a string (empty when it cannot be read).
+std::string file_contents(const std::string& path);
 
 }  // namespace articula::test
