@@ -23,8 +23,8 @@ void interpolate(const StepPath& p, double s, VecX& q, VecX& qd) {
          (3 * u2 - 2 * u) * *p.qd1;
 }
 
-double interpolant_root(const std::function<double(double)>& g, double h) {
-  double lo = 0.0, hi = h, glo = g(0.0), ghi = g(h);
+double interpolant_root(const std::function<double(double)>& g, double lo, double hi) {
+  double glo = g(lo), ghi = g(hi);
   if (!(glo > 0 && ghi <= 0)) return std::numeric_limits<double>::quiet_NaN();
   int side = 0;
   for (int it = 0; it < 100 && hi - lo > 1e-3 * kEventTime; ++it) {
@@ -43,6 +43,15 @@ double interpolant_root(const std::function<double(double)>& g, double h) {
     }
   }
   return 0.5 * (lo + hi);
+}
+
+double interpolant_peak(const std::function<double(double)>& g, double h) {
+  double best = std::nan(""), gbest = 0.0;
+  for (int k = 1; k < 32; ++k) {
+    const double s = h * k / 32, gs = g(s);
+    if (gs > gbest) best = s, gbest = gs;
+  }
+  return best;
 }
 
 // Regula falsi that halves the stale end's value (Illinois): superlinear, and never leaves the
@@ -134,8 +143,8 @@ struct EventLocationReached {
 };
 
 // Whether u separates at (q, q̇) faster than kRest.
-bool event_location_leaving(const Mechanism& mech, Data& data, const Unilateral& u,
-                            const VecX& q, const VecX& qd) {
+bool event_location_leaving(const Mechanism& mech, Data& data, const Unilateral& u, const VecX& q,
+                            const VecX& qd) {
   forward_kinematics_bias(mech.model(), data, q, qd);
   GapState g;
   Eigen::RowVectorXd none;  // no row wanted
@@ -166,8 +175,8 @@ double Simulation::solve_free_event_value(const PendingEvent& e) {
   return std::nan("");
 }
 
-// The first trial of e's location: where the step's dense output crosses e's value, and the
-// value's slope there (central difference on the interpolant, 1e-6 of the step apart). False
+// The first trial of e's location: where the step's dense output crosses e's value after p.lo, and
+// the value's slope there (central difference on the interpolant, 1e-6 of the step apart). False
 // where the value needs a solve, the coordinates are not the velocities' integrals (quaternions)
 // or the interpolant does not cross. Leaves (q_, q̇_) at the step's start.
 bool Simulation::event_guess(const PendingEvent& e, const event_location::StepPath& p,
@@ -177,7 +186,7 @@ bool Simulation::event_guess(const PendingEvent& e, const event_location::StepPa
     event_location::interpolate(p, s, q_, qd_);
     return solve_free_event_value(e);
   };
-  guess = event_location::interpolant_root(g, p.h);
+  guess = event_location::interpolant_root(g, p.lo, p.h);
   if (!std::isnan(guess)) {
     const double a = std::max(0.0, guess - 1e-6 * p.h), b = std::min(p.h, guess + 1e-6 * p.h);
     slope = (g(b) - g(a)) / (b - a);
@@ -194,8 +203,7 @@ bool Simulation::locate_event(const PendingEvent& e, const event_location::StepS
                               double left, event_location::StepPath path, Integrator integrator) {
   EventLocationReached reached;
   reached.keep(left, t_, account_, q_, qd_);
-  const VecX& q1 = reached.states[0].second.q;
-  const VecX& qd1 = reached.states[0].second.qd;
+  const VecX q1 = q_, qd1 = qd_;  // the step's end (reached's entries move as it grows)
   path.q1 = &q1, path.qd1 = &qd1;
   auto trial = [&](double s) {  // the state s after the step's start
     const event_location::StepStart* r = s > 0 ? reached.find(s) : nullptr;
@@ -210,13 +218,28 @@ bool Simulation::locate_event(const PendingEvent& e, const event_location::StepS
   ++located_events_;
   if (e.kind == EventKind::Impact &&
       event_location_leaving(mech_, data_, unilaterals_.items[e.item], q_, qd_)) {
-    std::tie(s_lo, f_lo) = event_location::rise_before_return(trial, f_lo, left);
+    // A return: the bracket starts where the dense output's gap is largest, where the step's
+    // gap is positive beyond round-off (else at the latest of h/2, h/4, ... where it is).
+    const double peak = model_.nq == model_.nv
+                            ? event_location::interpolant_peak(
+                                  [&](double s) {
+                                    event_location::interpolate(path, s, q_, qd_);
+                                    return solve_free_event_value(e);
+                                  },
+                                  left)
+                            : std::nan("");
+    const double f_peak = std::isnan(peak) ? 0.0 : trial(peak);
+    if (f_peak > 0)
+      s_lo = peak, f_lo = f_peak;
+    else
+      std::tie(s_lo, f_lo) = event_location::rise_before_return(trial, f_lo, left);
     if (!(f_lo > 0)) return trial(0.0), true;
   }
   if (!(f_lo > 0)) return false;  // the event is due now
   double guess = 0.0, slope = 0.0;
+  path.lo = s_lo;
   const event_location::Bracket b =
-      s_lo == 0.0 && event_guess(e, path, guess, slope)
+      event_guess(e, path, guess, slope)
           ? event_location::bracket_root_from(trial, s_lo, f_lo, left, e.end_value, guess, slope)
           : event_location::bracket_root(trial, s_lo, f_lo, left, e.end_value);
   const double at = e.kind == EventKind::Impact ? b.lo : b.hi;  // impacts before the crossing

@@ -26,15 +26,19 @@ struct StepStart {
 // they were not evaluated: the velocity is then the derivative of the position's interpolant).
 struct StepPath {
   double h = 0.0;
+  double lo = 0.0;  // the crossing is sought in [lo, h]
   const VecX *q0 = nullptr, *qd0 = nullptr, *q1 = nullptr, *qd1 = nullptr;
   const VecX *qdd0 = nullptr, *qdd1 = nullptr;
 };
 // The cubic Hermite interpolant of the step at s in [0, h]: q and q̇ (sized like q0).
 void interpolate(const StepPath& p, double s, VecX& q, VecX& qd);
 
-// An estimate of the root of g on [0, h] from g(0) > 0 >= g(h) (Illinois on g, to a thousandth
-// of kEventTime); NaN when g does not change sign so.
-double interpolant_root(const std::function<double(double)>& g, double h);
+// An estimate of the root of g on [lo, hi] from g(lo) > 0 >= g(hi) (Illinois on g, to a
+// thousandth of kEventTime); NaN when g does not change sign so.
+double interpolant_root(const std::function<double(double)>& g, double lo, double hi);
+// Where g is largest of h k/32, k = 1..31, if positive there (a gap that rises before it
+// returns); NaN otherwise.
+double interpolant_peak(const std::function<double(double)>& g, double h);
 
 // [lo, hi] with f(lo) > 0 >= f(hi), hi - lo <= kEventTime, and the point evaluated last (where f
 // left the state; NaN for none).

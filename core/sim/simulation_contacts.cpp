@@ -285,7 +285,8 @@ void Simulation::step_with_events(double h, Integrator integrator) {
     PendingEvent e;
     if (!next_event(start, e)) return;
     if (solved) qdd_end = qdd_;
-    event_location::StepPath path{left, &s0.q, &s0.qd};
+    event_location::StepPath path;
+    path.h = left, path.q0 = &s0.q, path.qd0 = &s0.qd;
     if (solved) path.qdd0 = &qdd_start, path.qdd1 = &qdd_end;
     const bool rests = locate_event(e, s0, left, path, integrator);
     ++handled[kKinds * e.item + static_cast<int>(e.kind)];

@@ -77,7 +77,8 @@ TEST_CASE("event location: the cubic Hermite interpolant of a step and its root"
   VecX q0(1), qd0(1), q1(1), qd1(1), a(1), q(1), qd(1);
   q0 << y(t0), qd0 << -kLocateG * t0, q1 << y(t0 + h), qd1 << -kLocateG * (t0 + h), a << -kLocateG;
   for (bool with_acceleration : {true, false}) {
-    event_location::StepPath p{h, &q0, &qd0, &q1, &qd1};
+    event_location::StepPath p;
+    p.h = h, p.q0 = &q0, p.qd0 = &qd0, p.q1 = &q1, p.qd1 = &qd1;
     if (with_acceleration) p.qdd0 = p.qdd1 = &a;
     event_location::interpolate(p, 0.37 * h, q, qd);
     CHECK(std::abs(q[0] - y(t0 + 0.37 * h)) < 1e-15);
@@ -86,7 +87,7 @@ TEST_CASE("event location: the cubic Hermite interpolant of a step and its root"
       event_location::interpolate(p, s, q, qd);
       return q[0];
     };
-    CHECK(std::abs(event_location::interpolant_root(g, h) - (std::sqrt(0.6 / kLocateG) - t0)) <
+    CHECK(std::abs(event_location::interpolant_root(g, 0.0, h) - (std::sqrt(0.6 / kLocateG) - t0)) <
           1e-15);
   }
 }
