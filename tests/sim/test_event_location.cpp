@@ -31,9 +31,10 @@ MechanismSpec event_location_ball(double r, double q0) {
 
 TEST_CASE("event location: the dense output's root, then a bracket closed in fewer trials",
           "[sim][contacts]") {
-  // A fall of 0.3 m from rest at t = 0.2 s with the step [0.2, 0.201] s containing the
-  // touch-down: gap(s) = 0.3 - g (0.2 + s)² / 2, root at sqrt(0.6 / g) - 0.2.
-  const double t0 = 0.2, h = 1e-3, root = std::sqrt(0.6 / kLocateG) - t0;
+  // A fall of 0.3 m from rest at t = 0, in the step [t0, t0 + 1 ms] that contains the
+  // touch-down: gap(s) = 0.3 - g (t0 + s)² / 2, root at sqrt(0.6 / g) - t0 = 0.37 ms.
+  const double h = 1e-3, t0 = std::sqrt(0.6 / kLocateG) - 3.7e-4;
+  const double root = std::sqrt(0.6 / kLocateG) - t0;
   REQUIRE(root > 0);
   REQUIRE(root < h);
   int calls = 0;
@@ -56,7 +57,8 @@ TEST_CASE("event location: the dense output's root, then a bracket closed in few
     CHECK(b.lo <= root + 1e-15);  // round-off of the closed form (s ~ 1e-3: ulp 2e-19)
     CHECK(b.hi >= root - 1e-15);
     CHECK(calls <= 3);
-    CHECK(calls < old_calls);  // Illinois: measured 5 here
+    INFO("Illinois took " << old_calls << " evaluations");
+    CHECK(calls < old_calls);
   }
   CHECK(old.hi - old.lo <= event_location::kEventTime);
   CHECK(old.lo <= root + 1e-15);
@@ -72,7 +74,7 @@ TEST_CASE("event location: the dense output's root, then a bracket closed in few
 TEST_CASE("event location: the cubic Hermite interpolant of a step and its root", "[sim]") {
   // Free fall is a cubic (a quadratic) in time: the interpolant of its ends is exact, and its root
   // is the closed form's to round-off (1e-15 s on a 1e-3 s step).
-  const double t0 = 0.2, h = 1e-3;
+  const double h = 1e-3, t0 = std::sqrt(0.6 / kLocateG) - 3.7e-4;
   auto y = [](double t) { return 0.3 - 0.5 * kLocateG * t * t; };
   VecX q0(1), qd0(1), q1(1), qd1(1), a(1), q(1), qd(1);
   q0 << y(t0), qd0 << -kLocateG * t0, q1 << y(t0 + h), qd1 << -kLocateG * (t0 + h), a << -kLocateG;
@@ -108,7 +110,8 @@ TEST_CASE("a dropped ball meets the ground at sqrt(2h/g), located in at most 3 t
   // bracket's 1e-12 s plus the round-off of t (1e-16 s): 2e-12 s.
   CHECK(std::abs(events[0].t - std::sqrt(2 * drop / kLocateG)) < 2e-12);
   CHECK(sim.located_events() == 1);
-  // Illinois from the step's ends took 5 trial steps on this step (counted with the previous
-  // path); the dense output's root and one closing step take 2-3.
+  // Illinois from the step's ends took 5 trial steps for this impact (the previous binary on
+  // samples/bouncing_ball.json, the same drop, plain_step counted by a uprobe); the dense
+  // output's root and one closing step take 2 (3 allowed).
   CHECK(sim.event_trials() <= 3);
 }
