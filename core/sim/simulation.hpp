@@ -26,6 +26,11 @@
 
 namespace articula {
 
+namespace event_location {
+struct StepStart;
+struct StepPath;
+}  // namespace event_location
+
 // "rk4", "euler" or "rk45"; throws std::invalid_argument listing the known names otherwise.
 Integrator integrator_from_name(const std::string& name);
 
@@ -95,6 +100,10 @@ class Simulation {
   // and contacts, events inside an accepted step are located as in step().
   void advance(double t_end, double rtol, double atol, double max_step);
   int accepted_steps() const { return accepted_; }
+  // Events located inside steps (impacts, lift-offs, stick, slip...) and the trial steps their
+  // root finding took, since construction (issue 16: the walker's cost per event).
+  int located_events() const { return located_events_; }
+  int event_trials() const { return event_trials_; }
   int rejected_steps() const { return rejected_; }
 
   // Accelerations, generalized forces and joint wrenches at the current state. The wrench of
@@ -277,6 +286,13 @@ class Simulation {
   void event_values(std::vector<double>& out);
   bool next_event(const std::vector<double>& start, PendingEvent& e);
   double event_value(const PendingEvent& e);
+  // Root finding of an event inside a step (event_location.cpp).
+  bool locate_event(const PendingEvent& e, const event_location::StepStart& s0, double left,
+                    event_location::StepPath path, Integrator integrator);
+  bool event_guess(const PendingEvent& e, const event_location::StepPath& p, double& guess,
+                   double& slope);
+  double solve_free_event_value(const PendingEvent& e);
+  int located_events_ = 0, event_trials_ = 0;
   void impact(int item);
   void come_to_rest(int item);
   void settle_active_set();

@@ -1,7 +1,7 @@
 // Joint limits and contacts in the simulation (RBDA 11, contract-additions-2 §2): an event-driven
 // step. Between events the closed unilaterals are equality rows (constraints/unilateral_rows);
 // an open one crossing φ = 0 is an impact, a closed one whose force λ would turn negative a
-// lift-off. Both are located by root finding on the step size (Illinois), to kEventTime; an
+// lift-off. Both are located by root finding on the step size (event_location.hpp); an
 // impact applies Newton's law by impulses on the loop-constrained system (contact/impact), and
 // after every event the contact complementarity problem at the acceleration level decides which
 // unilaterals stay closed (Murty's pivoting, one Method 2 solve per pivot).
@@ -16,15 +16,15 @@
 #include "core/algorithms/ltdl.hpp"
 #include "core/sim/constraints/unilateral_rows.hpp"
 #include "core/sim/contact/impact.hpp"
+#include "core/sim/event_location.hpp"
 #include "core/sim/simulation.hpp"
 
 namespace articula {
 
 namespace {
-constexpr double kTouch = 1e-9;       // gap (m or rad) under which a unilateral touches
-constexpr double kRest = 1e-6;        // approach speed (m/s, rad/s) under which it comes to rest
-constexpr double kEventTime = 1e-12;  // s: how closely events are located
-constexpr int kMaxEvents = 10000;     // per step: more is a Zeno cascade the model cannot resolve
+using event_location::kRest;
+using event_location::kTouch;
+constexpr int kMaxEvents = 10000;  // per step: more is a Zeno cascade the model cannot resolve
 
 std::string describe_violation(const Mechanism& mech, const Unilateral& u, double phi) {
   std::ostringstream os;
@@ -160,89 +160,6 @@ void Simulation::record_gaps() {
   }
 }
 
-namespace {
-struct StepStart {
-  double t, work, dissipated, impact_loss;
-  VecX q, qd;
-};
-
-// The states the trial steps of one event's location reached (after their projection), by step
-// size from the step's start: the event is placed at an end of its bracket, stepped to already,
-// and its state is taken from here rather than stepped to again (bit for bit the same).
-struct Reached {
-  std::vector<std::pair<double, StepStart>> states;
-  void keep(double s, double t, const EnergyAccount& a, const VecX& q, const VecX& qd) {
-    states.push_back({s, StepStart{t, a.work(), a.dissipated(), a.impact_loss(), q, qd}});
-  }
-  const StepStart* find(double s) const {
-    for (const auto& [size, state] : states)
-      if (size == s) return &state;
-    return nullptr;
-  }
-};
-
-// A root of f on [0, h] with f(0) = f0 > 0 >= f(h) = fh, bracketed to kEventTime by the Illinois
-// method (regula falsi that halves the stale end's value): superlinear, and never leaves the
-// bracket. Once two successive estimates agree to kEventTime the root is known that well, but
-// regula falsi would still creep up on it from one side: the evaluation is then placed half a
-// kEventTime past the estimate, toward the end not moved last, which closes the bracket (on the
-// walker 6 trial steps per event instead of 18). Returns the bracket [lo, hi] with
-// f(lo) > 0 >= f(hi), and the point evaluated last (where f left the state; NaN for none).
-struct Bracket {
-  double lo, hi, last;
-};
-Bracket bracket_root(const std::function<double(double)>& f, double s0, double f0, double h,
-                     double fh) {
-  Bracket b{s0, h, std::nan("")};
-  double flo = f0, fhi = fh, previous = std::nan("");
-  int side = 0;
-  for (int it = 0; it < 200 && b.hi - b.lo > kEventTime; ++it) {
-    double s = (b.lo * fhi - b.hi * flo) / (fhi - flo);
-    const double estimate = s;
-    if (std::abs(s - previous) <= kEventTime) s += side == 1 ? 0.5 * kEventTime : -0.5 * kEventTime;
-    previous = estimate;
-    const double margin = 0.25 * kEventTime;
-    if (!(s > b.lo + margin && s < b.hi - margin)) s = 0.5 * (b.lo + b.hi);
-    const double fs = f(s);
-    b.last = s;
-    if (fs > 0) {
-      b.lo = s, flo = fs;
-      if (side == 1) fhi *= 0.5;
-      side = 1;
-    } else {
-      b.hi = s, fhi = fs;
-      if (side == -1) flo *= 0.5;
-      side = -1;
-    }
-  }
-  return b;
-}
-
-// Whether u separates at (q, q̇) faster than kRest.
-bool leaving(const Mechanism& mech, Data& data, const Unilateral& u, const VecX& q,
-             const VecX& qd) {
-  forward_kinematics_bias(mech.model(), data, q, qd);
-  GapState g;
-  Eigen::RowVectorXd none;  // no row wanted
-  unilateral_gap(mech, data, u, q, &qd, g, none);
-  return g.rate > kRest;
-}
-
-// A contact leaving from gap 0 (an impact just gave it a separating rate) that comes back
-// within the step: the crossing to locate is its return, after the gap rose. Its gap starts
-// within round-off of 0 (1e-16 m), so a secant from the step's start lands in that noise: start
-// the bracket from the latest of h/2, h/4, ... where f > 0 instead, as (s, f(s)); (0, f0) when
-// there is none (the event is due now).
-std::pair<double, double> rise_before_return(const std::function<double(double)>& f, double f0,
-                                             double h) {
-  for (int k = 1; k <= 40; ++k) {
-    const double s = std::ldexp(h, -k), fs = f(s);
-    if (fs > 0) return {s, fs};
-  }
-  return {0.0, f0};
-}
-}  // namespace
-
 // The values the events are watched on, positive between events: φ of the open unilaterals, λ
 // of the closed ones; for joint friction slip·q̇ while slipping, F - |λ| while stuck; for a
 // contact's slides (on the first of a pair) ŝ·w while slipping, μ λ_n - |λ_t| while stuck.
@@ -349,41 +266,29 @@ void Simulation::step_with_events(double h, Integrator integrator) {
   std::vector<double> start;
   const std::size_t recorded = events_.size();
   std::vector<int> handled(kKinds * unilaterals_.items.size(), 0);  // per unilateral and EventKind
+  VecX qdd_start, qdd_end;  // the accelerations at the ends of a step, for its dense output
   for (int events = 0; t_end - t_ > 1e-13 * std::max(1.0, std::abs(t_end)); ++events) {
     if (events > kMaxEvents)
       throw SetupError("at t = " + std::to_string(t_) + " more than " + std::to_string(kMaxEvents) +
                        " events in one step, which cannot reach its end: " +
                        cascade(handled, events_.size() - recorded, unilaterals_));
     refresh_slip_directions();
-    const StepStart s0{t_, account_.work(), account_.dissipated(), account_.impact_loss(), q_, qd_};
+    const event_location::StepStart s0{
+        t_, account_.work(), account_.dissipated(), account_.impact_loss(), q_, qd_};
+    const bool solved = !unilaterals_.rows.empty();  // event_values() evaluates q̈ at both ends
     event_values(start);
+    if (solved) qdd_start = qdd_;
     step_start_ = last_solve_;  // the trial steps' first stage (when it is this state's)
     step_start_.valid = memo_matches(last_solve_, t_, q_, qd_);
     const double left = t_end - t_;
     plain_step(left, integrator);
     PendingEvent e;
     if (!next_event(start, e)) return;
-    Reached reached;
-    reached.keep(left, t_, account_, q_, qd_);
-    auto trial = [&](double s) {  // the state s after the step's start
-      const StepStart* r = s > 0 ? reached.find(s) : nullptr;
-      const StepStart& from = r ? *r : s0;
-      t_ = from.t, q_ = from.q, qd_ = from.qd;
-      account_.reset(from.work, from.dissipated, from.impact_loss);
-      if (s > 0 && !r) plain_step(s, integrator), reached.keep(s, t_, account_, q_, qd_);
-      return event_value(e);
-    };
-    auto [s_lo, f_lo] = std::pair<double, double>{0.0, trial(0.0)};
-    bool rests = false;  // the bounce lands again before its gap rises past round-off
-    if (e.kind == EventKind::Impact && leaving(mech_, data_, unilaterals_.items[e.item], q_, qd_)) {
-      std::tie(s_lo, f_lo) = rise_before_return(trial, f_lo, left);
-      if ((rests = !(f_lo > 0))) trial(0.0);
-    }
-    if (!rests && f_lo > 0) {  // else the event is due now
-      const Bracket b = bracket_root(trial, s_lo, f_lo, left, e.end_value);
-      const double at = e.kind == EventKind::Impact ? b.lo : b.hi;  // impacts before the crossing
-      if (at != b.last) trial(at);                                  // the rest after it
-    }
+    if (solved) qdd_end = qdd_;
+    event_location::StepPath path;
+    path.h = left, path.q0 = &s0.q, path.qd0 = &s0.qd;
+    if (solved) path.qdd0 = &qdd_start, path.qdd1 = &qdd_end;
+    const bool rests = locate_event(e, s0, left, path, integrator);
     ++handled[kKinds * e.item + static_cast<int>(e.kind)];
     rests ? come_to_rest(e.item) : handle_event(e);
   }
