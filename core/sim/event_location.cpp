@@ -23,6 +23,24 @@ void interpolate(const StepPath& p, double s, VecX& q, VecX& qd) {
          (3 * u2 - 2 * u) * *p.qd1;
 }
 
+// One Illinois update of the bracket [lo, hi] (f > 0 at lo, f <= 0 at hi) by the trial (s, fs):
+// the end it replaces moves; when the same end moved last time too, the stale end's value is
+// halved, which keeps regula falsi superlinear. side: the end moved last (1 lo, -1 hi, 0 none).
+namespace {
+void illinois_update(double s, double fs, double& lo, double& flo, double& hi, double& fhi,
+                     int& side) {
+  if (fs > 0) {
+    lo = s, flo = fs;
+    if (side == 1) fhi *= 0.5;
+    side = 1;
+  } else {
+    hi = s, fhi = fs;
+    if (side == -1) flo *= 0.5;
+    side = -1;
+  }
+}
+}  // namespace
+
 double interpolant_root(const std::function<double(double)>& g, double lo, double hi) {
   double glo = g(lo), ghi = g(hi);
   if (!(glo > 0 && ghi <= 0)) return std::numeric_limits<double>::quiet_NaN();
@@ -32,15 +50,7 @@ double interpolant_root(const std::function<double(double)>& g, double lo, doubl
     if (!(s > lo && s < hi)) s = 0.5 * (lo + hi);
     const double gs = g(s);
     if (!std::isfinite(gs)) return std::numeric_limits<double>::quiet_NaN();
-    if (gs > 0) {
-      lo = s, glo = gs;
-      if (side == 1) ghi *= 0.5;
-      side = 1;
-    } else {
-      hi = s, ghi = gs;
-      if (side == -1) glo *= 0.5;
-      side = -1;
-    }
+    illinois_update(s, gs, lo, glo, hi, ghi, side);
   }
   return 0.5 * (lo + hi);
 }
@@ -72,15 +82,7 @@ Bracket bracket_root(const std::function<double(double)>& f, double s0, double f
     if (!(s > b.lo + margin && s < b.hi - margin)) s = 0.5 * (b.lo + b.hi);
     const double fs = f(s);
     b.last = s;
-    if (fs > 0) {
-      b.lo = s, flo = fs;
-      if (side == 1) fhi *= 0.5;
-      side = 1;
-    } else {
-      b.hi = s, fhi = fs;
-      if (side == -1) flo *= 0.5;
-      side = -1;
-    }
+    illinois_update(s, fs, b.lo, flo, b.hi, fhi, side);
   }
   return b;
 }

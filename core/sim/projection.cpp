@@ -1,5 +1,8 @@
 #include "core/sim/projection.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "core/algorithms/kinematics.hpp"
@@ -13,6 +16,14 @@ namespace {
 // Relative pivot tolerance of J J^T: pivots are squared singular values of J, so this drops
 // directions of J below ~3e-7 of its largest (redundant rows give ~1e-16).
 constexpr double kProjectionRankTolerance = 1e-13;
+
+// Whether a Gauss-Newton step that took the errors from `last` to `err` reached their rounding
+// floor: the errors of a long chain's loops are sums over hundreds of bodies (about 1e-13 at
+// 1,000), so a step no longer shrinks them below 0.01 of the tolerance, only stirs them. Newton
+// steps away from that floor shrink them far more than half.
+bool at_rounding_floor(double err, double last, double tolerance) {
+  return err <= tolerance && !(err < 0.5 * last);
+}
 }  // namespace
 
 ManifoldProjection::ManifoldProjection(const Mechanism& mech, ConstraintSet& constraints,
@@ -69,15 +80,22 @@ void ManifoldProjection::project(const std::vector<DriveBinding>& drives, Data& 
   c.qd = &qd;
   double err = 0.0;
   bool fresh = false;  // J was linearised at the final q (and not modified since)
+  double last = std::numeric_limits<double>::infinity();
   for (int it = 0; it < 8; ++it) {
     linearise(c, q);
     err = e_.size() ? e_.cwiseAbs().maxCoeff() : 0.0;
-    fresh = err <= 0.01 * tolerance;
+    fresh = err <= 0.01 * tolerance || at_rounding_floor(err, last, tolerance) ||
+            (it == 0 && err <= tolerance && err <= 2.0 * floor_);
     if (fresh) break;
+    last = err;
     y_ = e_;
     min_norm_step(c, y_, dq_);
     integrate_in_place(mech_.model(), q, dq_, -1.0);
+    ++position_steps_;
   }
+  // Stopped by the floor: the next projection takes no step from errors already that small.
+  if (std::isfinite(last) && fresh && err > 0.01 * tolerance)
+    floor_ = std::min(err, 0.25 * tolerance);
   if (!(err <= tolerance)) cannot_close(drives, t, err);
   if (!fresh) linearise(c, q);
   set_.velocity_targets(c, y_);  // target: J q̇ = y (0 for loops, q̇_d for driven loop joints)

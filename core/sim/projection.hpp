@@ -9,6 +9,10 @@
 // (operator_projection.hpp) in O(N m + m^3) instead of the Euclidean J^T (J J^T)^-1 e through the
 // dense J J^T (O(N m^2)). That path reads the errors, J q̇ and the rows in body-level form in
 // O(N + m) and forms the dense J only when its kept factor must be replaced.
+// The position steps stop once the errors are below 0.01 of the tolerance or, still within it,
+// no longer halve per step: the rounding floor of long chains (about 1e-13 m at 1,000 bodies),
+// where 8 further steps (each an ABA and a solve) would only stir the rounding. A projection
+// then takes no step from errors within twice that floor (at most a quarter of the tolerance).
 #include <memory>
 
 #include "core/algorithms/pivoted_ldlt.hpp"
@@ -34,6 +38,8 @@ class ManifoldProjection {
                VecX& q, VecX& qd);
   // Whether the last step taken was the mass-weighted one (else Euclidean).
   bool mass_weighted_now() const { return weighted_now_; }
+  // Gauss-Newton position steps taken since construction (the operation count).
+  long position_steps() const { return position_steps_; }
 
  private:
   void linearise(const ConstraintContext& c, const VecX& q);
@@ -51,6 +57,8 @@ class ManifoldProjection {
   PivotedLdlt ldlt_;
   std::unique_ptr<OperatorProjection> weighted_;  // null: Euclidean steps only
   bool weighted_now_ = false;  // the last linearise set up weighted_ (its step applies)
+  double floor_ = 0.0;  // the errors' rounding floor where the last steps stopped shrinking them
+  long position_steps_ = 0;
 };
 
 }  // namespace articula

@@ -11,6 +11,8 @@ SparseSolver::SparseSolver(const SolverEnv& env, std::shared_ptr<const SparseDyn
   for (const LoopJoint& l : env.mech.compiled.loops)
     rows += env.mech.planar ? 3 - l.joint.nv() : l.joint.nc();  // planar: in-plane rows only
   weighted_projection_ = rows >= kWeightedProjectionRows;
+  only_its_rows_ =
+      env.constraints.rows() == model_->loop_rows + model_->tree_drives + model_->loop_drives;
 }
 
 const VecX& SparseSolver::accelerations(const SolverInput& in) {
