@@ -127,7 +127,17 @@ void Simulation::restore(double t, const VecX& q, const VecX& qd, double work, d
   }
   if (upto == Stage::Full) return evaluate();
   if (upto == Stage::Motion) return outputs_.motion(data_, q_, qd_);
-  accelerations(t_, q_, qd_, qdd_);  // the stepping solver's
+  // The stepping solver's, remembered (SolveMemo) without unilaterals too: the estimator places a
+  // knot here and steps from it, and the step's first RK4 stage repeats this solve bit for bit.
+  const bool memo = memo_on_;
+  memo_on_ = !embedding_;
+  try {
+    accelerations(t_, q_, qd_, qdd_);
+  } catch (...) {
+    memo_on_ = memo;
+    throw;
+  }
+  memo_on_ = memo;
   outputs_.motion(data_, q_, qd_, qdd_);
 }
 
@@ -143,11 +153,12 @@ void Simulation::accelerations(double t, const VecX& q_in, const VecX& v_in, Vec
     q_embedded_ = q_in;
     qd_embedded_ = v_in;
     embed_state(t, q_embedded_, qd_embedded_);
-  } else if (memo_on_ && recall(last_solve_, t, q_in, v_in, qdd)) {
+  } else if (recall(last_solve_, t, q_in, v_in, qdd)) {  // restore()'s solve, an event run's
     return;
   }
   const VecX& q = embedded ? q_embedded_ : q_in;
   const VecX& v = embedded ? qd_embedded_ : v_in;
+  if (!memo_on_) last_solve_.valid = false;    // the solver's multipliers become another state's
   applied_.evaluate(drives_, t, q, v, data_);  // passive and force-drive inputs
   friction_dissipation_ = 0.0;
   const SolverInput in{t, q, v, friction_ ? add_friction(q, v) : applied_.tree_tau(),

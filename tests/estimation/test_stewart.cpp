@@ -154,3 +154,49 @@ TEST_CASE("estimation: the Stewart platform's fixed-lag smoother reuses linearis
   // About one new linearisation per row (the newest knot's), not the window's.
   CHECK(fast.linearisations < 1.5 * static_cast<double>(log.t.size()));
 }
+
+// The estimator places a knot (Simulation::restore to the acceleration stage) and steps from it;
+// the step's first RK4 stage reuses the placement's accelerations and power. Checked bit for
+// bit (==) against the same step after a placement that computed none (Motion stage), on the
+// Stewart platform with its legs' forces set (the estimator's file, drives unknown).
+TEST_CASE("estimation: a step after an acceleration placement equals the plain step", "[stewart]") {
+  json doc = stewart_with_encoders();
+  for (json& j : doc["joints"])
+    if (j.contains("drive")) j["drive"] = {{"type", "unknown"}};
+  const Mechanism mech = prepare_project(parse_project(doc.dump()).spec);
+  StateSpace space(mech);
+  REQUIRE(space.nu() == 6);
+  VecX xu = VecX::Zero(space.nb());
+  xu.head(space.nx()) = space.state_of(mech.q0, mech.qd0);
+  xu[space.m()] = 0.05;                                                      // a leg extending
+  for (int k = 0; k < space.nu(); ++k) xu[space.nx() + k] = 40.0 + 7.0 * k;  // N
+  VecX q = mech.q0;
+  const Simulation& placed = space.place(0.0, xu, q);  // Acceleration stage: the IMU-free file
+  const VecX q0 = placed.q(), qd0 = placed.qd();
+  Simulation reused(mech), plain(mech);
+  for (int k = 0; k < space.nu(); ++k) {
+    reused.set_drive_value(space.unknown_joints()[k], xu[space.nx() + k]);
+    plain.set_drive_value(space.unknown_joints()[k], xu[space.nx() + k]);
+  }
+  reused.set_step_projection(false);
+  plain.set_step_projection(false);
+  // evaluate() right after the placement may take its solve too: the same forces, bit for bit.
+  reused.restore(0.0, q0, qd0, 0.0, 0.0, Simulation::Stage::Acceleration);
+  plain.restore(0.0, q0, qd0, 0.0, 0.0, Simulation::Stage::Motion);
+  reused.evaluate();
+  plain.evaluate();
+  CHECK(reused.qdd() == plain.qdd());
+  CHECK(reused.tau() == plain.tau());
+  CHECK(reused.wrench() == plain.wrench());  // every joint's 6-vector
+  reused.restore(0.0, q0, qd0, 0.0, 0.0, Simulation::Stage::Acceleration);
+  plain.restore(0.0, q0, qd0, 0.0, 0.0, Simulation::Stage::Motion);
+  for (int step = 0; step < 2; ++step) {  // the second step: nothing left to reuse
+    reused.step(1e-3, Integrator::RK4);
+    plain.step(1e-3, Integrator::RK4);
+    CHECK(reused.q() == plain.q());
+    CHECK(reused.qd() == plain.qd());
+  }
+  reused.evaluate();
+  plain.evaluate();
+  CHECK(reused.energy().work == plain.energy().work);  // the first stage's power too
+}
