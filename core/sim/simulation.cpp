@@ -189,8 +189,9 @@ bool Simulation::memo_matches(const SolveMemo& m, double t, const VecX& q, const
   const UnilateralState& s = unilaterals_;
   return m.valid && m.solver == active_ && std::memcmp(&m.t, &t, sizeof t) == 0 &&
          m.stacked == constraints_.rows() && m.closed == s.closed && m.rows == s.rows &&
-         same_bits(m.q, q) && same_bits(m.v, v) &&
-         std::memcmp(m.slip.data(), s.slip.data(), sizeof(double) * s.slip.size()) == 0;
+         same_bits(m.q, q) && same_bits(m.v, v) && m.slip.size() == s.slip.size() &&
+         (s.slip.empty() ||  // memcmp must not see the null data of an empty vector
+          std::memcmp(m.slip.data(), s.slip.data(), sizeof(double) * s.slip.size()) == 0);
 }
 
 // q̈ (and the power for the step's energy account) from m when it was evaluated at these inputs.
