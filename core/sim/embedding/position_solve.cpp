@@ -64,7 +64,7 @@ bool ConstraintEmbedding::newton_step(ConstraintContext& c, double tol, NewtonPr
     for (std::size_t i = 0; i < n.free_dep.size(); ++i) dv_[n.free_dep[i]] = n.dx[i];
   }
   integrate_in_place(model, q, dv_, -1.0);  // e(q ⊖ J⁻¹ e) = O(|e|²) for Newton's step
-  p.rows = false;  // the next evaluation is at the new q
+  p.rows = false;                           // the next evaluation is at the new q
   return false;
 }
 
