@@ -117,6 +117,7 @@ void ConstraintEmbedding::singular(const Node& n, const std::string& when, const
 void ConstraintEmbedding::choose_node(Node& n, const MatX& G, const std::string& when) {
   n.dep.clear(), n.sel.clear(), n.free_dep.clear(), n.sel_proj.clear(), n.ind.clear();
   n.jrcond0 = -1.0;                       // measured again at the next position solve
+  n.jvalid = false;                       // the old block's factors are another choice's
   std::vector<int> rows, forced, others;  // non-prescribing rows, non-prescribed columns
   for (int r : n.rows) {
     if (!prescribing_row_[r]) {
@@ -182,7 +183,11 @@ double ConstraintEmbedding::factor(const MatX& G, bool estimate) {
   double worst = 1.0;
   for (Node& n : nodes_) {
     sub_into(G, n.sel, n.dep, n.Y1);
-    n.lu.compute(n.Y1);
+    if (n.jvalid && n.Y1.rows() == n.Jb.rows() && n.Y1.cols() == n.Jb.cols() &&
+        n.Y1 == n.Jb)  // the position solve's last block (of this state): the same factors
+      n.lu = n.jlu;
+    else
+      n.lu.compute(n.Y1);
     if (estimate) {
       n.rcond = n.lu.rcond();
       worst = std::min(worst, n.rcond / n.rcond0);

@@ -12,6 +12,7 @@
 // become ill-conditioned relative to when it was chosen (§9, singularity monitoring); when the
 // rows themselves lose rank no choice works, and the diagnosis names the node's joints.
 #include <Eigen/LU>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -85,13 +86,21 @@ class ConstraintEmbedding {
     Eigen::PartialPivLU<MatX> lu;  // of Y₁
     MatX Y1, Y2, Xd;               // factor()'s scratch: G[sel, dep], G[sel, ind], Y₁⁻¹ Y₂
     // Position solve (position_solve.cpp): Jb = J[sel_proj, free_dep] and its factors at the
-    // last closed state (the velocity solve's), jrcond0 their conditioning after the choice.
+    // last closed state (the velocity solve's), jrcond0 their conditioning after the choice;
+    // jvalid: jlu holds factors of this choice's block (the chord steps' Jacobian).
     MatX Jb;
     VecX en, dx;
     Eigen::PartialPivLU<MatX> jlu;
     double jrcond0 = -1.0;
+    bool jvalid = false;
   };
-  bool newton_step(ConstraintContext& c, double tol, double& err, double previous, VecX& q);
+  struct NewtonProgress {
+    double err = INFINITY;  // the last evaluation's max |e|
+    bool rows = false;      // J_ holds the rows at the present q
+  };
+  bool newton_step(ConstraintContext& c, double tol, NewtonProgress& p, VecX& q);
+  void factor_position_block(Node& n);
+  void solve_dependent_velocities(ConstraintContext& c, VecX& qd);
   void choose_node(Node& n, const MatX& G, const std::string& when);
   [[noreturn]] void singular(const Node& n, const std::string& when, const char* why) const;
   std::string joints_of(const std::vector<int>& coords) const;

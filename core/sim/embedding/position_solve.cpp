@@ -23,29 +23,48 @@ void gather(const MatX& J, const std::vector<int>& rows, const std::vector<int>&
 }
 }  // namespace
 
-// One evaluation of the selected rows at q and, unless converged, one Newton update of every
-// node's free dependent coordinates. Returns true when converged (err set either way).
-bool ConstraintEmbedding::newton_step(ConstraintContext& c, double tol, double& err,
-                                      double previous, VecX& q) {
+// Each node's block J[sel, free_dep] at the present kinematics, and its factors.
+void ConstraintEmbedding::factor_position_block(Node& n) {
+  gather(J_, n.sel_proj, n.free_dep, n.Jb);
+  n.jlu.compute(n.Jb);
+  n.jvalid = true;
+}
+
+// One evaluation of the selected rows at q and, unless converged, one update of every node's
+// free dependent coordinates. The update is a chord step with the block's last factors (those of
+// the last closed state, a step or a stage away), which needs the errors alone. The rows are
+// formed at q and the step is Newton's when there are no factors for this choice, or when a
+// chord step did not shrink the errors by 4 (the state has moved far). Converged: well below
+// tol, or within it where a step stopped shrinking them by 4 (the round-off floor, about 3e-14 m
+// on the Stewart platform: a fresh Newton step there would cost rows and factors and gain
+// nothing).
+bool ConstraintEmbedding::newton_step(ConstraintContext& c, double tol, NewtonProgress& p,
+                                      VecX& q) {
   const Model& model = mech_.model();
   forward_kinematics(model, c.data, q);
-  set_.position(c, J_, e_);
-  err = 0.0;
+  for (const Node& n : nodes_) p.rows = p.rows || (!n.free_dep.empty() && !n.jvalid);
+  if (p.rows)
+    set_.position(c, J_, e_);
+  else
+    set_.position_errors(c, e_);
+  const double previous = p.err;
+  p.err = 0.0;
   for (const Node& n : nodes_)
-    for (int r : n.sel_proj) err = std::max(err, std::abs(e_[r]));
-  // Quadratic convergence: stop well below tol, or where round-off stops the progress.
-  if (err <= 0.01 * tol || (err <= tol && err > 0.25 * previous)) return true;
+    for (int r : n.sel_proj) p.err = std::max(p.err, std::abs(e_[r]));
+  const bool stalled = p.err > 0.25 * previous;
+  if (p.err <= 0.01 * tol || (p.err <= tol && stalled)) return true;
+  if (stalled && !p.rows) set_.position(c, J_, e_), p.rows = true;
   dv_.setZero(model.nv);
   for (Node& n : nodes_) {
     if (n.free_dep.empty()) continue;
     n.en.resize(static_cast<Eigen::Index>(n.sel_proj.size()));
     for (std::size_t i = 0; i < n.sel_proj.size(); ++i) n.en[i] = e_[n.sel_proj[i]];
-    gather(J_, n.sel_proj, n.free_dep, n.Jb);
-    n.jlu.compute(n.Jb);
+    if (p.rows) factor_position_block(n);
     n.dx.noalias() = n.jlu.solve(n.en);
     for (std::size_t i = 0; i < n.free_dep.size(); ++i) dv_[n.free_dep[i]] = n.dx[i];
   }
-  integrate_in_place(model, q, dv_, -1.0);  // e(q ⊖ J⁻¹ e) = O(|e|²)
+  integrate_in_place(model, q, dv_, -1.0);  // e(q ⊖ J⁻¹ e) = O(|e|²) for Newton's step
+  p.rows = false;                           // the next evaluation is at the new q
   return false;
 }
 
@@ -53,9 +72,10 @@ double ConstraintEmbedding::solve_dependent(ConstraintContext& c, double tol, Ve
   impose_tree_motion_drives(mech_, c.drives, c.t, q, qd);  // prescribed: the laws themselves
   c.q = &q;
   c.qd = &qd;
-  double err = 0.0, previous = INFINITY;
-  for (int it = 0; it < 12; ++it, previous = err)
-    if (newton_step(c, tol, err, previous, q)) break;
+  NewtonProgress p;
+  bool converged = false;
+  for (int it = 0; it < 16 && !converged; ++it) converged = newton_step(c, tol, p, q);
+  const double err = p.err;
   if (!(err <= tol)) {
     std::ostringstream os;
     os << "at t = " << c.t << " the loops cannot be closed from the independent coordinates "
@@ -63,7 +83,15 @@ double ConstraintEmbedding::solve_dependent(ConstraintContext& c, double tol, Ve
        << "): the mechanism has reached the end of its range or a dead point";
     throw SetupError(os.str());
   }
-  // Velocities: J_D q̇_D = y - J_R q̇_R on each node's selected rows, J_D factored at q.
+  if (!p.rows) set_.position(c, J_, e_);  // the rows at the closed q (its kinematics are current)
+  solve_dependent_velocities(c, qd);
+  return err;
+}
+
+// Velocities: J_D q̇_D = y - J_R q̇_R on each node's selected rows, J_D factored at the closed q
+// (J_ holds its rows); these factors are the next solve's chord Jacobian and factor()'s Y₁ when
+// the two blocks are the same matrix.
+void ConstraintEmbedding::solve_dependent_velocities(ConstraintContext& c, VecX& qd) {
   set_.velocity_targets(c, y_);
   for (Node& n : nodes_) {
     if (n.free_dep.empty()) continue;
@@ -71,13 +99,11 @@ double ConstraintEmbedding::solve_dependent(ConstraintContext& c, double tol, Ve
     n.en.resize(static_cast<Eigen::Index>(n.sel_proj.size()));
     for (std::size_t i = 0; i < n.sel_proj.size(); ++i)
       n.en[i] = y_[n.sel_proj[i]] - J_.row(n.sel_proj[i]).dot(qd);
-    gather(J_, n.sel_proj, n.free_dep, n.Jb);
-    n.jlu.compute(n.Jb);
+    factor_position_block(n);
     if (n.jrcond0 < 0.0) n.jrcond0 = n.jlu.rcond();
     n.dx.noalias() = n.jlu.solve(n.en);
     for (std::size_t i = 0; i < n.free_dep.size(); ++i) qd[n.free_dep[i]] = n.dx[i];
   }
-  return err;
 }
 
 namespace {
