@@ -249,34 +249,48 @@ void register_solver_comparison(const std::vector<BenchMechanism>& models,
   for (SolverChoice solver : solvers) register_solver({&chain80, &input80}, solver);
 }
 
-// Issue 17's scale family: hanging ladders of 100, 500 and 1,000 bodies (10, 50 and 100 loops),
-// one simulated second by the solvers that scale (Method 2 is dense: minutes per simulated second
-// at 1,000 bodies), articula/sim1s_rk4_<solver>/hanging_ladder<bodies>. Built only when the
-// filter names them (the 1,000-body mechanism takes a while to prepare). MuJoCo runs the same
-// models (mujoco/sim1s_*/hanging_ladder<bodies>) where its XML reader takes their nesting: only
-// the 100-body one (rails 45 deep; MuJoCo 2.2's tinyxml2 stops at 100 nested elements, and a
-// loop needs MJCF's connect, so the flat URDF of the long chains cannot stand in).
-void register_scale_family(const std::string& filter) {
-  if (filter.find("hanging") == std::string::npos) return;
-  static std::vector<BenchMechanism> family;
-  static std::vector<BenchInput> family_inputs;
-  for (auto [links, rungs] : {std::pair{45, 10}, std::pair{225, 50}, std::pair{450, 100}}) {
-    family.push_back(hanging_ladder_mechanism(links, rungs));
-    family_inputs.push_back(make_mechanism_input(family.back()));
-  }
+// Issue 17's scale families, one simulated second by the solvers that scale (Method 2 is dense:
+// minutes per simulated second at 1,000 bodies), articula/sim1s_rk4_<solver>/<name><bodies>:
+// hanging ladders of 100, 500 and 1,000 bodies (10, 50 and 100 loops; rails 45 to 450 deep) and
+// hanging nets, rows of four-bar cells, of 96, 480, 990 and 1,990 bodies (16 to 190 loops; rails
+// at most 90 deep). Built only when the filter names them (the largest take a while to prepare).
+// MuJoCo runs the same models (mujoco/sim1s_*/<name><bodies>) where its XML reader takes their
+// nesting: MuJoCo 2.2's tinyxml2 stops at 100 nested elements, and a loop needs MJCF's connect,
+// so the flat URDF of the long chains cannot stand in. Of the ladders only the 100-body one
+// loads; the nets were made shallow so that all of them do.
+void register_family(std::vector<BenchMechanism>& family, std::vector<BenchInput>& inputs) {
+  for (BenchMechanism& m : family) inputs.push_back(make_mechanism_input(m));
   for (std::size_t k = 0; k < family.size(); ++k)
     for (SolverChoice solver : {SolverChoice::Auto, SolverChoice::Operator, SolverChoice::Sparse,
                                 SolverChoice::Embedding})
-      register_solver({&family[k], &family_inputs[k]}, solver);
+      register_solver({&family[k], &inputs[k]}, solver);
 #ifdef ARTICULA_BENCH_MUJOCO
   static std::vector<std::vector<PeerModel>> peers;  // one each: a model MuJoCo refuses is left out
+  peers.reserve(16);                                 // register_mujoco keeps pointers to them
   for (std::size_t k = 0; k < family.size(); ++k) {
-    peers.push_back({peer_model(family[k], family_inputs[k])});
+    peers.push_back({peer_model(family[k], inputs[k])});
     peers.back()[0].simulate = true;
     if (!register_mujoco(peers.back()))
       std::fprintf(stderr, "articula-bench: no mujoco/ benchmarks of %s\n", family[k].name.c_str());
   }
 #endif
+}
+
+void register_scale_family(const std::string& filter) {
+  static std::vector<BenchMechanism> ladders, nets;
+  static std::vector<BenchInput> ladder_inputs, net_inputs;
+  const bool any = filter.find("hanging") != std::string::npos;  // both unless one is named
+  if (any && filter.find("hanging_net") == std::string::npos) {
+    for (auto [links, rungs] : {std::pair{45, 10}, std::pair{225, 50}, std::pair{450, 100}})
+      ladders.push_back(hanging_ladder_mechanism(links, rungs));
+    register_family(ladders, ladder_inputs);
+  }
+  if (any && filter.find("hanging_ladder") == std::string::npos) {
+    for (auto [rails, links, rungs] : {std::tuple{5, 16, 4}, std::tuple{5, 80, 20},
+                                       std::tuple{10, 90, 10}, std::tuple{20, 90, 10}})
+      nets.push_back(hanging_net_mechanism(rails, links, rungs));
+    register_family(nets, net_inputs);
+  }
 }
 
 }  // namespace

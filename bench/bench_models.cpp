@@ -171,6 +171,12 @@ BenchMechanism hanging_ladder_mechanism(int links, int rungs) {
   return bench_mechanism(name, 2 * links + rungs, spec);
 }
 
+BenchMechanism hanging_net_mechanism(int rails, int links, int rungs) {
+  MechanismSpec spec = make_hanging_net(rails, links, rungs);
+  const std::string name = spec.name;
+  return bench_mechanism(name, rails * links + (rails - 1) * rungs, spec);
+}
+
 BenchMechanism geared_mechanism(const std::string& samples_dir) {
   return bench_mechanism("geared", 1, load_project(samples_dir + "/geared_crank_rocker.json").spec);
 }

@@ -50,6 +50,7 @@ BenchMechanism fourbar_chain_mechanism(int k);
 // make_hanging_ladder(links, rungs) as a benchmark mechanism (hanging_ladder<bodies>, size =
 // bodies): issue 17's scale family, also kept out of benchmark_mechanisms.
 BenchMechanism hanging_ladder_mechanism(int links, int rungs);
+BenchMechanism hanging_net_mechanism(int rails, int links, int rungs);
 
 // The peer gate's geared mechanism: samples/geared_crank_rocker.json without its drive.
 BenchMechanism geared_mechanism(const std::string& samples_dir);

@@ -127,6 +127,16 @@ MechanismSpec make_ladder(int k);
 // 1 <= rungs <= links.
 MechanismSpec make_hanging_ladder(int links, int rungs);
 
+// The planar truss of issue 17's scale families: `rails` parallel rails of `links` revolute rods
+// (0.1 m, 3.4 kg/m) hanging from ground pivots 0.15 m apart in the x-y plane, tilted 0.2 rad
+// from the vertical, with `rungs` horizontal rungs between each pair of neighbouring rails at
+// the levels of make_hanging_ladder (each rung a child of the rail on its left, closing a loop
+// on the one to its right): rows of four-bar cells. rails links + (rails - 1) rungs bodies,
+// (rails - 1) rungs loops, mobility rails links - (rails - 1) rungs; its rails are only `links`
+// deep (MuJoCo's XML reader takes up to ~95). make_hanging_net(10, 90, 10): 990 bodies, 90 loops.
+// Throws std::invalid_argument unless rails >= 2 and 1 <= rungs <= links.
+MechanismSpec make_hanging_net(int rails, int links, int rungs);
+
 // A chain of k planar four-bar modules (crank 0.1 m, coupler 0.206 m, rocker 0.15 m, pivots
 // 0.2 m apart; rods of 3.4 kg/m), each module's ground being the previous module's rocker:
 // 3k bodies, 4k revolute joints, k local loops, mobility k; no gravity, the cranks started at

@@ -262,6 +262,36 @@ MechanismSpec make_hanging_ladder(int links, int rungs) {
   return spec;
 }
 
+MechanismSpec make_hanging_net(int rails, int links, int rungs) {
+  if (rails < 2 || links < 1 || rungs < 1 || rungs > links)
+    throw std::invalid_argument("hanging net: need rails >= 2 and 1 <= rungs <= links (rails " +
+                                std::to_string(rails) + ", links " + std::to_string(links) +
+                                ", rungs " + std::to_string(rungs) + ")");
+  constexpr double L = 0.1, h = 0.15, tilt = 0.2;  // as make_hanging_ladder
+  const double rail_angle = -std::numbers::pi / 2 + tilt;
+  const Vec3 d(std::cos(rail_angle), std::sin(rail_angle), 0);
+  MechanismSpec spec;
+  spec.name = "hanging_net" + std::to_string(rails * links + (rails - 1) * rungs);
+  spec.gravity = Vec3(0, -9.81, 0);
+  auto rail = [](int c, int i) { return "rail" + std::to_string(c) + "_" + std::to_string(i); };
+  for (int c = 0; c < rails; ++c)
+    for (int i = 1; i <= links; ++i) {
+      add_rod(spec, rail(c, i), L, Vec3(c * h, 0, 0) + (i - 1) * L * d, rail_angle);
+      add_hinge(spec, "p" + std::to_string(c) + "_" + std::to_string(i),
+                i == 1 ? "ground" : rail(c, i - 1), i == 1 ? Vec3(c * h, 0, 0) : Vec3(L, 0, 0),
+                rail(c, i), Vec3::Zero());
+    }
+  for (int c = 0; c + 1 < rails; ++c)
+    for (int j = 1; j <= rungs; ++j) {  // at rail link round(j links / rungs), as the ladder's
+      const int i = static_cast<int>(std::lround(static_cast<double>(j) * links / rungs));
+      const std::string s = std::to_string(c) + "_" + std::to_string(j);
+      add_rod(spec, "rung" + s, h, Vec3(c * h, 0, 0) + i * L * d, 0.0);
+      add_hinge(spec, "rt" + s, rail(c, i), Vec3(L, 0, 0), "rung" + s, Vec3::Zero());
+      add_hinge(spec, "rc" + s, "rung" + s, Vec3(h, 0, 0), rail(c + 1, i), Vec3(L, 0, 0));
+    }
+  return spec;
+}
+
 MechanismSpec make_fourbar_chain(int k) {
   // Crank a, rocker c, ground pivots d apart: Grashof (a + coupler < c + d), so the crank turns
   // fully and the crank is always a valid independent coordinate. Module i's ground is module
