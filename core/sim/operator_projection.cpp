@@ -48,6 +48,9 @@ bool OperatorProjection::factorise() {
 }
 
 bool OperatorProjection::correction_negligible(const VecX& r, double tolerance) {
+  // The first correction is taken whatever its size: it sizes the workspace (the selection, Λ⁻¹
+  // and its factor) at the first projection, not inside some later step (test_no_allocation).
+  if (factorisations_ == 0) return false;
   const bool skip = !(r.size() && r.cwiseAbs().maxCoeff() > kVelocityFraction * tolerance);
   skipped_ += skip;
   return skip;
