@@ -1,5 +1,6 @@
 #include "core/sim/operator_projection.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "core/algorithms/aba.hpp"
@@ -21,10 +22,10 @@ OperatorProjection::OperatorProjection(const Mechanism& mech, const ConstraintSe
 
 bool OperatorProjection::linearise(const ConstraintContext& c, const VecX& q) {
   data_ = nullptr;
+  factorised_ = false;
   if (!set_.operator_capable()) return false;
-  // ABA's passes at zero velocity and forces (innovations_factorisation without its temporary).
-  aba(mech_.model(), c.data, q, zero_, zero_);
-  if (!innovations_valid(mech_.model(), c.data)) return false;
+  // ABA's first pass at zero velocity and forces: X0, oS (the rows and rows_times read them).
+  aba_pass1(mech_.model(), c.data, q, zero_);
   set_.operator_rows(c, all_);
   of_projected_.assign(set_.projected_rows(), -1);
   for (int r = 0; r < set_.rows(); ++r)
@@ -32,6 +33,27 @@ bool OperatorProjection::linearise(const ConstraintContext& c, const VecX& q) {
   data_ = &c.data;
   refine_failed_ = false;
   return true;
+}
+
+bool OperatorProjection::factorise() {
+  if (factorised_) return factor_valid_;
+  // The rest of aba(q, 0, 0) (innovations_factorisation without its temporary).
+  const Model& model = mech_.model();
+  for (int i = model.nb; i >= 1; --i) aba_pass2_body(model, *data_, i, zero_);
+  data_->oa[0] = -model.a_grav;
+  for (int i = 1; i <= model.nb; ++i) aba_pass3_body(model, *data_, i);
+  factorised_ = true;
+  factor_valid_ = innovations_valid(model, *data_);
+  return factor_valid_;
+}
+
+bool OperatorProjection::correction_negligible(const VecX& r, double tolerance) {
+  // The first correction is taken whatever its size: it sizes the workspace (the selection, Λ⁻¹
+  // and its factor) at the first projection, not inside some later step (test_no_allocation).
+  if (factorisations_ == 0) return false;
+  const bool skip = !(r.size() && r.cwiseAbs().maxCoeff() > kVelocityFraction * tolerance);
+  skipped_ += skip;
+  return skip;
 }
 
 void OperatorProjection::select(const VecX& r) {

@@ -25,10 +25,24 @@ namespace articula {
 class OperatorProjection {
  public:
   OperatorProjection(const Mechanism& mech, const ConstraintSet& constraints);
-  // Factorises M at q (ABA's passes at zero velocity; data.X0 is left at q) and reads the rows
-  // in body-level form. False when the set has no such form (limits, contacts) or the
-  // factorisation does not exist (a massless subtree): the caller takes the Euclidean step.
+  // ABA's first pass at q and zero velocity (data.X0 and oS left at q) and the rows in
+  // body-level form: enough for rows_times. False when the set has no such form (limits,
+  // contacts): the caller takes the Euclidean step. M is factored only by factorise().
   bool linearise(const ConstraintContext& c, const VecX& q);
+  // Completes ABA's passes (M's factorisation, as aba() at zero velocity and forces, so the
+  // same bits) once per linearise, when a step is needed. False when the factorisation does
+  // not exist (a massless subtree): the caller takes the Euclidean step.
+  bool factorise();
+  // Whether the velocity correction from residual r (J q̇ - y, before correction) can be left
+  // out: |r|_inf within kVelocityFraction of the position tolerance per second. Such a residual
+  // moves the loop errors by |r| h per step (1e-16 m at 1 ms), and the next projection measures
+  // it afresh; after RK4 steps it is typically 1e-14..6e-14 (1,000-body ladder), so most
+  // projections then need neither the correction nor M's factorisation.
+  bool correction_negligible(const VecX& r, double tolerance);
+  static constexpr double kVelocityFraction = 0.1;
+  // Velocity corrections left out since construction (negligible residuals).
+  long corrections_skipped() const { return skipped_; }
+  // step and refine_step need M's factorisation: factorise() must have returned true.
   // dq (nv) for the residual r of the projected rows (ConstraintSet::projected_rows()), with the
   // prescribed coordinates' components exactly zero. J (projected rows x nv, at the same q, from
   // ConstraintSet::position) only tells which rows are structurally zero; it is not modified.
@@ -67,7 +81,8 @@ class OperatorProjection {
   PivotedLdlt ldlt_;               // its factor, kept across steps
   VecX rhs_, mu_, res_;            // right-hand side, multipliers, residual (selected rows)
   VecX zero_;                      // q̇ = τ = 0 for the factorisation (nv)
-  long factorisations_ = 0, refined_ = 0;
+  long factorisations_ = 0, refined_ = 0, skipped_ = 0;
+  bool factorised_ = false, factor_valid_ = false;  // factorise() ran since linearise
   bool refine_failed_ = false;  // refine_step failed since the last linearise: step() factors
 
   bool refine(VecX& dq);       // from the kept factor; false when it does not converge

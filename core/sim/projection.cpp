@@ -50,6 +50,11 @@ void ManifoldProjection::linearise(const ConstraintContext& c, const VecX& q) {
 }
 
 void ManifoldProjection::min_norm_step(const ConstraintContext& c, VecX& rhs_y, VecX& out) {
+  if (weighted_now_ && !weighted_->factorise()) {
+    // No factorisation of M at q (a massless subtree): the Euclidean step, from J.
+    if (!J_current_) set_.position(c, J_, y_scratch_), J_current_ = true;
+    weighted_now_ = false;
+  }
   if (weighted_now_) {
     if (weighted_->refine_step(rhs_y, out)) return;
     if (!J_current_) set_.position(c, J_, y_scratch_), J_current_ = true;
@@ -102,6 +107,8 @@ void ManifoldProjection::project(const std::vector<DriveBinding>& drives, Data& 
   if (weighted_now_) {
     weighted_->rows_times(qd, y_scratch_);
     y_ -= y_scratch_;
+    // A negligible residual: no correction, so no factorisation of M either.
+    if (weighted_->correction_negligible(y_, tolerance)) return;
   } else {
     for (int r = 0; r < J_.rows(); ++r) {
       double x = 0.0;

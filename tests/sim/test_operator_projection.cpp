@@ -93,6 +93,7 @@ TEST_CASE("mass-weighted projection step equals the dense H^-1-weighted step",
       VecX e, dq;
       set.position(c, J, e);
       REQUIRE(op.linearise(c, q));
+      REQUIRE(op.factorise());
       op.step(J, e, dq);
       for (int v : set.prescribed_coordinates()) CHECK(dq[v] == 0.0);  // held exactly
       const VecX expected = dense_step(m, q, J, e, set.prescribed_coordinates());
@@ -202,6 +203,7 @@ TEST_CASE("mass-weighted projection keeps its factor on long chains",
     integrate_in_place(model, q, test::random_vector(model.nv, rng), 1e-5);
     forward_kinematics(model, data, q);
     REQUIRE(op.linearise(c, q));
+    REQUIRE(op.factorise());
     set.position(c, J, e);
     const VecX r = 1e-14 * (J * test::random_vector(model.nv, rng));
     if (step == 0 || !op.refine_step(r, dq)) op.step(J, r, dq);  // the fresh factor otherwise
