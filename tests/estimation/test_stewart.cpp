@@ -38,6 +38,19 @@ json stewart_with_encoders() {
   return test::sample_with_sensors("stewart_platform.json", leg_encoders());
 }
 
+// The leg encoders and a gyro and accelerometer at the top plate's origin (σ 1e-2): the issue's
+// spatial benchmark's sensors.
+json stewart_with_legs_and_imu() {
+  json sensors = leg_encoders();
+  sensors.push_back({{"name", "gyro"}, {"type", "gyro"}, {"body", "top_plate"}, {"sigma", 1e-2}});
+  sensors.push_back({{"name", "acc"},
+                     {"type", "accelerometer"},
+                     {"body", "top_plate"},
+                     {"point", {0, 0, 0}},
+                     {"sigma", 1e-2}});
+  return test::sample_with_sensors("stewart_platform.json", sensors);
+}
+
 // The plate's world pose at full coordinates q.
 Transform plate_pose(const Mechanism& mech, const VecX& q) {
   Data data(mech.model());
@@ -117,14 +130,7 @@ TEST_CASE("estimation: the Stewart platform's fixed-lag smoother reuses linearis
   // than EstimatorOptions::relinearise, u measured by the change it makes in the next knot's
   // state (newtons of leg force move micrometres over 1 ms). With u in its own units times the
   // row interval (as before), 19 of the window's 20 knots were linearised again at every row.
-  json sensors = leg_encoders();
-  sensors.push_back({{"name", "gyro"}, {"type", "gyro"}, {"body", "top_plate"}, {"sigma", 1e-2}});
-  sensors.push_back({{"name", "acc"},
-                     {"type", "accelerometer"},
-                     {"body", "top_plate"},
-                     {"point", {0, 0, 0}},
-                     {"sigma", 1e-2}});
-  const json truth_doc = test::sample_with_sensors("stewart_platform.json", sensors);
+  const json truth_doc = stewart_with_legs_and_imu();
   const Mechanism truth = prepare_project(parse_project(truth_doc.dump()).spec);
   RunOptions ro = run_options_from(truth.spec);
   ro.duration = 0.06;  // 61 rows at the file's step, 1 ms
@@ -208,14 +214,7 @@ TEST_CASE("estimation: a step after an acceleration placement equals the plain s
 // accelerometer, the legs' forces unknown), at a placed state of its log.
 TEST_CASE("estimation: forward-difference knot Jacobians agree with central differences",
           "[stewart]") {
-  json sensors = leg_encoders();
-  sensors.push_back({{"name", "gyro"}, {"type", "gyro"}, {"body", "top_plate"}, {"sigma", 1e-2}});
-  sensors.push_back({{"name", "acc"},
-                     {"type", "accelerometer"},
-                     {"body", "top_plate"},
-                     {"point", {0, 0, 0}},
-                     {"sigma", 1e-2}});
-  json doc = test::sample_with_sensors("stewart_platform.json", sensors);
+  json doc = stewart_with_legs_and_imu();
   const Mechanism truth = prepare_project(parse_project(doc.dump()).spec);
   RunOptions ro = run_options_from(truth.spec);
   ro.duration = 0.004;
