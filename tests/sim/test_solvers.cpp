@@ -88,6 +88,12 @@ TEST_CASE("A forced solver that does not apply is refused with the reason", "[si
   REQUIRE_THROWS_WITH(Simulation(door, o), Catch::Contains("operator") &&
                                                Catch::Contains("does not apply") &&
                                                Catch::Contains("limits"));
+  // The sparse method on loops with contacts names the contacts, not couplings it does not have.
+  o.solver = SolverChoice::Sparse;
+  const Mechanism walker = prepare(load_project(test::sample_path("strandbeest_walker.json")).spec);
+  REQUIRE_THROWS_WITH(Simulation(walker, o), Catch::Contains("sparse") &&
+                                                 Catch::Contains("limits, contacts") &&
+                                                 !Catch::Contains("couplings"));
   // Constraint embedding: not with limits and contacts, nor where the loops leave a spherical
   // joint's spin free (the RSSR's coupler turns about its axis).
   o.solver = SolverChoice::Embedding;

@@ -23,15 +23,25 @@ std::unique_ptr<DynamicsSolver> method2(const SolverEnv& env, bool planar_algebr
   return std::make_unique<Method2Solver>(env, planar ? pm : nullptr, false);
 }
 
+// What keeps a mechanism's rows out of RBDA 8.13's body-level equations, for its diagnosis.
+std::string without_body_level_form(const Mechanism& m) {
+  bool unilaterals = !m.spec.contacts.empty();
+  for (const JointSpec& js : m.spec.joints) unilaterals = unilaterals || js.limits || js.friction;
+  std::string what = m.couplings.empty() ? "" : "joint couplings";
+  if (unilaterals)
+    what += (what.empty() ? "" : " and ") + std::string("limits, contacts and friction");
+  return what.empty() ? "some constraint rows" : what;
+}
+
 std::unique_ptr<DynamicsSolver> sparse(const SolverEnv& env, bool forced) {
   if (!env.mech.has_loops())
     throw SetupError(
         "the sparse-matrix method (RBDA 8.13) does not apply: the mechanism has no "
         "loops");
   if (!env.constraints.body_level_capable())
-    throw SetupError(
-        "the sparse-matrix method (RBDA 8.13) does not apply: joint couplings have "
-        "no form in its body-level equations (use method2)");
+    throw SetupError("the sparse-matrix method (RBDA 8.13) does not apply: " +
+                     without_body_level_form(env.mech) +
+                     " have no form in its body-level equations yet (use method2)");
   std::shared_ptr<const SparseDynamicsModel> sm = env.mech.sparse;
   if (!sm && forced) sm = sparse_dynamics_model(env.mech);
   if (!sm)
