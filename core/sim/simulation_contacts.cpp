@@ -137,12 +137,17 @@ void Simulation::init_unilaterals() {
   }
 }
 
-// What a cam contact cannot model: friction along the profile, and a roller that fits the
-// profile's hollows in two places at once.
+// What a cam contact cannot model: friction off the cam's plane (its one slide row is along the
+// profile: a mechanism moving only in that plane, or there would be a second, axial tangent), and
+// a roller that fits the profile's hollows in two places at once.
 void Simulation::check_cam(const Unilateral& u) const {
-  if (mech_.spec.contacts[u.contact].friction > 0)
+  const Vec3 axis = u.surface == 0 ? u.normal : Vec3(data_.X0[u.surface].E.transpose() * u.normal);
+  if (mech_.spec.contacts[u.contact].friction > 0 &&
+      !(mech_.planar && std::abs(std::abs(axis.z()) - 1.0) < 1e-12))
     throw SetupError("contact '" + u.name +
-                     "': friction against a cam is not simulated yet; set its friction to 0");
+                     "': friction against a cam is simulated in planar mechanisms whose cam turns "
+                     "about the plane's normal; this one is not planar in the cam's plane (set its "
+                     "friction to 0)");
   if (u.radius >= u.cam->min_concave_radius())
     throw SetupError("contact '" + u.name + "': the roller's radius " + std::to_string(u.radius) +
                      " m is not below the cam's smallest concave radius of curvature " +

@@ -217,9 +217,16 @@ TEST_CASE("cams in the file: round trip and refusals by JSON pointer", "[cam][co
   refused(R"x("0.05 + 0.01*sin(theta/2)")x", "repeat every 2 pi");
   refused(R"([0.05, 0.06])", "at least 3 radii");
   refused(R"([0.05, "x", 0.06])", "/contacts/0/surface/profile/1");
-  // Friction on a cam is refused by the simulation, naming the contact.
+  // Friction on a cam is simulated where the mechanism moves in the cam's plane (one slide along
+  // the profile: test_cam_friction); off it the simulation refuses it, naming the contact.
   nlohmann::json doc = nlohmann::json::parse(cam_file(cam, 10.0, 0.0));
   doc["contacts"][0]["friction"] = 0.2;
-  const Mechanism mech = prepare(parse_project(doc.dump()).spec);
-  CHECK_THROWS_WITH(Simulation(mech), Catch::Contains("'roller'"));
+  const Mechanism in_plane = prepare(parse_project(doc.dump()).spec);
+  Simulation planar(in_plane);
+  planar.step(1e-3, Integrator::RK4);
+  CHECK(planar.time() > 0);
+  doc["joints"][0]["parent_frame"] = {{"position", {0, 0, 0}},
+                                      {"quaternion", {std::cos(0.15), std::sin(0.15), 0, 0}}};
+  const Mechanism tilted = prepare(parse_project(doc.dump()).spec);
+  CHECK_THROWS_WITH(Simulation(tilted), Catch::Contains("'roller'") && Catch::Contains("planar"));
 }

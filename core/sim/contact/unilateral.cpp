@@ -114,12 +114,32 @@ Touch touch_point(const Data& data, const Unilateral& u) {
   return t;
 }
 
+// κ of a slide on a cam. The touch's normal n and tangent t turn with the surface and with the
+// profile as the touch moves along it at σ = t·(v_c - v_S(c)) / (1 + k d) (k the curvature, d
+// the centre's distance from the profile; the centre is the profile point plus d n):
+// ṅ = ω_S × n + k σ t, ṫ = ω_S × t - k σ n, and x = c - r n moves at ẋ = v_c - r ṅ, so
+//   κ = ṫ·u + t·[a_B(x) + ω_B × (ẋ - v_B(x)) - a_S(x) - ω_S × (ẋ - v_S(x))]
+// (the plane's expression in slide_gap where k = 0).
+double cam_slide_bias(const Data& data, const Unilateral& u, const Vec3& t, const Vec3& n,
+                      const PointMotion& b, const PointMotion& s, const PointMotion& c) {
+  const ContactHit h = contact_hit(data, u);
+  const Transform& Xs = data.X0[u.surface];
+  const Vec3 c_s = u.surface == 0 ? h.centre : Vec3(Xs.E * (h.centre - Xs.r));
+  const PointMotion sc = point_motion(data, u.surface, c_s, true);
+  const double sigma = t.dot(c.v - sc.v) / (1 + h.curvature * h.distance);
+  const Vec3 ndot = s.w.cross(n) + h.curvature * sigma * t;
+  const Vec3 tdot = s.w.cross(t) - h.curvature * sigma * n;
+  const Vec3 xdot = c.v - u.radius * ndot;
+  return tdot.dot(b.v - s.v) + t.dot(b.a + b.w.cross(xdot - b.v) - s.a - s.w.cross(xdot - s.v));
+}
+
 // A slide: the tangential velocity of the body's material point at the touching point over the
 // surface's, along the tangent t (fixed in the surface): w = t·(v_B(x) - v_S(x)). No position
 // level (rolling is not integrable): φ = 0. Its rate's derivative, with x = c - r n moving and t
 // turning with the surface (ṫ = ω_S × t, ẋ = v_c - r ω_S × n), has the q̈-free part
 //   κ = (ω_S × t)·u + t·[a_B(x) + r ω_B × ((ω_B - ω_S) × n) - a_S(x) - ω_S × (ẋ - v_S(x))]
-// where u = v_B(x) - v_S(x) and a_B(x), a_S(x) are material accelerations at q̈ = 0.
+// where u = v_B(x) - v_S(x) and a_B(x), a_S(x) are material accelerations at q̈ = 0. On a cam
+// (cam_slide_bias) t is the profile's tangent at the touch, which also turns as the touch moves.
 void slide_gap(const Mechanism& mech, const Data& data, const Unilateral& u, GapState& out,
                RowRef J, bool want_J, bool rates) {
   const Touch p = touch_point(data, u);
@@ -137,8 +157,12 @@ void slide_gap(const Mechanism& mech, const Data& data, const Unilateral& u, Gap
   const PointMotion s = point_motion(data, u.surface, p.x_surface, true);
   const PointMotion c = point_motion(data, u.body, u.point, true);
   const Vec3 w = b.v - s.v;
-  const Vec3 xdot = c.v - u.radius * s.w.cross(p.n);
   out.rate = t.dot(w);
+  if (u.cam) {
+    out.bias = cam_slide_bias(data, u, t, p.n, b, s, c);
+    return;
+  }
+  const Vec3 xdot = c.v - u.radius * s.w.cross(p.n);
   out.bias = s.w.cross(t).dot(w) + t.dot(b.a + u.radius * b.w.cross((b.w - s.w).cross(p.n)) - s.a -
                                          s.w.cross(xdot - s.v));
 }
@@ -228,6 +252,10 @@ void bind_slides(const Mechanism& mech, const Data& data0, std::vector<Unilatera
   u.normal_item = normal;
   u.bound = mech.spec.contacts[u.contact].friction;
   u.restitution = 0.0;
+  if (u.cam) {  // one tangent, the profile's at the touch (the follower moves in the cam's plane)
+    out.push_back(u);
+    return;
+  }
   const Mat3 E = u.surface == 0 ? Mat3::Identity() : data0.X0[u.surface].E;  // world->surface
   const Vec3 n = E.transpose() * u.normal;
   const bool in_plane = mech.planar && std::abs(n.z()) < 1e-12;
@@ -303,6 +331,7 @@ SlotPosition slot_position(const Data& data, const Unilateral& u) {
 }
 
 Vec3 slide_tangent(const Data& data, const Unilateral& u) {
+  if (u.slide() && u.cam) return contact_hit(data, u).tangent;  // the profile's, at the touch
   return u.surface == 0 ? u.tangent : Vec3(data.X0[u.surface].E.transpose() * u.tangent);
 }
 
