@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench/bench_models.hpp"
+#include "bench/peer_contact_gate.hpp"
 #include "core/algorithms/aba.hpp"
 #include "core/algorithms/closed_loop_dynamics.hpp"
 #include "core/algorithms/crba.hpp"
@@ -293,14 +294,38 @@ void register_scale_family(const std::string& filter) {
   }
 }
 
+// The filter (read before benchmark::Initialize consumes the flags), and --contact-gate (issue
+// 16's Simbody gate, seconds of Simbody's stepper) taken out of argv.
+std::string take_own_arguments(int& argc, char** argv, bool& contact_gate) {
+  std::string filter;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]).rfind("--benchmark_filter=", 0) == 0) filter = argv[i];
+    if (std::string(argv[i]) == "--contact-gate")
+      contact_gate = true;
+    else
+      argv[kept++] = argv[i];
+  }
+  argc = kept;
+  return filter;
+}
+
 }  // namespace
 }  // namespace articula::bench
 
 int main(int argc, char** argv) {
   using namespace articula::bench;
-  std::string filter;  // read before Initialize consumes the flags
-  for (int i = 1; i < argc; ++i)
+  std::string filter;         // read before Initialize consumes the flags
+  bool contact_gate = false;  // --contact-gate: issue 16's Simbody gate (tens of seconds)
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]).rfind("--benchmark_filter=", 0) == 0) filter = argv[i];
+    if (std::string(argv[i]) == "--contact-gate")
+      contact_gate = true;
+    else
+      argv[kept++] = argv[i];
+  }
+  argc = kept;
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
 
@@ -372,6 +397,7 @@ int main(int argc, char** argv) {
 #endif
 #ifdef ARTICULA_BENCH_SIMBODY
   if (!register_simbody(peer_models)) return 1;
+  if (contact_gate) simbody_contact_gate(ARTICULA_SOURCE_DIR "/samples");  // printed
 #endif
 #ifdef ARTICULA_BENCH_PINOCCHIO
   if (!register_pinocchio(peer_models)) return 1;

@@ -1,7 +1,8 @@
 // Coulomb friction against a disc cam (contract-additions-2 §2, issue 16): the slide row along the
 // profile against finite differences on a turning, moving cam under a free follower; and a roller
 // free to spin, pressed by its weight onto a round cam turning at constant speed, which slips
-// until it rolls, at t* = I R ω / (μ N r²), with the energy that slipping dissipated in closed form.
+// until it rolls, at t* = I R ω / (μ N r²), with the energy that slipping dissipated in closed
+// form.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <sstream>
