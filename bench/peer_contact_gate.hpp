@@ -12,9 +12,9 @@ namespace articula::bench {
 // A door on a vertical hinge (gravity along the axis: no torque), a torsion spring and damper,
 // end stops with restitution: the door_stop sample.
 struct HingeStopCase {
-  double inertia = 0;                 // about the hinge, kg m²
-  double stiffness = 0, rest = 0;     // N m / rad, rad
-  double damping = 0;                 // N m s / rad
+  double inertia = 0;                  // about the hinge, kg m²
+  double stiffness = 0, rest = 0;      // N m / rad, rad
+  double damping = 0;                  // N m s / rad
   double lower = 0, upper = 0, e = 0;  // stops (rad) and their restitution
   double q0 = 0, qd0 = 0, t_end = 0, step = 0;
 };

@@ -73,7 +73,8 @@ std::vector<PeerImpact> simbody_ball_drop(const BallDropCase& c) {
   SimTK::SimbodyMatterSubsystem matter(system);
   SimTK::GeneralForceSubsystem forces(system);
   SimTK::Force::UniformGravity(forces, matter, SimTK::Vec3(0, -c.g, 0));
-  const SimTK::Body::Rigid body(SimTK::MassProperties(c.mass, SimTK::Vec3(0), SimTK::Inertia(1e-4)));
+  const SimTK::Body::Rigid body(
+      SimTK::MassProperties(c.mass, SimTK::Vec3(0), SimTK::Inertia(1e-4)));
   // A Slider moves along its frames' x: turned about z so that it moves along y (the ball's own
   // frame stays aligned with the world's: X_GB = Rz T_x(q) Rz^-1 = T_y(q)).
   const SimTK::Transform up(SimTK::Rotation(SimTK::Pi / 2, SimTK::ZAxis));

@@ -20,6 +20,7 @@ packages=(
   python3-pytest                                   # its tests (tests/python, run by ctest)
   python3-dask python3-distributed python3-pandas  # articula.study on a Dask cluster
   python3-scipy python3-matplotlib                 # examples/: optimisation, plots
+  python3-siconos                                  # tests/peers: a second contact reference
   liburdfdom-dev libtinyxml-dev libsdformat-dev    # interchange/: URDF and SDFormat import
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev  # video export (H.264 MP4, WebM, GIF)
   ffmpeg                                           # ffprobe, to check exported videos in tests
