@@ -105,6 +105,36 @@ void SparseDynamicsWork::resize(const SparseDynamicsModel& sm) {
 }
 
 namespace {
+// The kept components (ω_z, v_x, v_y) of X0^-1 m: a body-coordinate motion m in the absolute
+// frame (E, r: the body's ^iX_0', r relative to sm.origin). RBDA Table A.2's inverse, 3 rows.
+inline void sparse_planar_to_base(const Mat3& E, const Vec3& r, const Vec6& m, double* out) {
+  const Vec3 w = E.transpose() * m.head<3>();
+  out[0] = w.z();
+  out[1] = E.col(0).dot(m.tail<3>()) + r.y() * w.z() - r.z() * w.y();
+  out[2] = E.col(1).dot(m.tail<3>()) + r.z() * w.x() - r.x() * w.z();
+}
+
+// Planar right-hand side r_i = -(I0 (a0 - g) + v0 ×* I0 v0) in the absolute frame, kept
+// components only, from the body's planar block D = I0 (3 x 3, already assembled): the spatial
+// expression X0^T (-(I (a - X0 g) + v ×* I v)) with the out-of-plane velocity components (zero in a
+// planar mechanism) left out. v ×* h in the plane: (v_x h_y - v_y h_x, -ω h_y, ω h_x).
+void sparse_planar_body_rhs(const SparseDynamicsModel& sm, const Transform& X0, const Vec6& v,
+                            const Vec6& a, const Vec6& a_grav, const double* D, double* rhs) {
+  const Vec3 r = X0.r - sm.origin;
+  double v0[3], a0[3];
+  sparse_planar_to_base(X0.E, r, v, v0);
+  sparse_planar_to_base(X0.E, r, a, a0);
+  a0[0] -= a_grav[2], a0[1] -= a_grav[3], a0[2] -= a_grav[4];
+  double h[3], f[3];
+  for (int k = 0; k < 3; ++k) {
+    h[k] = D[k] * v0[0] + D[k + 3] * v0[1] + D[k + 6] * v0[2];
+    f[k] = D[k] * a0[0] + D[k + 3] * a0[1] + D[k + 6] * a0[2];
+  }
+  rhs[0] = -(f[0] + v0[1] * h[2] - v0[2] * h[1]);
+  rhs[1] = -(f[1] - v0[0] * h[2]);
+  rhs[2] = -(f[2] + v0[0] * h[1]);
+}
+
 // Body blocks and right-hand sides: I_i in base coordinates, r_i = X0^T (f_x - I a^vp - v × I v)
 // with gravity as a fictitious base acceleration (RBDA 5.3), plus the joint forces τ.
 template <class Sink>
@@ -127,6 +157,15 @@ void assemble_bodies(const Model& model, const SparseDynamicsModel& sm, const Da
       const Mat6 I0 = transpose_apply(X0, I).matrix();
       Eigen::Map<Mat6> block(D);
       block = I0;
+    }
+    if (sm.planar && sm.planar_assembly) {
+      sparse_planar_body_rhs(sm, data.X0[i], data.v[i], data.a[i], model.a_grav, D, w.rhs(i - 1));
+      if (f_ext) {  // given in world coordinates
+        double fe[6];
+        reduce(sm, X0.transpose_apply(data.X0[i].apply_force((*f_ext)[i])), fe);
+        for (int k = 0; k < 3; ++k) w.rhs(i - 1)[k] += fe[k];
+      }
+      continue;
     }
     Force b =
         I * Motion(data.a[i] - X0.apply(model.a_grav)) + cross_force(data.v[i], I * data.v[i]);
@@ -162,6 +201,36 @@ void put_joint_column(const SparseDynamicsModel& sm, const SparseDynamicsModel::
   w.column(j, rows, c, t);
 }
 
+// Two unit vectors orthogonal to the joint axis s (ω_z, v_x, v_y), by cross products with its
+// smallest axis; all three axes for a fixed joint (s = 0).
+inline void sparse_planar_complement(const Vec3& s, bool fixed, Vec3 (&t)[3]) {
+  t[0] = Vec3::UnitX(), t[1] = Vec3::UnitY(), t[2] = Vec3::UnitZ();
+  if (fixed) return;
+  int k = 0;
+  s.cwiseAbs().minCoeff(&k);
+  t[0] = s.cross(Vec3::Unit(k)).normalized();
+  t[1] = s.cross(t[0]).normalized();
+}
+
+// The planar rows of a tree joint with at most one freedom, from the kept components of its axis
+// in the absolute frame: the complement's columns, and the drive row s / |s|^2.
+template <class Sink>
+void sparse_planar_tree_joint(const SparseDynamicsModel& sm,
+                              const SparseDynamicsModel::JointNode& j, const Data& data, int nv,
+                              int rows, Sink& w) {
+  Vec3 s = Vec3::Zero();
+  if (nv == 1)
+    sparse_planar_to_base(data.X0[j.body].E, data.X0[j.body].r - sm.origin,
+                          data.jc[j.body].S.col(0), s.data());
+  Vec3 t[3];
+  sparse_planar_complement(s, nv == 0, t);
+  for (int c = 0; c < j.constraint_rows; ++c) w.column(j, rows, c, t[c].data());
+  if (j.drive >= 0) {
+    const Vec3 u = s / s.squaredNorm();
+    w.column(j, rows, j.constraint_rows, u.data());
+  }
+}
+
 // Tree joint i: T^T (Δ_i - Δ_λ(i)) = 0 with T spanning the complement of S (base coordinates);
 // a motion drive adds the row S^T/|S|^2 with right-hand side q̈_d.
 template <class Sink>
@@ -169,9 +238,14 @@ void assemble_tree_joint(const Model& model, const SparseDynamicsModel& sm,
                          const SparseDynamicsModel::JointNode& j, const Data& data,
                          const SparseDriveInput& drives, Sink& w) {
   const int i = j.body, nv = model.joints[i].nv(), rows = j.constraint_rows + (j.drive >= 0);
-  const Transform X0 = X0s(sm, data, i);
   double* rhs = w.rhs(j.node);
   for (int c = 0; c < j.constraint_rows; ++c) rhs[c] = 0.0;
+  if (sm.planar && sm.planar_assembly && nv <= 1) {
+    sparse_planar_tree_joint(sm, j, data, nv, rows, w);
+    if (j.drive >= 0) rhs[j.constraint_rows] = -drives.tree_qdd[j.drive];
+    return;
+  }
+  const Transform X0 = X0s(sm, data, i);
   Motion s0 = Motion::Zero();  // the first column of S, base coordinates
   if (nv > 0) s0 = X0.inverse_apply(Motion(data.jc[i].S.col(0)));
   if (j.constant_T) {
@@ -179,13 +253,8 @@ void assemble_tree_joint(const Model& model, const SparseDynamicsModel& sm,
       put_joint_column(sm, j, rows, c, X0.transpose_apply(Force(j.T_local.col(c))), w);
   } else if (sm.planar && nv <= 1) {
     const Vec3 s = nv ? Vec3(s0[2], s0[3], s0[4]) : Vec3::Zero();
-    Vec3 t[3] = {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()};  // a fixed joint: all three
-    if (nv == 1) {  // two vectors orthogonal to s, by cross products with its smallest axis
-      int k = 0;
-      s.cwiseAbs().minCoeff(&k);
-      t[0] = s.cross(Vec3::Unit(k)).normalized();
-      t[1] = s.cross(t[0]).normalized();
-    }
+    Vec3 t[3];
+    sparse_planar_complement(s, nv == 0, t);
     for (int c = 0; c < j.constraint_rows; ++c)
       put_joint_column(sm, j, rows, c, expand(sm, t[c].data()), w);
   } else if (!sm.planar && nv == 2 && data.jc[i].S.bottomRows<3>().isZero(0.0)) {

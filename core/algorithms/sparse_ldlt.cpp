@@ -284,7 +284,8 @@ namespace {
 // template arguments, so each small product is unrolled; the analysis stores the kernel index.
 constexpr int kMaxBlock = 6;
 
-// In place: the lower triangle of s * D becomes its Cholesky factor C (column-major, M x M).
+// In place: the lower triangle of s * D becomes its Cholesky factor C (column-major, M x M), with
+// C's diagonal stored as reciprocals (1 / C_jj), so that no solve divides.
 // False when a pivot (squared diagonal of C) is not above rel_tol * ref, ref being D's largest
 // diagonal magnitude when not given; scale returns that magnitude.
 template <int M>
@@ -296,12 +297,12 @@ bool cholesky(double* D, double s, double ref, double rel_tol, double& scale) {
     double d = s * D[j + j * M];
     for (int l = 0; l < j; ++l) d -= D[j + l * M] * D[j + l * M];
     if (!(d > rel_tol * ref)) return false;
-    const double c = std::sqrt(d);
-    D[j + j * M] = c;
+    const double inv = 1.0 / std::sqrt(d);
+    D[j + j * M] = inv;  // stored as its reciprocal: the solves multiply
     for (int i = j + 1; i < M; ++i) {
       double a = s * D[i + j * M];
       for (int l = 0; l < j; ++l) a -= D[i + l * M] * D[j + l * M];
-      D[i + j * M] = a / c;
+      D[i + j * M] = a * inv;
     }
   }
   return true;
@@ -311,7 +312,7 @@ bool cholesky(double* D, double s, double ref, double rel_tol, double& scale) {
 template <int R, int M>
 void right_solve(double* __restrict B, const double* __restrict C) {
   for (int j = 0; j < M; ++j) {
-    const double inv = 1.0 / C[j + j * M];
+    const double inv = C[j + j * M];  // 1 / C_jj
     for (int r = 0; r < R; ++r) {
       double y = B[r + j * R];
       for (int l = 0; l < j; ++l) y -= C[j + l * M] * B[r + l * R];
@@ -424,7 +425,7 @@ void solve_forward(const SparseLdltPattern& p, const double* v, double* x, int k
   for (int j = 0; j < M; ++j) {
     double t = z[j];
     for (int l = 0; l < j; ++l) t -= C[j + l * M] * z[l];
-    z[j] = t / C[j + j * M];
+    z[j] = t * C[j + j * M];
   }
   if (!p.body[u])
     for (int j = 0; j < M; ++j) z[j] = -z[j];
@@ -447,7 +448,7 @@ void solve_backward(const SparseLdltPattern& p, const double* v, double* x, int 
   for (int j = M - 1; j >= 0; --j) {
     double t = z[j];
     for (int l = j + 1; l < M; ++l) t -= C[l + j * M] * z[l];
-    z[j] = t / C[j + j * M];
+    z[j] = t * C[j + j * M];
   }
 }
 using SolveFn = void (*)(const SparseLdltPattern&, const double*, double*, int);
