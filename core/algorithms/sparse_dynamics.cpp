@@ -201,15 +201,25 @@ void put_joint_column(const SparseDynamicsModel& sm, const SparseDynamicsModel::
   w.column(j, rows, c, t);
 }
 
-// Two unit vectors orthogonal to the joint axis s (ω_z, v_x, v_y), by cross products with its
-// smallest axis; all three axes for a fixed joint (s = 0).
+// Two unit vectors orthogonal to the joint axis s (ω_z, v_x, v_y): t0 = s × e_k with e_k its
+// smallest axis, t1 = s × t0 (|t1| = |s| |t0|, as s ⊥ t0), both normalised with independent
+// square roots; all three axes for a fixed joint (s = 0).
 inline void sparse_planar_complement(const Vec3& s, bool fixed, Vec3 (&t)[3]) {
   t[0] = Vec3::UnitX(), t[1] = Vec3::UnitY(), t[2] = Vec3::UnitZ();
   if (fixed) return;
-  int k = 0;
-  s.cwiseAbs().minCoeff(&k);
-  t[0] = s.cross(Vec3::Unit(k)).normalized();
-  t[1] = s.cross(t[0]).normalized();
+  const double a0 = std::abs(s[0]), a1 = std::abs(s[1]), a2 = std::abs(s[2]);
+  double u0, u1, u2;  // s × e_k
+  if (a0 <= a1 && a0 <= a2)
+    u0 = 0.0, u1 = s[2], u2 = -s[1];
+  else if (a1 <= a2)
+    u0 = -s[2], u1 = 0.0, u2 = s[0];
+  else
+    u0 = s[1], u1 = -s[0], u2 = 0.0;
+  const double uu = u0 * u0 + u1 * u1 + u2 * u2, ss = s.squaredNorm();
+  const double i0 = 1.0 / std::sqrt(uu), i1 = 1.0 / std::sqrt(uu * ss);
+  t[0] = Vec3(u0 * i0, u1 * i0, u2 * i0);
+  t[1] = Vec3((s[1] * u2 - s[2] * u1) * i1, (s[2] * u0 - s[0] * u2) * i1,
+              (s[0] * u1 - s[1] * u0) * i1);
 }
 
 // The planar rows of a tree joint with at most one freedom, from the kept components of its axis
@@ -334,6 +344,13 @@ void read_back(const Model& model, const SparseDynamicsModel& sm, Data& data,
   for (int i = 1; i <= model.nb; ++i) {
     const int nv = model.joints[i].nv(), vi = model.v_index[i];
     if (nv == 0) continue;
+    if (sm.planar && sm.planar_assembly && is_axial_revolute(model.joints[i])) {
+      // q̈ = ω_z of X0 (Δ_i - Δ_λ(i)) in body coordinates: E's row 2 times the planar ω_z
+      const int p = model.parent[i];
+      const double dz = x[sm.pattern.x_offset[i - 1]] - (p ? x[sm.pattern.x_offset[p - 1]] : 0.0);
+      data.qdd[vi] = data.X0[i].E(2, 2) * dz;
+      continue;
+    }
     const Motion m = X0s(sm, data, i).apply(Motion(delta(i) - delta(model.parent[i])));
     rates_from_motion(model.joints[i], data.jc[i].S, m, data.qdd.data() + vi);
   }
