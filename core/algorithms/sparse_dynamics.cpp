@@ -107,11 +107,15 @@ void SparseDynamicsWork::resize(const SparseDynamicsModel& sm) {
 namespace {
 // The kept components (ω_z, v_x, v_y) of X0^-1 m: a body-coordinate motion m in the absolute
 // frame (E, r: the body's ^iX_0', r relative to sm.origin). RBDA Table A.2's inverse, 3 rows.
-inline void sparse_planar_to_base(const Mat3& E, const Vec3& r, const Vec6& m, double* out) {
-  const Vec3 w = E.transpose() * m.head<3>();
-  out[0] = w.z();
-  out[1] = E.col(0).dot(m.tail<3>()) + r.y() * w.z() - r.z() * w.y();
-  out[2] = E.col(1).dot(m.tail<3>()) + r.z() * w.x() - r.x() * w.z();
+inline void sparse_planar_to_base(const Mat3& E, const Vec3& r, const double* m, double* out) {
+  double w[3], v[3];  // E^T ω, E^T v
+  for (int a = 0; a < 3; ++a) {
+    w[a] = E(0, a) * m[0] + E(1, a) * m[1] + E(2, a) * m[2];
+    v[a] = E(0, a) * m[3] + E(1, a) * m[4] + E(2, a) * m[5];
+  }
+  out[0] = w[2];
+  out[1] = v[0] + r.y() * w[2] - r.z() * w[1];
+  out[2] = v[1] + r.z() * w[0] - r.x() * w[2];
 }
 
 // Planar right-hand side r_i = -(I0 (a0 - g) + v0 ×* I0 v0) in the absolute frame, kept
@@ -122,8 +126,8 @@ void sparse_planar_body_rhs(const SparseDynamicsModel& sm, const Transform& X0, 
                             const Vec6& a, const Vec6& a_grav, const double* D, double* rhs) {
   const Vec3 r = X0.r - sm.origin;
   double v0[3], a0[3];
-  sparse_planar_to_base(X0.E, r, v, v0);
-  sparse_planar_to_base(X0.E, r, a, a0);
+  sparse_planar_to_base(X0.E, r, v.data(), v0);
+  sparse_planar_to_base(X0.E, r, a.data(), a0);
   a0[0] -= a_grav[2], a0[1] -= a_grav[3], a0[2] -= a_grav[4];
   double h[3], f[3];
   for (int k = 0; k < 3; ++k) {
@@ -202,24 +206,28 @@ void put_joint_column(const SparseDynamicsModel& sm, const SparseDynamicsModel::
 }
 
 // Two unit vectors orthogonal to the joint axis s (ω_z, v_x, v_y): t0 = s × e_k with e_k its
-// smallest axis, t1 = s × t0 (|t1| = |s| |t0|, as s ⊥ t0), both normalised with independent
-// square roots; all three axes for a fixed joint (s = 0).
-inline void sparse_planar_complement(const Vec3& s, bool fixed, Vec3 (&t)[3]) {
-  t[0] = Vec3::UnitX(), t[1] = Vec3::UnitY(), t[2] = Vec3::UnitZ();
+// smallest axis, t1 = s × t0 (|t1| = |s| |t0|, as s ⊥ t0), normalised by independent square
+// roots; all three axes for a fixed joint (s = 0). (Unnormalised, of order |s|, they cost the
+// 1000-body ladder digits: 1e-11 relative in q̈.)
+inline void sparse_planar_complement(const double* s, bool fixed, double (&t)[3][3]) {
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) t[a][b] = a == b ? 1.0 : 0.0;
   if (fixed) return;
   const double a0 = std::abs(s[0]), a1 = std::abs(s[1]), a2 = std::abs(s[2]);
-  double u0, u1, u2;  // s × e_k
+  double* u = t[0];  // s × e_k
   if (a0 <= a1 && a0 <= a2)
-    u0 = 0.0, u1 = s[2], u2 = -s[1];
+    u[0] = 0.0, u[1] = s[2], u[2] = -s[1];
   else if (a1 <= a2)
-    u0 = -s[2], u1 = 0.0, u2 = s[0];
+    u[0] = -s[2], u[1] = 0.0, u[2] = s[0];
   else
-    u0 = s[1], u1 = -s[0], u2 = 0.0;
-  const double uu = u0 * u0 + u1 * u1 + u2 * u2, ss = s.squaredNorm();
+    u[0] = s[1], u[1] = -s[0], u[2] = 0.0;
+  const double uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+  const double ss = s[0] * s[0] + s[1] * s[1] + s[2] * s[2];
   const double i0 = 1.0 / std::sqrt(uu), i1 = 1.0 / std::sqrt(uu * ss);
-  t[0] = Vec3(u0 * i0, u1 * i0, u2 * i0);
-  t[1] = Vec3((s[1] * u2 - s[2] * u1) * i1, (s[2] * u0 - s[0] * u2) * i1,
-              (s[0] * u1 - s[1] * u0) * i1);
+  t[1][0] = (s[1] * u[2] - s[2] * u[1]) * i1;
+  t[1][1] = (s[2] * u[0] - s[0] * u[2]) * i1;
+  t[1][2] = (s[0] * u[1] - s[1] * u[0]) * i1;
+  for (int a = 0; a < 3; ++a) u[a] *= i0;
 }
 
 // The planar rows of a tree joint with at most one freedom, from the kept components of its axis
@@ -228,16 +236,17 @@ template <class Sink>
 void sparse_planar_tree_joint(const SparseDynamicsModel& sm,
                               const SparseDynamicsModel::JointNode& j, const Data& data, int nv,
                               int rows, Sink& w) {
-  Vec3 s = Vec3::Zero();
+  double s[3] = {0.0, 0.0, 0.0};
   if (nv == 1)
     sparse_planar_to_base(data.X0[j.body].E, data.X0[j.body].r - sm.origin,
-                          data.jc[j.body].S.col(0), s.data());
-  Vec3 t[3];
+                          data.jc[j.body].S.data(), s);
+  double t[3][3];
   sparse_planar_complement(s, nv == 0, t);
-  for (int c = 0; c < j.constraint_rows; ++c) w.column(j, rows, c, t[c].data());
+  for (int c = 0; c < j.constraint_rows; ++c) w.column(j, rows, c, t[c]);
   if (j.drive >= 0) {
-    const Vec3 u = s / s.squaredNorm();
-    w.column(j, rows, j.constraint_rows, u.data());
+    const double inv = 1.0 / (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    const double u[3] = {s[0] * inv, s[1] * inv, s[2] * inv};
+    w.column(j, rows, j.constraint_rows, u);
   }
 }
 
@@ -263,8 +272,13 @@ void assemble_tree_joint(const Model& model, const SparseDynamicsModel& sm,
       put_joint_column(sm, j, rows, c, X0.transpose_apply(Force(j.T_local.col(c))), w);
   } else if (sm.planar && nv <= 1) {
     const Vec3 s = nv ? Vec3(s0[2], s0[3], s0[4]) : Vec3::Zero();
-    Vec3 t[3];
-    sparse_planar_complement(s, nv == 0, t);
+    Vec3 t[3] = {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()};  // a fixed joint: all three
+    if (nv == 1) {  // two vectors orthogonal to s, by cross products with its smallest axis
+      int k = 0;
+      s.cwiseAbs().minCoeff(&k);
+      t[0] = s.cross(Vec3::Unit(k)).normalized();
+      t[1] = s.cross(t[0]).normalized();
+    }
     for (int c = 0; c < j.constraint_rows; ++c)
       put_joint_column(sm, j, rows, c, expand(sm, t[c].data()), w);
   } else if (!sm.planar && nv == 2 && data.jc[i].S.bottomRows<3>().isZero(0.0)) {
