@@ -118,22 +118,36 @@ inline void sparse_planar_to_base(const Mat3& E, const Vec3& r, const double* m,
   out[2] = v[1] + r.z() * w[0] - r.x() * w[2];
 }
 
-// Planar right-hand side r_i = -(I0 (a0 - g) + v0 ×* I0 v0) in the absolute frame, kept
-// components only, from the body's planar block D = I0 (3 x 3, already assembled): the spatial
-// expression X0^T (-(I (a - X0 g) + v ×* I v)) with the out-of-plane velocity components (zero in a
-// planar mechanism) left out. v ×* h in the plane: (v_x h_y - v_y h_x, -ω h_y, ω h_x).
-void sparse_planar_body_rhs(const SparseDynamicsModel& sm, const Transform& X0, const Vec6& v,
-                            const Vec6& a, const Vec6& a_grav, const double* D, double* rhs) {
-  const Vec3 r = X0.r - sm.origin;
-  double v0[3], a0[3];
-  sparse_planar_to_base(X0.E, r, v.data(), v0);
-  sparse_planar_to_base(X0.E, r, a.data(), a0);
-  a0[0] -= a_grav[2], a0[1] -= a_grav[3], a0[2] -= a_grav[4];
-  double h[3], f[3];
+// A planar body's block D = X0^T I X0 on (ω_z, v_x, v_y) (Eq. 2.66 restricted to the plane) and
+// right-hand side r_i = -(D (a0 - g) + v0 ×* D v0) in the absolute frame: the spatial expression
+// X0^T (-(I (a - X0 g) + v ×* I v)) with the out-of-plane velocity components (zero in a planar
+// mechanism) left out. v ×* h in the plane: (v_x h_y - v_y h_x, -ω h_y, ω h_x). In scalars.
+void sparse_planar_body(const SparseDynamicsModel& sm, const RigidBodyInertia& I,
+                        const Transform& X0, const Vec6& v, const Vec6& a, const Vec6& a_grav,
+                        double* D, double* rhs) {
+  const Mat3& E = X0.E;
+  const double r[3] = {X0.r[0] - sm.origin[0], X0.r[1] - sm.origin[1], X0.r[2] - sm.origin[2]};
+  const double ez[3] = {E(0, 2), E(1, 2), E(2, 2)};
+  double h1[3], Iez[3];  // E^T h, Ibar ez
   for (int k = 0; k < 3; ++k) {
-    h[k] = D[k] * v0[0] + D[k + 3] * v0[1] + D[k + 6] * v0[2];
-    f[k] = D[k] * a0[0] + D[k + 3] * a0[1] + D[k + 6] * a0[2];
+    h1[k] = E(0, k) * I.h[0] + E(1, k) * I.h[1] + E(2, k) * I.h[2];
+    Iez[k] = I.Ibar(k, 0) * ez[0] + I.Ibar(k, 1) * ez[1] + I.Ibar(k, 2) * ez[2];
   }
+  const double Izz = ez[0] * Iez[0] + ez[1] * Iez[1] + ez[2] * Iez[2] +
+                     2 * (r[0] * h1[0] + r[1] * h1[1]) + I.m * (r[0] * r[0] + r[1] * r[1]);
+  const double hx = h1[0] + I.m * r[0], hy = h1[1] + I.m * r[1];
+  D[0] = Izz, D[1] = -hy, D[2] = hx;
+  D[3] = -hy, D[4] = I.m, D[5] = 0.0;
+  D[6] = hx, D[7] = 0.0, D[8] = I.m;
+  const Vec3 rv(r[0], r[1], r[2]);
+  double v0[3], a0[3];
+  sparse_planar_to_base(E, rv, v.data(), v0);
+  sparse_planar_to_base(E, rv, a.data(), a0);
+  a0[0] -= a_grav[2], a0[1] -= a_grav[3], a0[2] -= a_grav[4];
+  const double h[3] = {Izz * v0[0] - hy * v0[1] + hx * v0[2], -hy * v0[0] + I.m * v0[1],
+                       hx * v0[0] + I.m * v0[2]};
+  const double f[3] = {Izz * a0[0] - hy * a0[1] + hx * a0[2], -hy * a0[0] + I.m * a0[1],
+                       hx * a0[0] + I.m * a0[2]};
   rhs[0] = -(f[0] + v0[1] * h[2] - v0[2] * h[1]);
   rhs[1] = -(f[1] - v0[0] * h[2]);
   rhs[2] = -(f[2] + v0[0] * h[1]);
@@ -147,8 +161,17 @@ void assemble_bodies(const Model& model, const SparseDynamicsModel& sm, const Da
   const int d = sm.d;
   for (int i = 1; i <= model.nb; ++i) {
     const RigidBodyInertia& I = model.inertia[i];
-    const Transform X0 = X0s(sm, data, i);
     double* D = w.body_block(i);
+    if (sm.planar && sm.planar_assembly) {
+      sparse_planar_body(sm, I, data.X0[i], data.v[i], data.a[i], model.a_grav, D, w.rhs(i - 1));
+      if (f_ext) {  // given in world coordinates
+        double fe[6];
+        reduce(sm, X0s(sm, data, i).transpose_apply(data.X0[i].apply_force((*f_ext)[i])), fe);
+        for (int k = 0; k < 3; ++k) w.rhs(i - 1)[k] += fe[k];
+      }
+      continue;
+    }
+    const Transform X0 = X0s(sm, data, i);
     if (sm.planar) {  // X0^T I X0 on (ω_z, v_x, v_y) only: Eq. 2.66 restricted to the plane
       const Vec3 ez = X0.E.col(2), h1 = X0.E.transpose() * I.h, r = X0.r;
       const double Izz = ez.dot(I.Ibar * ez) + 2 * (r.x() * h1.x() + r.y() * h1.y()) +
@@ -161,15 +184,6 @@ void assemble_bodies(const Model& model, const SparseDynamicsModel& sm, const Da
       const Mat6 I0 = transpose_apply(X0, I).matrix();
       Eigen::Map<Mat6> block(D);
       block = I0;
-    }
-    if (sm.planar && sm.planar_assembly) {
-      sparse_planar_body_rhs(sm, data.X0[i], data.v[i], data.a[i], model.a_grav, D, w.rhs(i - 1));
-      if (f_ext) {  // given in world coordinates
-        double fe[6];
-        reduce(sm, X0.transpose_apply(data.X0[i].apply_force((*f_ext)[i])), fe);
-        for (int k = 0; k < 3; ++k) w.rhs(i - 1)[k] += fe[k];
-      }
-      continue;
     }
     Force b =
         I * Motion(data.a[i] - X0.apply(model.a_grav)) + cross_force(data.v[i], I * data.v[i]);
@@ -389,10 +403,12 @@ bool sparse_forward_dynamics_from_kinematics(const Model& model, const SparseDyn
   FactorSink sink{sm, w};
   assemble(model, sm, data, loops, tau, alpha, beta, drives, sink, f_ext);
   const bool first = w.factor.reference.empty() || w.factor.reference[0] == 0.0;
-  if (!(first ? sparse_ldlt_calibrate(sm.pattern, w.factor)
-              : sparse_ldlt_factor(sm.pattern, w.factor)))
+  if (first) {
+    if (!sparse_ldlt_calibrate(sm.pattern, w.factor)) return false;
+    sparse_ldlt_solve(sm.pattern, w.factor, w.x.data());
+  } else if (!sparse_ldlt_factor_solve(sm.pattern, w.factor, w.x.data())) {
     return false;
-  sparse_ldlt_solve(sm.pattern, w.factor, w.x.data());
+  }
   read_back(model, sm, data, w);
   for (const SparseDynamicsModel::JointNode& j : sm.joints) {
     if (j.loop < 0) continue;

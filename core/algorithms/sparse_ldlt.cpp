@@ -388,34 +388,6 @@ constexpr auto kUpdate = update_table(std::make_integer_sequence<int, 216>{});
 constexpr PivotFn kPivot[kMaxBlock] = {&pivot<1>, &pivot<2>, &pivot<3>,
                                        &pivot<4>, &pivot<5>, &pivot<6>};
 
-bool factor(const SparseLdltPattern& p, SparseLdltFactor& f, double rel_tol, bool calibrate) {
-  double* v = f.values.data();
-  const int n = static_cast<int>(p.order.size());
-  for (int k = 0; k < n; ++k) {
-    const int u = p.order[k];
-    const double s = p.body[u] ? 1.0 : -1.0;
-    double scale = 0.0;
-    if (!kPivot[p.dim[u] - 1](p, v, k, s, calibrate ? 0.0 : f.reference[u], rel_tol, scale))
-      return false;
-    if (calibrate) f.reference[u] = scale;
-    for (int x = p.update_begin[k]; x < p.update_begin[k + 1]; ++x) {
-      const SparseLdltPattern::Update& up = p.updates[x];
-      kUpdate[up.kernel](v + up.target, v + up.left, v + up.right, s);
-    }
-  }
-  return true;
-}
-}  // namespace
-
-bool sparse_ldlt_factor(const SparseLdltPattern& p, SparseLdltFactor& f, double rel_tol) {
-  return factor(p, f, rel_tol, false);
-}
-
-bool sparse_ldlt_calibrate(const SparseLdltPattern& p, SparseLdltFactor& f) {
-  return factor(p, f, 1e-14, true);
-}
-
-namespace {
 // Forward step of node k: z_k = C_k^-1 b_k, y_k = s_k z_k, b_i -= Y(i, k) y_k below it.
 template <int M>
 void solve_forward(const SparseLdltPattern& p, const double* v, double* x, int k) {
@@ -457,7 +429,38 @@ constexpr SolveFn kForward[kMaxBlock] = {&solve_forward<1>, &solve_forward<2>, &
 constexpr SolveFn kBackward[kMaxBlock] = {&solve_backward<1>, &solve_backward<2>,
                                           &solve_backward<3>, &solve_backward<4>,
                                           &solve_backward<5>, &solve_backward<6>};
+
+// With x given, the forward substitution of each node right after its pivot (the same operations
+// in the same order as a separate forward pass, while the node's blocks are in cache).
+bool factor(const SparseLdltPattern& p, SparseLdltFactor& f, double rel_tol, bool calibrate,
+            double* x = nullptr) {
+  double* v = f.values.data();
+  const int n = static_cast<int>(p.order.size());
+  for (int k = 0; k < n; ++k) {
+    const int u = p.order[k];
+    const double s = p.body[u] ? 1.0 : -1.0;
+    double scale = 0.0;
+    if (!kPivot[p.dim[u] - 1](p, v, k, s, calibrate ? 0.0 : f.reference[u], rel_tol, scale))
+      return false;
+    if (calibrate) f.reference[u] = scale;
+    if (x) kForward[p.dim[u] - 1](p, v, x, k);
+    for (int x = p.update_begin[k]; x < p.update_begin[k + 1]; ++x) {
+      const SparseLdltPattern::Update& up = p.updates[x];
+      kUpdate[up.kernel](v + up.target, v + up.left, v + up.right, s);
+    }
+  }
+  return true;
+}
 }  // namespace
+
+bool sparse_ldlt_factor(const SparseLdltPattern& p, SparseLdltFactor& f, double rel_tol) {
+  return factor(p, f, rel_tol, false);
+}
+
+bool sparse_ldlt_calibrate(const SparseLdltPattern& p, SparseLdltFactor& f) {
+  return factor(p, f, 1e-14, true);
+}
+
 
 void sparse_ldlt_solve(const SparseLdltPattern& p, const SparseLdltFactor& f, double* x) {
   // K = L S L^T, L(k,k) = C_k and L(i,k) = s_k Y(i,k) with Y stored.
@@ -465,6 +468,15 @@ void sparse_ldlt_solve(const SparseLdltPattern& p, const SparseLdltFactor& f, do
   const int n = static_cast<int>(p.order.size());
   for (int k = 0; k < n; ++k) kForward[p.dim[p.order[k]] - 1](p, v, x, k);
   for (int k = n - 1; k >= 0; --k) kBackward[p.dim[p.order[k]] - 1](p, v, x, k);
+}
+
+bool sparse_ldlt_factor_solve(const SparseLdltPattern& p, SparseLdltFactor& f, double* x,
+                              double rel_tol) {
+  if (!factor(p, f, rel_tol, false, x)) return false;
+  const double* v = f.values.data();
+  for (int k = static_cast<int>(p.order.size()) - 1; k >= 0; --k)
+    kBackward[p.dim[p.order[k]] - 1](p, v, x, k);
+  return true;
 }
 
 }  // namespace articula
