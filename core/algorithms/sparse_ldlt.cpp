@@ -297,7 +297,9 @@ bool cholesky(double* D, double s, double ref, double rel_tol, double& scale) {
     double d = s * D[j + j * M];
     for (int l = 0; l < j; ++l) d -= D[j + l * M] * D[j + l * M];
     if (!(d > rel_tol * ref)) return false;
-    const double inv = 1.0 / std::sqrt(d);
+    // 1 / sqrt(d) as sqrt(d) * (1 / d): the root and the division run side by side, not one
+    // after the other (the pivots are on the elimination's critical path).
+    const double inv = std::sqrt(d) * (1.0 / d);
     D[j + j * M] = inv;  // stored as its reciprocal: the solves multiply
     for (int i = j + 1; i < M; ++i) {
       double a = s * D[i + j * M];
