@@ -463,7 +463,6 @@ bool sparse_ldlt_calibrate(const SparseLdltPattern& p, SparseLdltFactor& f) {
   return factor(p, f, 1e-14, true);
 }
 
-
 void sparse_ldlt_solve(const SparseLdltPattern& p, const SparseLdltFactor& f, double* x) {
   // K = L S L^T, L(k,k) = C_k and L(i,k) = s_k Y(i,k) with Y stored.
   const double* v = f.values.data();

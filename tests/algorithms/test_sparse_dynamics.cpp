@@ -168,12 +168,13 @@ TEST_CASE("Sparse-matrix method's planar assembly equals its spatial one", "[spa
       ExternalForces f_ext(model.nb + 1, Force::Zero());
       for (Force& f : f_ext) f = test::random_vector(6, rng);
       const ExternalForces* fe = s % 2 ? &f_ext : nullptr;  // with and without
-      for (auto [sparse, d, w] : {std::tuple{sm.get(), &d1, &w1},
-                                      std::tuple<const SparseDynamicsModel*, Data*, SparseDynamicsWork*>{&spatial, &d2, &w2}}) {
+      for (auto [sparse, d, w] :
+           {std::tuple{sm.get(), &d1, &w1},
+            std::tuple<const SparseDynamicsModel*, Data*, SparseDynamicsWork*>{&spatial, &d2,
+                                                                               &w2}}) {
         forward_kinematics_bias(model, *d, q, qd);
-        REQUIRE(sparse_forward_dynamics_from_kinematics(model, *sparse, *d, m.compiled.loops, tau,
-                                                        kAlpha, kAlpha, {drive_qdd.data()}, *w,
-                                                        fe));
+        REQUIRE(sparse_forward_dynamics_from_kinematics(
+            model, *sparse, *d, m.compiled.loops, tau, kAlpha, kAlpha, {drive_qdd.data()}, *w, fe));
       }
       INFO(spec.name << " state " << s);
       const double tol = spec.name == "ladder100" ? 1e-10 : 1e-12;
