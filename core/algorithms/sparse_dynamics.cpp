@@ -105,6 +105,54 @@ void SparseDynamicsWork::resize(const SparseDynamicsModel& sm) {
 }
 
 namespace {
+// The kept components (ω_z, v_x, v_y) of X0^-1 m: a body-coordinate motion m in the absolute
+// frame (E, r: the body's ^iX_0', r relative to sm.origin). RBDA Table A.2's inverse, 3 rows.
+inline void sparse_planar_to_base(const Mat3& E, const Vec3& r, const double* m, double* out) {
+  double w[3], v[3];  // E^T ω, E^T v
+  for (int a = 0; a < 3; ++a) {
+    w[a] = E(0, a) * m[0] + E(1, a) * m[1] + E(2, a) * m[2];
+    v[a] = E(0, a) * m[3] + E(1, a) * m[4] + E(2, a) * m[5];
+  }
+  out[0] = w[2];
+  out[1] = v[0] + r.y() * w[2] - r.z() * w[1];
+  out[2] = v[1] + r.z() * w[0] - r.x() * w[2];
+}
+
+// A planar body's block D = X0^T I X0 on (ω_z, v_x, v_y) (Eq. 2.66 restricted to the plane) and
+// right-hand side r_i = -(D (a0 - g) + v0 ×* D v0) in the absolute frame: the spatial expression
+// X0^T (-(I (a - X0 g) + v ×* I v)) with the out-of-plane velocity components (zero in a planar
+// mechanism) left out. v ×* h in the plane: (v_x h_y - v_y h_x, -ω h_y, ω h_x). In scalars.
+void sparse_planar_body(const SparseDynamicsModel& sm, const RigidBodyInertia& I,
+                        const Transform& X0, const Vec6& v, const Vec6& a, const Vec6& a_grav,
+                        double* D, double* rhs) {
+  const Mat3& E = X0.E;
+  const double r[3] = {X0.r[0] - sm.origin[0], X0.r[1] - sm.origin[1], X0.r[2] - sm.origin[2]};
+  const double ez[3] = {E(0, 2), E(1, 2), E(2, 2)};
+  double h1[3], Iez[3];  // E^T h, Ibar ez
+  for (int k = 0; k < 3; ++k) {
+    h1[k] = E(0, k) * I.h[0] + E(1, k) * I.h[1] + E(2, k) * I.h[2];
+    Iez[k] = I.Ibar(k, 0) * ez[0] + I.Ibar(k, 1) * ez[1] + I.Ibar(k, 2) * ez[2];
+  }
+  const double Izz = ez[0] * Iez[0] + ez[1] * Iez[1] + ez[2] * Iez[2] +
+                     2 * (r[0] * h1[0] + r[1] * h1[1]) + I.m * (r[0] * r[0] + r[1] * r[1]);
+  const double hx = h1[0] + I.m * r[0], hy = h1[1] + I.m * r[1];
+  D[0] = Izz, D[1] = -hy, D[2] = hx;
+  D[3] = -hy, D[4] = I.m, D[5] = 0.0;
+  D[6] = hx, D[7] = 0.0, D[8] = I.m;
+  const Vec3 rv(r[0], r[1], r[2]);
+  double v0[3], a0[3];
+  sparse_planar_to_base(E, rv, v.data(), v0);
+  sparse_planar_to_base(E, rv, a.data(), a0);
+  a0[0] -= a_grav[2], a0[1] -= a_grav[3], a0[2] -= a_grav[4];
+  const double h[3] = {Izz * v0[0] - hy * v0[1] + hx * v0[2], -hy * v0[0] + I.m * v0[1],
+                       hx * v0[0] + I.m * v0[2]};
+  const double f[3] = {Izz * a0[0] - hy * a0[1] + hx * a0[2], -hy * a0[0] + I.m * a0[1],
+                       hx * a0[0] + I.m * a0[2]};
+  rhs[0] = -(f[0] + v0[1] * h[2] - v0[2] * h[1]);
+  rhs[1] = -(f[1] - v0[0] * h[2]);
+  rhs[2] = -(f[2] + v0[0] * h[1]);
+}
+
 // Body blocks and right-hand sides: I_i in base coordinates, r_i = X0^T (f_x - I a^vp - v × I v)
 // with gravity as a fictitious base acceleration (RBDA 5.3), plus the joint forces τ.
 template <class Sink>
@@ -113,8 +161,17 @@ void assemble_bodies(const Model& model, const SparseDynamicsModel& sm, const Da
   const int d = sm.d;
   for (int i = 1; i <= model.nb; ++i) {
     const RigidBodyInertia& I = model.inertia[i];
-    const Transform X0 = X0s(sm, data, i);
     double* D = w.body_block(i);
+    if (sm.planar && sm.planar_assembly) {
+      sparse_planar_body(sm, I, data.X0[i], data.v[i], data.a[i], model.a_grav, D, w.rhs(i - 1));
+      if (f_ext) {  // given in world coordinates
+        double fe[6];
+        reduce(sm, X0s(sm, data, i).transpose_apply(data.X0[i].apply_force((*f_ext)[i])), fe);
+        for (int k = 0; k < 3; ++k) w.rhs(i - 1)[k] += fe[k];
+      }
+      continue;
+    }
+    const Transform X0 = X0s(sm, data, i);
     if (sm.planar) {  // X0^T I X0 on (ω_z, v_x, v_y) only: Eq. 2.66 restricted to the plane
       const Vec3 ez = X0.E.col(2), h1 = X0.E.transpose() * I.h, r = X0.r;
       const double Izz = ez.dot(I.Ibar * ez) + 2 * (r.x() * h1.x() + r.y() * h1.y()) +
@@ -162,6 +219,51 @@ void put_joint_column(const SparseDynamicsModel& sm, const SparseDynamicsModel::
   w.column(j, rows, c, t);
 }
 
+// Two unit vectors orthogonal to the joint axis s (ω_z, v_x, v_y): t0 = s × e_k with e_k its
+// smallest axis, t1 = s × t0 (|t1| = |s| |t0|, as s ⊥ t0), normalised by independent square
+// roots; all three axes for a fixed joint (s = 0). (Unnormalised, of order |s|, they cost the
+// 1000-body ladder digits: 1e-11 relative in q̈.)
+inline void sparse_planar_complement(const double* s, bool fixed, double (&t)[3][3]) {
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) t[a][b] = a == b ? 1.0 : 0.0;
+  if (fixed) return;
+  const double a0 = std::abs(s[0]), a1 = std::abs(s[1]), a2 = std::abs(s[2]);
+  double* u = t[0];  // s × e_k
+  if (a0 <= a1 && a0 <= a2)
+    u[0] = 0.0, u[1] = s[2], u[2] = -s[1];
+  else if (a1 <= a2)
+    u[0] = -s[2], u[1] = 0.0, u[2] = s[0];
+  else
+    u[0] = s[1], u[1] = -s[0], u[2] = 0.0;
+  const double uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+  const double ss = s[0] * s[0] + s[1] * s[1] + s[2] * s[2];
+  const double i0 = 1.0 / std::sqrt(uu), i1 = 1.0 / std::sqrt(uu * ss);
+  t[1][0] = (s[1] * u[2] - s[2] * u[1]) * i1;
+  t[1][1] = (s[2] * u[0] - s[0] * u[2]) * i1;
+  t[1][2] = (s[0] * u[1] - s[1] * u[0]) * i1;
+  for (int a = 0; a < 3; ++a) u[a] *= i0;
+}
+
+// The planar rows of a tree joint with at most one freedom, from the kept components of its axis
+// in the absolute frame: the complement's columns, and the drive row s / |s|^2.
+template <class Sink>
+void sparse_planar_tree_joint(const SparseDynamicsModel& sm,
+                              const SparseDynamicsModel::JointNode& j, const Data& data, int nv,
+                              int rows, Sink& w) {
+  double s[3] = {0.0, 0.0, 0.0};
+  if (nv == 1)
+    sparse_planar_to_base(data.X0[j.body].E, data.X0[j.body].r - sm.origin,
+                          data.jc[j.body].S.data(), s);
+  double t[3][3];
+  sparse_planar_complement(s, nv == 0, t);
+  for (int c = 0; c < j.constraint_rows; ++c) w.column(j, rows, c, t[c]);
+  if (j.drive >= 0) {
+    const double inv = 1.0 / (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    const double u[3] = {s[0] * inv, s[1] * inv, s[2] * inv};
+    w.column(j, rows, j.constraint_rows, u);
+  }
+}
+
 // Tree joint i: T^T (Δ_i - Δ_λ(i)) = 0 with T spanning the complement of S (base coordinates);
 // a motion drive adds the row S^T/|S|^2 with right-hand side q̈_d.
 template <class Sink>
@@ -169,9 +271,14 @@ void assemble_tree_joint(const Model& model, const SparseDynamicsModel& sm,
                          const SparseDynamicsModel::JointNode& j, const Data& data,
                          const SparseDriveInput& drives, Sink& w) {
   const int i = j.body, nv = model.joints[i].nv(), rows = j.constraint_rows + (j.drive >= 0);
-  const Transform X0 = X0s(sm, data, i);
   double* rhs = w.rhs(j.node);
   for (int c = 0; c < j.constraint_rows; ++c) rhs[c] = 0.0;
+  if (sm.planar && sm.planar_assembly && nv <= 1) {
+    sparse_planar_tree_joint(sm, j, data, nv, rows, w);
+    if (j.drive >= 0) rhs[j.constraint_rows] = -drives.tree_qdd[j.drive];
+    return;
+  }
+  const Transform X0 = X0s(sm, data, i);
   Motion s0 = Motion::Zero();  // the first column of S, base coordinates
   if (nv > 0) s0 = X0.inverse_apply(Motion(data.jc[i].S.col(0)));
   if (j.constant_T) {
@@ -265,6 +372,13 @@ void read_back(const Model& model, const SparseDynamicsModel& sm, Data& data,
   for (int i = 1; i <= model.nb; ++i) {
     const int nv = model.joints[i].nv(), vi = model.v_index[i];
     if (nv == 0) continue;
+    if (sm.planar && sm.planar_assembly && is_axial_revolute(model.joints[i])) {
+      // q̈ = ω_z of X0 (Δ_i - Δ_λ(i)) in body coordinates: E's row 2 times the planar ω_z
+      const int p = model.parent[i];
+      const double dz = x[sm.pattern.x_offset[i - 1]] - (p ? x[sm.pattern.x_offset[p - 1]] : 0.0);
+      data.qdd[vi] = data.X0[i].E(2, 2) * dz;
+      continue;
+    }
     const Motion m = X0s(sm, data, i).apply(Motion(delta(i) - delta(model.parent[i])));
     rates_from_motion(model.joints[i], data.jc[i].S, m, data.qdd.data() + vi);
   }
@@ -289,10 +403,12 @@ bool sparse_forward_dynamics_from_kinematics(const Model& model, const SparseDyn
   FactorSink sink{sm, w};
   assemble(model, sm, data, loops, tau, alpha, beta, drives, sink, f_ext);
   const bool first = w.factor.reference.empty() || w.factor.reference[0] == 0.0;
-  if (!(first ? sparse_ldlt_calibrate(sm.pattern, w.factor)
-              : sparse_ldlt_factor(sm.pattern, w.factor)))
+  if (first) {
+    if (!sparse_ldlt_calibrate(sm.pattern, w.factor)) return false;
+    sparse_ldlt_solve(sm.pattern, w.factor, w.x.data());
+  } else if (!sparse_ldlt_factor_solve(sm.pattern, w.factor, w.x.data())) {
     return false;
-  sparse_ldlt_solve(sm.pattern, w.factor, w.x.data());
+  }
   read_back(model, sm, data, w);
   for (const SparseDynamicsModel::JointNode& j : sm.joints) {
     if (j.loop < 0) continue;

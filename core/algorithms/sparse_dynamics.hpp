@@ -29,6 +29,9 @@ struct SparseDynamicsModel {
   int d = 6;                   // coordinates per body: 3 when planar, else 6
   std::array<int, 6> sel{};    // spatial components kept: {2, 3, 4} (ω_z, v_x, v_y) or 0..5
   Vec3 origin = Vec3::Zero();  // of the absolute frame: the bodies' mean position at prepare
+  // Planar: bodies' right-hand sides and 1-DoF tree joints' rows from the plane's components
+  // only (false: the same through spatial 6-vectors, which the tests compare against).
+  bool planar_assembly = true;
   struct JointNode {
     int body = 0;               // tree joint: its model body i; 0 for a loop joint
     int loop = -1;              // loop joint: its index in the loop list

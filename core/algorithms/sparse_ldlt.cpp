@@ -284,7 +284,8 @@ namespace {
 // template arguments, so each small product is unrolled; the analysis stores the kernel index.
 constexpr int kMaxBlock = 6;
 
-// In place: the lower triangle of s * D becomes its Cholesky factor C (column-major, M x M).
+// In place: the lower triangle of s * D becomes its Cholesky factor C (column-major, M x M), with
+// C's diagonal stored as reciprocals (1 / C_jj), so that no solve divides.
 // False when a pivot (squared diagonal of C) is not above rel_tol * ref, ref being D's largest
 // diagonal magnitude when not given; scale returns that magnitude.
 template <int M>
@@ -296,12 +297,14 @@ bool cholesky(double* D, double s, double ref, double rel_tol, double& scale) {
     double d = s * D[j + j * M];
     for (int l = 0; l < j; ++l) d -= D[j + l * M] * D[j + l * M];
     if (!(d > rel_tol * ref)) return false;
-    const double c = std::sqrt(d);
-    D[j + j * M] = c;
+    // 1 / sqrt(d) as sqrt(d) * (1 / d): the root and the division run side by side, not one
+    // after the other (the pivots are on the elimination's critical path).
+    const double inv = std::sqrt(d) * (1.0 / d);
+    D[j + j * M] = inv;  // stored as its reciprocal: the solves multiply
     for (int i = j + 1; i < M; ++i) {
       double a = s * D[i + j * M];
       for (int l = 0; l < j; ++l) a -= D[i + l * M] * D[j + l * M];
-      D[i + j * M] = a / c;
+      D[i + j * M] = a * inv;
     }
   }
   return true;
@@ -311,7 +314,7 @@ bool cholesky(double* D, double s, double ref, double rel_tol, double& scale) {
 template <int R, int M>
 void right_solve(double* __restrict B, const double* __restrict C) {
   for (int j = 0; j < M; ++j) {
-    const double inv = 1.0 / C[j + j * M];
+    const double inv = C[j + j * M];  // 1 / C_jj
     for (int r = 0; r < R; ++r) {
       double y = B[r + j * R];
       for (int l = 0; l < j; ++l) y -= C[j + l * M] * B[r + l * R];
@@ -387,34 +390,6 @@ constexpr auto kUpdate = update_table(std::make_integer_sequence<int, 216>{});
 constexpr PivotFn kPivot[kMaxBlock] = {&pivot<1>, &pivot<2>, &pivot<3>,
                                        &pivot<4>, &pivot<5>, &pivot<6>};
 
-bool factor(const SparseLdltPattern& p, SparseLdltFactor& f, double rel_tol, bool calibrate) {
-  double* v = f.values.data();
-  const int n = static_cast<int>(p.order.size());
-  for (int k = 0; k < n; ++k) {
-    const int u = p.order[k];
-    const double s = p.body[u] ? 1.0 : -1.0;
-    double scale = 0.0;
-    if (!kPivot[p.dim[u] - 1](p, v, k, s, calibrate ? 0.0 : f.reference[u], rel_tol, scale))
-      return false;
-    if (calibrate) f.reference[u] = scale;
-    for (int x = p.update_begin[k]; x < p.update_begin[k + 1]; ++x) {
-      const SparseLdltPattern::Update& up = p.updates[x];
-      kUpdate[up.kernel](v + up.target, v + up.left, v + up.right, s);
-    }
-  }
-  return true;
-}
-}  // namespace
-
-bool sparse_ldlt_factor(const SparseLdltPattern& p, SparseLdltFactor& f, double rel_tol) {
-  return factor(p, f, rel_tol, false);
-}
-
-bool sparse_ldlt_calibrate(const SparseLdltPattern& p, SparseLdltFactor& f) {
-  return factor(p, f, 1e-14, true);
-}
-
-namespace {
 // Forward step of node k: z_k = C_k^-1 b_k, y_k = s_k z_k, b_i -= Y(i, k) y_k below it.
 template <int M>
 void solve_forward(const SparseLdltPattern& p, const double* v, double* x, int k) {
@@ -424,7 +399,7 @@ void solve_forward(const SparseLdltPattern& p, const double* v, double* x, int k
   for (int j = 0; j < M; ++j) {
     double t = z[j];
     for (int l = 0; l < j; ++l) t -= C[j + l * M] * z[l];
-    z[j] = t / C[j + j * M];
+    z[j] = t * C[j + j * M];
   }
   if (!p.body[u])
     for (int j = 0; j < M; ++j) z[j] = -z[j];
@@ -447,7 +422,7 @@ void solve_backward(const SparseLdltPattern& p, const double* v, double* x, int 
   for (int j = M - 1; j >= 0; --j) {
     double t = z[j];
     for (int l = j + 1; l < M; ++l) t -= C[l + j * M] * z[l];
-    z[j] = t / C[j + j * M];
+    z[j] = t * C[j + j * M];
   }
 }
 using SolveFn = void (*)(const SparseLdltPattern&, const double*, double*, int);
@@ -456,7 +431,37 @@ constexpr SolveFn kForward[kMaxBlock] = {&solve_forward<1>, &solve_forward<2>, &
 constexpr SolveFn kBackward[kMaxBlock] = {&solve_backward<1>, &solve_backward<2>,
                                           &solve_backward<3>, &solve_backward<4>,
                                           &solve_backward<5>, &solve_backward<6>};
+
+// With x given, the forward substitution of each node right after its pivot (the same operations
+// in the same order as a separate forward pass, while the node's blocks are in cache).
+bool factor(const SparseLdltPattern& p, SparseLdltFactor& f, double rel_tol, bool calibrate,
+            double* x = nullptr) {
+  double* v = f.values.data();
+  const int n = static_cast<int>(p.order.size());
+  for (int k = 0; k < n; ++k) {
+    const int u = p.order[k];
+    const double s = p.body[u] ? 1.0 : -1.0;
+    double scale = 0.0;
+    if (!kPivot[p.dim[u] - 1](p, v, k, s, calibrate ? 0.0 : f.reference[u], rel_tol, scale))
+      return false;
+    if (calibrate) f.reference[u] = scale;
+    if (x) kForward[p.dim[u] - 1](p, v, x, k);
+    for (int x = p.update_begin[k]; x < p.update_begin[k + 1]; ++x) {
+      const SparseLdltPattern::Update& up = p.updates[x];
+      kUpdate[up.kernel](v + up.target, v + up.left, v + up.right, s);
+    }
+  }
+  return true;
+}
 }  // namespace
+
+bool sparse_ldlt_factor(const SparseLdltPattern& p, SparseLdltFactor& f, double rel_tol) {
+  return factor(p, f, rel_tol, false);
+}
+
+bool sparse_ldlt_calibrate(const SparseLdltPattern& p, SparseLdltFactor& f) {
+  return factor(p, f, 1e-14, true);
+}
 
 void sparse_ldlt_solve(const SparseLdltPattern& p, const SparseLdltFactor& f, double* x) {
   // K = L S L^T, L(k,k) = C_k and L(i,k) = s_k Y(i,k) with Y stored.
@@ -464,6 +469,15 @@ void sparse_ldlt_solve(const SparseLdltPattern& p, const SparseLdltFactor& f, do
   const int n = static_cast<int>(p.order.size());
   for (int k = 0; k < n; ++k) kForward[p.dim[p.order[k]] - 1](p, v, x, k);
   for (int k = n - 1; k >= 0; --k) kBackward[p.dim[p.order[k]] - 1](p, v, x, k);
+}
+
+bool sparse_ldlt_factor_solve(const SparseLdltPattern& p, SparseLdltFactor& f, double* x,
+                              double rel_tol) {
+  if (!factor(p, f, rel_tol, false, x)) return false;
+  const double* v = f.values.data();
+  for (int k = static_cast<int>(p.order.size()) - 1; k >= 0; --k)
+    kBackward[p.dim[p.order[k]] - 1](p, v, x, k);
+  return true;
 }
 
 }  // namespace articula

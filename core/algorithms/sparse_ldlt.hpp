@@ -92,5 +92,9 @@ bool sparse_ldlt_factor(const SparseLdltPattern& p, SparseLdltFactor& f, double 
 bool sparse_ldlt_calibrate(const SparseLdltPattern& p, SparseLdltFactor& f);
 // x := K^-1 x (natural node numbering, p.size entries).
 void sparse_ldlt_solve(const SparseLdltPattern& p, const SparseLdltFactor& f, double* x);
+// factor then solve, the forward substitution interleaved with the factorisation (the same
+// result, bit for bit). On a failed pivot returns false with x partly transformed.
+bool sparse_ldlt_factor_solve(const SparseLdltPattern& p, SparseLdltFactor& f, double* x,
+                              double rel_tol = 1e-10);
 
 }  // namespace articula

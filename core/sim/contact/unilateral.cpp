@@ -199,11 +199,13 @@ std::vector<Unilateral> bind_unilaterals(const Mechanism& mech) {
   std::vector<Unilateral> out;
   for (int j = 0; j < static_cast<int>(mech.spec.joints.size()); ++j)
     if (mech.spec.joints[j].limits) bind_limit(mech, j, out);
-  Data data0(mech.model());  // the tangents are chosen at the assembled pose
-  forward_kinematics(mech.model(), data0, mech.q0);
-  for (int k = 0; k < static_cast<int>(mech.spec.contacts.size()); ++k) {
-    bind_contact(mech, k, out);
-    if (mech.spec.contacts[k].friction > 0) bind_slides(mech, data0, out);
+  if (!mech.spec.contacts.empty()) {  // a Data of the whole mechanism only when it has contacts
+    Data data0(mech.model());         // the tangents are chosen at the assembled pose
+    forward_kinematics(mech.model(), data0, mech.q0);
+    for (int k = 0; k < static_cast<int>(mech.spec.contacts.size()); ++k) {
+      bind_contact(mech, k, out);
+      if (mech.spec.contacts[k].friction > 0) bind_slides(mech, data0, out);
+    }
   }
   for (int j = 0; j < static_cast<int>(mech.spec.joints.size()); ++j)
     if (const auto& f = mech.spec.joints[j].friction; f && (f->coulomb > 0 || f->viscous > 0))
