@@ -244,26 +244,37 @@ void significant_rows(const MatX& J, double rel, std::vector<int>& rows) {
 }
 
 // J is column-major, so its rows are strided (rows x 8 bytes apart): the rows R are copied
-// once into contiguous columns, and four entries of a column of A are summed at a time (four
-// independent sums, each in the order of j as before: bit for bit the plain loop). 1,000
-// coordinates and 200 rows (issue 17's 1,000-body ladder): the plain loop missed the cache at
-// every load. The copy lives in a per-thread buffer that only grows (no allocation once sized).
+// once into contiguous columns. Each entry A(r, c) sums only over the nonzero entries of row c
+// (a loop's row touches its leg's few coordinates, the crank and the frame, not all 76 of the
+// walker's), four entries of a column of A at a time, each in the order of j: the terms left
+// out are exact zeros, which leave a sum started at +0 unchanged, so the result is bit for bit
+// the plain loop's. The copy and the index lists live in per-thread buffers that only grow.
 void lower_gram(const MatX& J, const std::vector<int>& rows, MatX& A) {
   const int m = static_cast<int>(rows.size()), n = static_cast<int>(J.cols());
   thread_local std::vector<double> buffer;
-  if (buffer.size() < static_cast<std::size_t>(m) * n)
+  thread_local std::vector<int> nonzero;
+  if (buffer.size() < static_cast<std::size_t>(m) * n) {
     buffer.resize(static_cast<std::size_t>(m) * n);
+    nonzero.resize(static_cast<std::size_t>(m) * n);
+  }
   Eigen::Map<MatX> Jt(buffer.data(), n, m);
   for (int c = 0; c < m; ++c) Jt.col(c) = J.row(rows[c]).transpose();
   A.resize(m, m);
   for (int c = 0; c < m; ++c) {
     const double* a = Jt.col(c).data();
+    int* idx = nonzero.data() + static_cast<std::size_t>(c) * n;
+    int nz = 0;
+    for (int j = 0; j < n; ++j) {
+      idx[nz] = j;
+      nz += a[j] != 0.0;  // no branch: the zeros follow no pattern worth predicting
+    }
     int r = c;
     for (; r + 4 <= m; r += 4) {
       const double *b0 = Jt.col(r).data(), *b1 = Jt.col(r + 1).data(), *b2 = Jt.col(r + 2).data(),
                    *b3 = Jt.col(r + 3).data();
       double x0 = 0.0, x1 = 0.0, x2 = 0.0, x3 = 0.0;
-      for (int j = 0; j < n; ++j) {
+      for (int t = 0; t < nz; ++t) {
+        const int j = idx[t];
         x0 += b0[j] * a[j];
         x1 += b1[j] * a[j];
         x2 += b2[j] * a[j];
@@ -274,7 +285,7 @@ void lower_gram(const MatX& J, const std::vector<int>& rows, MatX& A) {
     for (; r < m; ++r) {
       const double* b = Jt.col(r).data();
       double x = 0.0;
-      for (int j = 0; j < n; ++j) x += b[j] * a[j];
+      for (int t = 0; t < nz; ++t) x += b[idx[t]] * a[idx[t]];
       A(r, c) = x;
     }
   }

@@ -144,3 +144,35 @@ TEST_CASE("lower_gram gives J_R J_R^T bit for bit the plain row-by-row sums", "[
         }
     }
 }
+
+TEST_CASE("lower_gram skips the zeros of sparse rows bit for bit", "[pivoted_ldlt]") {
+  // Rows that touch a few columns each (a loop's leg and the shared crank and frame), with
+  // signed zeros among them: the sums over the nonzero columns only must equal the plain sums
+  // over all columns bit for bit (0 apart), signs of zero included.
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int m : {1, 5, 8, 19})
+    for (int n : {1, 6, 76}) {
+      MatX J = MatX::Zero(m + 2, n);
+      for (int r = 0; r < m + 2; ++r)
+        for (int j = 0; j < n; ++j) {
+          const bool shared = j < 3, own = (j / 4) % (m + 2) == r;
+          if (shared || own) J(r, j) = u(rng);
+          if (!shared && !own && (r + j) % 7 == 0) J(r, j) = -0.0;
+        }
+      std::vector<int> rows;
+      for (int r = 0; r < m + 2; ++r)
+        if (r != 1 || m == 1) rows.push_back(r);
+      MatX A;
+      lower_gram(J, rows, A);
+      const int k = static_cast<int>(rows.size());
+      REQUIRE(A.rows() == k);
+      for (int c = 0; c < k; ++c)
+        for (int r = c; r < k; ++r) {
+          double x = 0.0;
+          for (int j = 0; j < n; ++j) x += J(rows[r], j) * J(rows[c], j);
+          CHECK(A(r, c) == x);
+          CHECK(std::signbit(A(r, c)) == std::signbit(x));
+        }
+    }
+}
