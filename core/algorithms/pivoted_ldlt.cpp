@@ -73,6 +73,32 @@ void copy_lower(const Eigen::Ref<const MatX>& A, double* L, int ld) {
     for (int i = n; i < ld; ++i) l[i] = 0.0;
   }
 }
+// Column j of the unpivoted factor, left-looking: A's column j (rows from j & ~1 to ld: the
+// entry above the diagonal and the padding row zero), then the steps l < j in their order, each
+// as eliminate (step l) applies it to this column: v_i -= u_il (u_jl / d_l) with u_l column l
+// before its scaling. Two steps per pass over the column, each entry still updated in the order
+// of l: bit for bit the right-looking factor's column. Returns the pivot (the diagonal entry).
+double ldlt_left_column(const Eigen::Ref<const MatX>& A, double* L, int ld, const double* dinv,
+                        int j) {
+  const int n = static_cast<int>(A.rows()), s = j & ~1;
+  const double* a = A.data() + static_cast<long>(j) * A.outerStride();
+  double* __restrict lj = L + static_cast<long>(j) * ld;
+  for (int i = s; i < ld; ++i) lj[i] = i >= j && i < n ? a[i] : 0.0;
+  int l = 0;
+  for (; l + 1 < j; l += 2) {
+    const double* __restrict u0 = L + static_cast<long>(l) * ld;
+    const double* __restrict u1 = u0 + ld;
+    const double a0 = u0[j] * dinv[l], a1 = u1[j] * dinv[l + 1];
+    for (int i = s; i < ld; i += 2)
+      store_pair(lj + i, (load_pair(lj + i) - load_pair(u0 + i) * a0) - load_pair(u1 + i) * a1);
+  }
+  if (l < j) {
+    const double* __restrict u0 = L + static_cast<long>(l) * ld;
+    const double a0 = u0[j] * dinv[l];
+    for (int i = s; i < ld; i += 2) store_pair(lj + i, load_pair(lj + i) - load_pair(u0 + i) * a0);
+  }
+  return lj[j];
+}
 }  // namespace
 
 // The pivoted factorisation stops at the first step whose largest remaining diagonal entry is
@@ -81,20 +107,25 @@ void copy_lower(const Eigen::Ref<const MatX>& A, double* L, int ld) {
 // most (rel_tol * first)^(n-k) (Hadamard), so stopping implies det A <= rel_tol * first^n. The
 // unpivoted factor gives det A as the product of its pivots: when that product, relative to
 // first^n, clears rel_tol (with a margin of 1e3 for rounding), the pivoted factorisation would
-// have found full rank, and the unpivoted factor (no search, no swaps) is kept.
+// have found full rank, and the unpivoted factor (no search, no swaps) is kept. It is formed
+// left-looking (a column at a time, from the columns before it), so that an attempt that fails
+// at step k has cost O(k^2 n), not the O(k n^2) of the right-looking updates of the whole
+// remainder: the walker's constraint matrices fail it within their first 6-11 of 72-75 steps.
 bool PivotedLdlt::factor_unpivoted(const Eigen::Ref<const MatX>& A, double rel_tol) {
   const int n = static_cast<int>(A.rows()), ld = static_cast<int>(LD_.rows());
   double* L = LD_.data();
   double first = 0.0;
   for (int k = 0; k < n; ++k) first = std::max(first, A(k, k));
   if (!(first > 0.0)) return false;
-  copy_lower(A, L, ld);
   double det = 1.0;  // det A / first^n, never growing: each pivot is at most first
   for (int k = 0; k < n; ++k) {
-    det *= L[k + k * ld] / first;
+    const double d = ldlt_left_column(A, L, ld, dinv_.data(), k);
+    det *= d / first;
     if (!(det > 1e3 * rel_tol)) return false;
-    dinv_[k] = eliminate(L, ld, n, k);
+    dinv_[k] = 1.0 / d;
   }
+  for (int k = 0; k < n; ++k)  // L = U D^-1, as eliminate scales each column
+    for (int i = k + 1; i < n; ++i) L[i + k * ld] *= dinv_[k];
   for (int i = 0; i < n; ++i) perm_[i] = i;
   rank_ = n;
   return true;

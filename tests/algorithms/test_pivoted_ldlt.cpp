@@ -176,3 +176,35 @@ TEST_CASE("lower_gram skips the zeros of sparse rows bit for bit", "[pivoted_ldl
         }
     }
 }
+
+TEST_CASE("Pivoted LDLT: the left-looking unpivoted attempt at every size and failure step",
+          "[pivoted_ldlt]") {
+  // Every size from 1 to 33 (odd sizes have a padding row; odd steps run the attempt's single
+  // trailing column update), alternating on one object: a definite A (the unpivoted factor is
+  // kept; x against Eigen's LDLT to 1e-10 relative, cond(A) <= 1e2) and a semidefinite one of rank
+  // n - 1 whose attempt fails part way and leaves its partial columns behind (the pivoted factor
+  // must not see them: rank n - 1, A x = b to 1e-10 for b in the range).
+  std::mt19937 rng(17);
+  PivotedLdlt f;
+  for (int n = 1; n <= 33; ++n) {
+    INFO("n = " << n);
+    const MatX B = random_matrix(n, n, rng);
+    const MatX A = B * B.transpose() + n * MatX::Identity(n, n);
+    const VecX b = random_matrix(n, 1, rng);
+    f.factor(A, 1e-10);
+    CHECK(f.rank() == n);
+    VecX x = b;
+    f.solve(x);
+    const VecX ref = A.ldlt().solve(b);
+    CHECK((x - ref).norm() <= 1e-10 * ref.norm());
+    if (n < 2) continue;
+    const MatX C = random_matrix(n, n - 1, rng);
+    const MatX S = C * C.transpose();
+    const VecX bs = S * random_matrix(n, 1, rng);
+    f.factor(S, 1e-10);
+    CHECK(f.rank() == n - 1);
+    VecX xs = bs;
+    f.solve(xs);
+    CHECK((S * xs - bs).norm() <= 1e-10 * std::max(1.0, bs.norm()));
+  }
+}
