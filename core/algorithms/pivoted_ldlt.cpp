@@ -131,6 +131,91 @@ bool PivotedLdlt::factor_unpivoted(const Eigen::Ref<const MatX>& A, double rel_t
   return true;
 }
 
+namespace {
+// Symmetric swap of rows/columns k and p > k of the lower triangle (and of perm).
+void ldlt_swap(double* L, int ld, int n, int k, int p, int* perm) {
+  auto at = [L, ld](int i, int j) -> double& { return L[i + j * ld]; };
+  std::swap(perm[k], perm[p]);
+  std::swap(at(k, k), at(p, p));
+  for (int j = 0; j < k; ++j) std::swap(at(k, j), at(p, j));
+  for (int i = k + 1; i < p; ++i) std::swap(at(i, k), at(p, i));
+  for (int i = p + 1; i < n; ++i) std::swap(at(i, k), at(i, p));
+}
+
+// Columns j and j + 1 (or j alone) of the remainder through steps k and k + 1 at once: each
+// entry v -= u_i (u_j / d_k), then v -= w_i (w_j / d_(k+1)), with u and w columns k and k + 1
+// before their scaling: eliminate's two updates in their order, one pass over the columns instead
+// of two. Row `skip` (if below the diagonal) had step k already: it gets step k + 1 only.
+template <bool Two>
+void ldlt_two_steps(double* L, int ld, int j, const double* u, double dk, const double* w,
+                    double dk1, int skip) {
+  double* __restrict l0 = L + static_cast<long>(j) * ld;
+  double* __restrict l1 = l0 + ld;
+  const double a0 = u[j] * dk, b0 = w[j] * dk1;
+  const double a1 = Two ? u[j + 1] * dk : 0.0, b1 = Two ? w[j + 1] * dk1 : 0.0;
+  const double s0 = skip > j ? l0[skip] : 0.0, s1 = Two && skip > j ? l1[skip] : 0.0;
+  for (int i = j & ~1; i < ld; i += 2) {
+    const Pair x = load_pair(u + i), y = load_pair(w + i);
+    store_pair(l0 + i, (load_pair(l0 + i) - x * a0) - y * b0);
+    if (Two) store_pair(l1 + i, (load_pair(l1 + i) - x * a1) - y * b1);
+  }
+  if (skip > j) l0[skip] = s0 - w[skip] * b0;
+  if (Two && skip > j + 1) l1[skip] = s1 - w[skip] * b1;
+}
+
+// Steps k and k + 1 of the pivoted factor (k's pivot already in place), bit for bit eliminate(k),
+// the pivot search and swap of step k + 1, then eliminate(k + 1): step k + 1's pivot comes from
+// the diagonal as step k leaves it (the same operations), and the entries whose orientation
+// the swap would reverse (those touching k + 1 or the pivot p) get step k before the swap, so
+// the rest of the remainder takes both steps in one pass. Returns false when step k + 1 finds
+// no pivot above `floor` (step k alone is then complete: the rank is k + 1).
+bool ldlt_pivoted_pair(double* L, int ld, int n, int k, double floor, int* perm, double* dinv) {
+  double* u = L + static_cast<long>(k) * ld;
+  const double dk = 1.0 / u[k];
+  auto after_k = [L, ld, u, dk](int r, int c) { return L[r + c * ld] - u[r] * (u[c] * dk); };
+  int p = k + 1;
+  double best = after_k(k + 1, k + 1);
+  for (int i = k + 2; i < n; ++i) {
+    const double d = after_k(i, i);
+    if (d > best) best = d, p = i;
+  }
+  dinv[k] = dk;
+  if (!(best > floor)) {
+    for (int i = k + 1; i < n; ++i) u[i] *= dk;
+    return false;
+  }
+  for (int i = k + 1; i < n; ++i) L[i + (k + 1) * ld] = after_k(i, k + 1);
+  const int skip = p != k + 1 ? p : -1;
+  if (skip >= 0) {
+    for (int i = p; i < n; ++i) L[i + p * ld] = after_k(i, p);
+    for (int c = k + 2; c < p; ++c) L[p + c * ld] = after_k(p, c);
+    ldlt_swap(L, ld, n, k + 1, p, perm);
+  }
+  const double* w = L + static_cast<long>(k + 1) * ld;
+  const double dk1 = 1.0 / w[k + 1];
+  for (int j = k + 2; j < n;) {
+    if (j == skip) {  // step k done: step k + 1 alone (eliminate's loop)
+      double* __restrict l0 = L + static_cast<long>(j) * ld;
+      const double b0 = w[j] * dk1;
+      for (int i = j & ~1; i < ld; i += 2)
+        store_pair(l0 + i, load_pair(l0 + i) - load_pair(w + i) * b0);
+      ++j;
+    } else if (j + 1 < n && j + 1 != skip) {
+      ldlt_two_steps<true>(L, ld, j, u, dk, w, dk1, skip);
+      j += 2;
+    } else {
+      ldlt_two_steps<false>(L, ld, j, u, dk, w, dk1, skip);
+      ++j;
+    }
+  }
+  for (int i = k + 1; i < n; ++i) u[i] *= dk;
+  double* w1 = L + static_cast<long>(k + 1) * ld;
+  for (int i = k + 2; i < n; ++i) w1[i] *= dk1;
+  dinv[k + 1] = dk1;
+  return true;
+}
+}  // namespace
+
 void PivotedLdlt::factor(const Eigen::Ref<const MatX>& A, double rel_tol) {
   const int n = static_cast<int>(A.rows()), ld = paired(n);
   if (size() != n) {
@@ -148,7 +233,7 @@ void PivotedLdlt::factor(const Eigen::Ref<const MatX>& A, double rel_tol) {
   for (int i = 0; i < n; ++i) perm_[i] = i;
   rank_ = n;
   double first = 0.0;
-  for (int k = 0; k < n; ++k) {
+  for (int k = 0; k < n; k += 2) {
     int p = k;  // largest remaining diagonal entry
     for (int i = k + 1; i < n; ++i)
       if (at(i, i) > at(p, p)) p = i;
@@ -157,14 +242,13 @@ void PivotedLdlt::factor(const Eigen::Ref<const MatX>& A, double rel_tol) {
       rank_ = k;
       break;
     }
-    if (p != k) {  // symmetric swap of rows/columns k and p, lower triangle only
-      std::swap(perm_[k], perm_[p]);
-      std::swap(at(k, k), at(p, p));
-      for (int j = 0; j < k; ++j) std::swap(at(k, j), at(p, j));
-      for (int i = k + 1; i < p; ++i) std::swap(at(i, k), at(p, i));
-      for (int i = p + 1; i < n; ++i) std::swap(at(i, k), at(i, p));
+    if (p != k) ldlt_swap(L, ld, n, k, p, perm_.data());
+    if (k + 1 == n) {
+      dinv_[k] = eliminate(L, ld, n, k);
+    } else if (!ldlt_pivoted_pair(L, ld, n, k, rel_tol * first, perm_.data(), dinv_.data())) {
+      rank_ = k + 1;
+      break;
     }
-    dinv_[k] = eliminate(L, ld, n, k);
   }
 }
 
