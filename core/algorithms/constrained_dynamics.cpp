@@ -43,13 +43,15 @@ void back_substitute_rows(const MatX& LD, const std::vector<int>& lambda, MatX& 
 }
 
 // Column j of Z^T := the rows R of column j of G (ld even, the padding row zero), returning the
-// hull of its nonzero entries rounded out to pairs, from a bit mask built without branches (the
+// hull of its nonzero entries rounded out to pairs, from bit masks (64 rows each, up to 256 rows:
+// the walker's 72 loop rows and its drive and contacts need two) built without branches (the
 // zeros follow no pattern the branch predictor could learn). Pairs are formed in registers and
 // stored whole: a pair loaded later from two separate scalar stores could not be forwarded from
-// them (types.hpp), and the mask is taken from the registers, not reloaded.
+// them (types.hpp), and the masks are taken from the registers, not reloaded.
+constexpr int kSpanMaskWords = 4;
 RowSpan copy_rows(const double* Gj, const std::vector<int>& rows, int m, int ld, double* zj) {
   const int mc = static_cast<int>(rows.size());
-  std::uint64_t mask = 0;
+  std::uint64_t mask[kSpanMaskWords] = {};
   for (int c = 0; c < ld; c += 2) {
     Pair x;
     if (mc == m)
@@ -57,11 +59,18 @@ RowSpan copy_rows(const double* Gj, const std::vector<int>& rows, int m, int ld,
     else
       x = Pair{Gj[rows[c]], c + 1 < mc ? Gj[rows[c + 1]] : 0.0};
     store_pair(zj + c, x);
-    if (c < 64) mask |= static_cast<std::uint64_t>(nonzero_bits(x)) << c;
+    if (c < 64 * kSpanMaskWords)
+      mask[c >> 6] |= static_cast<std::uint64_t>(nonzero_bits(x)) << (c & 63);
   }
-  if (ld > 64) return {0, ld};
-  if (mask == 0) return {0, 0};
-  return {std::countr_zero(mask) & ~1, paired(64 - std::countl_zero(mask))};
+  if (ld > 64 * kSpanMaskWords) return {0, ld};
+  int lo = -1, hi = 0;
+  for (int w = 0; w < kSpanMaskWords; ++w) {
+    if (mask[w] == 0) continue;
+    if (lo < 0) lo = 64 * w + std::countr_zero(mask[w]);
+    hi = 64 * w + 64 - std::countl_zero(mask[w]);
+  }
+  if (lo < 0) return {0, 0};
+  return {lo & ~1, paired(hi)};
 }
 
 // Lower triangle of A = Z^T D^-1 Z as a sum of rank-one terms d_j^-1 z_j z_j^T over the rows z_j

@@ -73,6 +73,32 @@ void copy_lower(const Eigen::Ref<const MatX>& A, double* L, int ld) {
     for (int i = n; i < ld; ++i) l[i] = 0.0;
   }
 }
+// Column j of the unpivoted factor, left-looking: A's column j (rows from j & ~1 to ld: the
+// entry above the diagonal and the padding row zero), then the steps l < j in their order, each
+// as eliminate (step l) applies it to this column: v_i -= u_il (u_jl / d_l) with u_l column l
+// before its scaling. Two steps per pass over the column, each entry still updated in the order
+// of l: bit for bit the right-looking factor's column. Returns the pivot (the diagonal entry).
+double ldlt_left_column(const Eigen::Ref<const MatX>& A, double* L, int ld, const double* dinv,
+                        int j) {
+  const int n = static_cast<int>(A.rows()), s = j & ~1;
+  const double* a = A.data() + static_cast<long>(j) * A.outerStride();
+  double* __restrict lj = L + static_cast<long>(j) * ld;
+  for (int i = s; i < ld; ++i) lj[i] = i >= j && i < n ? a[i] : 0.0;
+  int l = 0;
+  for (; l + 1 < j; l += 2) {
+    const double* __restrict u0 = L + static_cast<long>(l) * ld;
+    const double* __restrict u1 = u0 + ld;
+    const double a0 = u0[j] * dinv[l], a1 = u1[j] * dinv[l + 1];
+    for (int i = s; i < ld; i += 2)
+      store_pair(lj + i, (load_pair(lj + i) - load_pair(u0 + i) * a0) - load_pair(u1 + i) * a1);
+  }
+  if (l < j) {
+    const double* __restrict u0 = L + static_cast<long>(l) * ld;
+    const double a0 = u0[j] * dinv[l];
+    for (int i = s; i < ld; i += 2) store_pair(lj + i, load_pair(lj + i) - load_pair(u0 + i) * a0);
+  }
+  return lj[j];
+}
 }  // namespace
 
 // The pivoted factorisation stops at the first step whose largest remaining diagonal entry is
@@ -81,24 +107,114 @@ void copy_lower(const Eigen::Ref<const MatX>& A, double* L, int ld) {
 // most (rel_tol * first)^(n-k) (Hadamard), so stopping implies det A <= rel_tol * first^n. The
 // unpivoted factor gives det A as the product of its pivots: when that product, relative to
 // first^n, clears rel_tol (with a margin of 1e3 for rounding), the pivoted factorisation would
-// have found full rank, and the unpivoted factor (no search, no swaps) is kept.
+// have found full rank, and the unpivoted factor (no search, no swaps) is kept. It is formed
+// left-looking (a column at a time, from the columns before it), so that an attempt that fails
+// at step k has cost O(k^2 n), not the O(k n^2) of the right-looking updates of the whole
+// remainder: the walker's constraint matrices fail it within their first 6-11 of 72-75 steps.
 bool PivotedLdlt::factor_unpivoted(const Eigen::Ref<const MatX>& A, double rel_tol) {
   const int n = static_cast<int>(A.rows()), ld = static_cast<int>(LD_.rows());
   double* L = LD_.data();
   double first = 0.0;
   for (int k = 0; k < n; ++k) first = std::max(first, A(k, k));
   if (!(first > 0.0)) return false;
-  copy_lower(A, L, ld);
   double det = 1.0;  // det A / first^n, never growing: each pivot is at most first
   for (int k = 0; k < n; ++k) {
-    det *= L[k + k * ld] / first;
+    const double d = ldlt_left_column(A, L, ld, dinv_.data(), k);
+    det *= d / first;
     if (!(det > 1e3 * rel_tol)) return false;
-    dinv_[k] = eliminate(L, ld, n, k);
+    dinv_[k] = 1.0 / d;
   }
+  for (int k = 0; k < n; ++k)  // L = U D^-1, as eliminate scales each column
+    for (int i = k + 1; i < n; ++i) L[i + k * ld] *= dinv_[k];
   for (int i = 0; i < n; ++i) perm_[i] = i;
   rank_ = n;
   return true;
 }
+
+namespace {
+// Symmetric swap of rows/columns k and p > k of the lower triangle (and of perm).
+void ldlt_swap(double* L, int ld, int n, int k, int p, int* perm) {
+  auto at = [L, ld](int i, int j) -> double& { return L[i + j * ld]; };
+  std::swap(perm[k], perm[p]);
+  std::swap(at(k, k), at(p, p));
+  for (int j = 0; j < k; ++j) std::swap(at(k, j), at(p, j));
+  for (int i = k + 1; i < p; ++i) std::swap(at(i, k), at(p, i));
+  for (int i = p + 1; i < n; ++i) std::swap(at(i, k), at(i, p));
+}
+
+// Columns j and j + 1 (or j alone) of the remainder through steps k and k + 1 at once: each
+// entry v -= u_i (u_j / d_k), then v -= w_i (w_j / d_(k+1)), with u and w columns k and k + 1
+// before their scaling: eliminate's two updates in their order, one pass over the columns instead
+// of two. Row `skip` (if below the diagonal) had step k already: it gets step k + 1 only.
+template <bool Two>
+void ldlt_two_steps(double* L, int ld, int j, const double* u, double dk, const double* w,
+                    double dk1, int skip) {
+  double* __restrict l0 = L + static_cast<long>(j) * ld;
+  double* __restrict l1 = l0 + ld;
+  const double a0 = u[j] * dk, b0 = w[j] * dk1;
+  const double a1 = Two ? u[j + 1] * dk : 0.0, b1 = Two ? w[j + 1] * dk1 : 0.0;
+  const double s0 = skip > j ? l0[skip] : 0.0, s1 = Two && skip > j ? l1[skip] : 0.0;
+  for (int i = j & ~1; i < ld; i += 2) {
+    const Pair x = load_pair(u + i), y = load_pair(w + i);
+    store_pair(l0 + i, (load_pair(l0 + i) - x * a0) - y * b0);
+    if (Two) store_pair(l1 + i, (load_pair(l1 + i) - x * a1) - y * b1);
+  }
+  if (skip > j) l0[skip] = s0 - w[skip] * b0;
+  if (Two && skip > j + 1) l1[skip] = s1 - w[skip] * b1;
+}
+
+// Steps k and k + 1 of the pivoted factor (k's pivot already in place), bit for bit eliminate(k),
+// the pivot search and swap of step k + 1, then eliminate(k + 1): step k + 1's pivot comes from
+// the diagonal as step k leaves it (the same operations), and the entries whose orientation
+// the swap would reverse (those touching k + 1 or the pivot p) get step k before the swap, so
+// the rest of the remainder takes both steps in one pass. Returns false when step k + 1 finds
+// no pivot above `floor` (step k alone is then complete: the rank is k + 1).
+bool ldlt_pivoted_pair(double* L, int ld, int n, int k, double floor, int* perm, double* dinv) {
+  double* u = L + static_cast<long>(k) * ld;
+  const double dk = 1.0 / u[k];
+  auto after_k = [L, ld, u, dk](int r, int c) { return L[r + c * ld] - u[r] * (u[c] * dk); };
+  int p = k + 1;
+  double best = after_k(k + 1, k + 1);
+  for (int i = k + 2; i < n; ++i) {
+    const double d = after_k(i, i);
+    if (d > best) best = d, p = i;
+  }
+  dinv[k] = dk;
+  if (!(best > floor)) {
+    for (int i = k + 1; i < n; ++i) u[i] *= dk;
+    return false;
+  }
+  for (int i = k + 1; i < n; ++i) L[i + (k + 1) * ld] = after_k(i, k + 1);
+  const int skip = p != k + 1 ? p : -1;
+  if (skip >= 0) {
+    for (int i = p; i < n; ++i) L[i + p * ld] = after_k(i, p);
+    for (int c = k + 2; c < p; ++c) L[p + c * ld] = after_k(p, c);
+    ldlt_swap(L, ld, n, k + 1, p, perm);
+  }
+  const double* w = L + static_cast<long>(k + 1) * ld;
+  const double dk1 = 1.0 / w[k + 1];
+  for (int j = k + 2; j < n;) {
+    if (j == skip) {  // step k done: step k + 1 alone (eliminate's loop)
+      double* __restrict l0 = L + static_cast<long>(j) * ld;
+      const double b0 = w[j] * dk1;
+      for (int i = j & ~1; i < ld; i += 2)
+        store_pair(l0 + i, load_pair(l0 + i) - load_pair(w + i) * b0);
+      ++j;
+    } else if (j + 1 < n && j + 1 != skip) {
+      ldlt_two_steps<true>(L, ld, j, u, dk, w, dk1, skip);
+      j += 2;
+    } else {
+      ldlt_two_steps<false>(L, ld, j, u, dk, w, dk1, skip);
+      ++j;
+    }
+  }
+  for (int i = k + 1; i < n; ++i) u[i] *= dk;
+  double* w1 = L + static_cast<long>(k + 1) * ld;
+  for (int i = k + 2; i < n; ++i) w1[i] *= dk1;
+  dinv[k + 1] = dk1;
+  return true;
+}
+}  // namespace
 
 void PivotedLdlt::factor(const Eigen::Ref<const MatX>& A, double rel_tol) {
   const int n = static_cast<int>(A.rows()), ld = paired(n);
@@ -117,7 +233,7 @@ void PivotedLdlt::factor(const Eigen::Ref<const MatX>& A, double rel_tol) {
   for (int i = 0; i < n; ++i) perm_[i] = i;
   rank_ = n;
   double first = 0.0;
-  for (int k = 0; k < n; ++k) {
+  for (int k = 0; k < n; k += 2) {
     int p = k;  // largest remaining diagonal entry
     for (int i = k + 1; i < n; ++i)
       if (at(i, i) > at(p, p)) p = i;
@@ -126,14 +242,13 @@ void PivotedLdlt::factor(const Eigen::Ref<const MatX>& A, double rel_tol) {
       rank_ = k;
       break;
     }
-    if (p != k) {  // symmetric swap of rows/columns k and p, lower triangle only
-      std::swap(perm_[k], perm_[p]);
-      std::swap(at(k, k), at(p, p));
-      for (int j = 0; j < k; ++j) std::swap(at(k, j), at(p, j));
-      for (int i = k + 1; i < p; ++i) std::swap(at(i, k), at(p, i));
-      for (int i = p + 1; i < n; ++i) std::swap(at(i, k), at(i, p));
+    if (p != k) ldlt_swap(L, ld, n, k, p, perm_.data());
+    if (k + 1 == n) {
+      dinv_[k] = eliminate(L, ld, n, k);
+    } else if (!ldlt_pivoted_pair(L, ld, n, k, rel_tol * first, perm_.data(), dinv_.data())) {
+      rank_ = k + 1;
+      break;
     }
-    dinv_[k] = eliminate(L, ld, n, k);
   }
 }
 
@@ -244,26 +359,37 @@ void significant_rows(const MatX& J, double rel, std::vector<int>& rows) {
 }
 
 // J is column-major, so its rows are strided (rows x 8 bytes apart): the rows R are copied
-// once into contiguous columns, and four entries of a column of A are summed at a time (four
-// independent sums, each in the order of j as before: bit for bit the plain loop). 1,000
-// coordinates and 200 rows (issue 17's 1,000-body ladder): the plain loop missed the cache at
-// every load. The copy lives in a per-thread buffer that only grows (no allocation once sized).
+// once into contiguous columns. Each entry A(r, c) sums only over the nonzero entries of row c
+// (a loop's row touches its leg's few coordinates, the crank and the frame, not all 76 of the
+// walker's), four entries of a column of A at a time, each in the order of j: the terms left
+// out are exact zeros, which leave a sum started at +0 unchanged, so the result is bit for bit
+// the plain loop's. The copy and the index lists live in per-thread buffers that only grow.
 void lower_gram(const MatX& J, const std::vector<int>& rows, MatX& A) {
   const int m = static_cast<int>(rows.size()), n = static_cast<int>(J.cols());
   thread_local std::vector<double> buffer;
-  if (buffer.size() < static_cast<std::size_t>(m) * n)
+  thread_local std::vector<int> nonzero;
+  if (buffer.size() < static_cast<std::size_t>(m) * n) {
     buffer.resize(static_cast<std::size_t>(m) * n);
+    nonzero.resize(static_cast<std::size_t>(m) * n);
+  }
   Eigen::Map<MatX> Jt(buffer.data(), n, m);
   for (int c = 0; c < m; ++c) Jt.col(c) = J.row(rows[c]).transpose();
   A.resize(m, m);
   for (int c = 0; c < m; ++c) {
     const double* a = Jt.col(c).data();
+    int* idx = nonzero.data() + static_cast<std::size_t>(c) * n;
+    int nz = 0;
+    for (int j = 0; j < n; ++j) {
+      idx[nz] = j;
+      nz += a[j] != 0.0;  // no branch: the zeros follow no pattern worth predicting
+    }
     int r = c;
     for (; r + 4 <= m; r += 4) {
       const double *b0 = Jt.col(r).data(), *b1 = Jt.col(r + 1).data(), *b2 = Jt.col(r + 2).data(),
                    *b3 = Jt.col(r + 3).data();
       double x0 = 0.0, x1 = 0.0, x2 = 0.0, x3 = 0.0;
-      for (int j = 0; j < n; ++j) {
+      for (int t = 0; t < nz; ++t) {
+        const int j = idx[t];
         x0 += b0[j] * a[j];
         x1 += b1[j] * a[j];
         x2 += b2[j] * a[j];
@@ -274,7 +400,7 @@ void lower_gram(const MatX& J, const std::vector<int>& rows, MatX& A) {
     for (; r < m; ++r) {
       const double* b = Jt.col(r).data();
       double x = 0.0;
-      for (int j = 0; j < n; ++j) x += b[j] * a[j];
+      for (int t = 0; t < nz; ++t) x += b[idx[t]] * a[idx[t]];
       A(r, c) = x;
     }
   }

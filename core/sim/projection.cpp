@@ -72,7 +72,16 @@ void ManifoldProjection::min_norm_step(const ConstraintContext& c, VecX& rhs_y, 
   ldlt_.solve(yc_);
   rhs_y.setZero();
   for (int c = 0; c < mc; ++c) rhs_y[rows_[c]] = yc_[c];
-  transpose_times(J_, rhs_y, out);
+  // out = J^T rhs_y over the kept rows only: the others' terms are exact zeros, which leave the
+  // sums (started at +0) unchanged, so this is bit for bit transpose_times(J_, rhs_y, out).
+  const int n = static_cast<int>(J_.cols());
+  out.resize(n);
+  for (int j = 0; j < n; ++j) {
+    const double* Jj = J_.col(j).data();
+    double x = 0.0;
+    for (int c = 0; c < mc; ++c) x += Jj[rows_[c]] * yc_[c];
+    out[j] = x;
+  }
 }
 
 void ManifoldProjection::project(const std::vector<DriveBinding>& drives, Data& data, double t,
@@ -110,11 +119,15 @@ void ManifoldProjection::project(const std::vector<DriveBinding>& drives, Data& 
     // A negligible residual: no correction, so no factorisation of M either.
     if (weighted_->correction_negligible(y_, tolerance)) return;
   } else {
-    for (int r = 0; r < J_.rows(); ++r) {
-      double x = 0.0;
-      for (int j = 0; j < J_.cols(); ++j) x -= J_(r, j) * qd[j];
-      y_[r] += x;
+    // y -= J q̇, each row's sum in the order of j as a row-by-row loop (bit for bit), but
+    // column by column: J is column-major, its rows strided.
+    y_scratch_.setZero(J_.rows());
+    for (int j = 0; j < J_.cols(); ++j) {
+      const double* Jj = J_.col(j).data();
+      const double v = qd[j];
+      for (int r = 0; r < J_.rows(); ++r) y_scratch_[r] -= Jj[r] * v;
     }
+    y_ += y_scratch_;
   }
   min_norm_step(c, y_, dq_);
   qd += dq_;
