@@ -315,17 +315,8 @@ std::string take_own_arguments(int& argc, char** argv, bool& contact_gate) {
 
 int main(int argc, char** argv) {
   using namespace articula::bench;
-  std::string filter;         // read before Initialize consumes the flags
-  bool contact_gate = false;  // --contact-gate: issue 16's Simbody gate (tens of seconds)
-  int kept = 1;
-  for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]).rfind("--benchmark_filter=", 0) == 0) filter = argv[i];
-    if (std::string(argv[i]) == "--contact-gate")
-      contact_gate = true;
-    else
-      argv[kept++] = argv[i];
-  }
-  argc = kept;
+  bool contact_gate = false;
+  const std::string filter = take_own_arguments(argc, argv, contact_gate);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
 
