@@ -100,15 +100,16 @@ void contact_gap(const Mechanism& mech, const Data& data, const Unilateral& u, G
 }
 
 // The touching point x = c - r n of a contact or slide, in world coordinates and in the frames of
-// its two bodies (the material points there).
+// its two bodies (the material points there), and the hit it was found from.
 struct Touch {
   Vec3 x, x_body, x_surface, n;
+  ContactHit hit;
 };
 Touch touch_point(const Data& data, const Unilateral& u) {
   Touch t;
-  Vec3 c;
-  contact_frame(data, u, c, t.n);
-  t.x = c - u.radius * t.n;
+  t.hit = contact_hit(data, u);
+  t.n = t.hit.normal;
+  t.x = t.hit.centre - u.radius * t.n;
   t.x_body = u.body == 0 ? t.x : Vec3(data.X0[u.body].E * (t.x - data.X0[u.body].r));
   t.x_surface = u.surface == 0 ? t.x : Vec3(data.X0[u.surface].E * (t.x - data.X0[u.surface].r));
   return t;
@@ -120,9 +121,9 @@ Touch touch_point(const Data& data, const Unilateral& u) {
 // ṅ = ω_S × n + k σ t, ṫ = ω_S × t - k σ n, and x = c - r n moves at ẋ = v_c - r ṅ, so
 //   κ = ṫ·u + t·[a_B(x) + ω_B × (ẋ - v_B(x)) - a_S(x) - ω_S × (ẋ - v_S(x))]
 // (the plane's expression in slide_gap where k = 0).
-double cam_slide_bias(const Data& data, const Unilateral& u, const Vec3& t, const Vec3& n,
-                      const PointMotion& b, const PointMotion& s, const PointMotion& c) {
-  const ContactHit h = contact_hit(data, u);
+double cam_slide_bias(const Data& data, const Unilateral& u, const ContactHit& h, const Vec3& t,
+                      const Vec3& n, const PointMotion& b, const PointMotion& s,
+                      const PointMotion& c) {
   const Transform& Xs = data.X0[u.surface];
   const Vec3 c_s = u.surface == 0 ? h.centre : Vec3(Xs.E * (h.centre - Xs.r));
   const PointMotion sc = point_motion(data, u.surface, c_s, true);
@@ -143,7 +144,7 @@ double cam_slide_bias(const Data& data, const Unilateral& u, const Vec3& t, cons
 void slide_gap(const Mechanism& mech, const Data& data, const Unilateral& u, GapState& out,
                RowRef J, bool want_J, bool rates) {
   const Touch p = touch_point(data, u);
-  const Vec3 t = slide_tangent(data, u);
+  const Vec3 t = u.cam ? p.hit.tangent : slide_tangent(data, u);  // a cam's: the profile's
   if (want_J) {
     MatX Jp;
     J.setZero();
@@ -159,7 +160,7 @@ void slide_gap(const Mechanism& mech, const Data& data, const Unilateral& u, Gap
   const Vec3 w = b.v - s.v;
   out.rate = t.dot(w);
   if (u.cam) {
-    out.bias = cam_slide_bias(data, u, t, p.n, b, s, c);
+    out.bias = cam_slide_bias(data, u, p.hit, t, p.n, b, s, c);
     return;
   }
   const Vec3 xdot = c.v - u.radius * s.w.cross(p.n);
