@@ -8,6 +8,7 @@
 #include "render/body_geometry.hpp"
 #include "render/contact_overlay.hpp"
 #include "render/joint_geometry.hpp"
+#include "render/merged_bodies.hpp"
 #include "render/osg_convert.hpp"
 #include "render/overlays.hpp"
 #include "render/primitives.hpp"
@@ -42,7 +43,8 @@ osg::Vec3d toward_viewer(const osg::Vec3d& up) {
 
 }  // namespace
 
-MechanismScene::MechanismScene(const Mechanism& mech) : mech_(mech), root_(new osg::Group) {
+MechanismScene::MechanismScene(const Mechanism& mech, int merge_above)
+    : mech_(mech), root_(new osg::Group), merge_above_(merge_above) {
   const SceneLayout layout = make_layout(mech);
   length_ = layout.length;
   planar_ = mech.planar;
@@ -56,6 +58,7 @@ MechanismScene::~MechanismScene() = default;
 
 void MechanismScene::build(const Mechanism& mech, const SceneLayout& layout) {
   const style::Sizes size(layout.length);
+  const prim::DetailScope detail(prim::detail_ratio_for(mech.model().nb));
   grid_ = build_grid(layout, size);
   grid_->setNodeMask(kDecorationMask);
   root_->addChild(grid_);
@@ -71,6 +74,7 @@ void MechanismScene::build(const Mechanism& mech, const SceneLayout& layout) {
   contacts_ = std::make_unique<ContactOverlay>(mech, layout, size, bodies_);
   root_->addChild(contacts_->markers());
   root_->addChild(contacts_->arrows());
+  if (mech.model().nb > merge_above_) merge_bodies();
   set_joint_axes_visible(false);
   set_body_frames_visible(false);
   set_forces_visible(false);
@@ -89,6 +93,7 @@ void MechanismScene::build_body(const Mechanism& mech, const SceneLayout& layout
   body_materials_.push_back(make_material());
   shape->getOrCreateStateSet()->setAttribute(body_materials_.back());
   xf->addChild(shape);
+  shapes_.push_back(shape);
   markers_.push_back(new osg::Group);
   markers_.back()->setNodeMask(kMechanismMask);
   axes_.push_back(new osg::Group);
@@ -148,9 +153,42 @@ void MechanismScene::build_lights(const osg::Vec3d& key_direction) {
   root_->addChild(source);
 }
 
+// Every moving body whose solids can be merged is drawn by the merged list; its own nodes stay
+// for picking and bounds (kPickOnlyMask: the viewport does not draw them).
+void MechanismScene::merge_bodies() {
+  merged_ = std::make_unique<MergedBodies>();
+  for (int i = 1; i < static_cast<int>(bodies_.size()); ++i)
+    if (merged_->add(i, {shapes_[i].get(), markers_[i].get()})) {
+      shapes_[i]->setNodeMask(kPickOnlyMask);
+      markers_[i]->setNodeMask(kPickOnlyMask);
+    }
+  if (merged_->empty()) return merged_.reset();
+  merged_->finish();
+  if (getenv("XX_DEBUG")) fprintf(stderr, "merged %zu verts %zu tris\n", merged_->vertex_count(), merged_->triangle_count());
+  auto geode = make_ref<osg::Geode>();
+  geode->addDrawable(merged_->node());
+  geode->setNodeMask(kDecorationMask);  // drawn, never picked: the bodies' own nodes are
+  root_->addChild(geode);
+  update_merged();
+}
+
+void MechanismScene::update_merged() {
+  poses_.resize(bodies_.size());
+  for (std::size_t i = 0; i < bodies_.size(); ++i) poses_[i] = bodies_[i]->getMatrix();
+  merged_->update(poses_);
+}
+
+void MechanismScene::draw_own(int model_body, bool on) {
+  if (!merged_ || !merged_->has(model_body)) return;
+  merged_->set_hidden(model_body, on);
+  shapes_[model_body]->setNodeMask(on ? kMechanismMask : kPickOnlyMask);
+  markers_[model_body]->setNodeMask(on ? kMechanismMask : kPickOnlyMask);
+}
+
 void MechanismScene::update(const Snapshot& snapshot) {
   const std::size_t n = std::min(snapshot.X0.size(), bodies_.size());
   for (std::size_t i = 1; i < n; ++i) bodies_[i]->setMatrix(pose_matrix(snapshot.X0[i]));
+  if (merged_) update_merged();
   if (forces_on_) update_forces(snapshot);
   if (contacts_on_) contacts_->update(snapshot);
 }
@@ -282,15 +320,25 @@ void MechanismScene::set_selection(const ScenePick& selection) {
     return user >= 0 && user < static_cast<int>(map.size()) ? map[user] : -1;
   };
   auto joint_ok = [&](int j) { return j >= 0 && j < static_cast<int>(joint_materials_.size()); };
+  // Merged bodies: the selected body and the bodies of the selected joint's markers are drawn by
+  // their own nodes, in the selection colour, and left out of the merged list.
+  auto own = [&](const ScenePick& s, bool on) {
+    if (body_of(s.body) > 0) draw_own(body_of(s.body), on);
+    if (joint_ok(s.joint))
+      for (int side = 0; side < 2; ++side) draw_own(anchors_[2 * s.joint + side].body, on);
+  };
+  own(selection_, false);
   if (body_of(selection_.body) > 0)
     highlight(body_materials_[body_of(selection_.body)].get(), false);
   if (joint_ok(selection_.joint))
     for (auto& m : joint_materials_[selection_.joint]) highlight(m.get(), false);
   selection_ = selection;
+  own(selection_, true);
   if (body_of(selection_.body) > 0)
     highlight(body_materials_[body_of(selection_.body)].get(), true);
   if (joint_ok(selection_.joint))
     for (auto& m : joint_materials_[selection_.joint]) highlight(m.get(), true);
+  if (merged_) update_merged();
 }
 
 }  // namespace articula

@@ -22,6 +22,7 @@ struct Sizes;
 class ContactOverlay;
 class ForceArrows;
 class PointTrace;
+class MergedBodies;
 
 // A joint frame fixed on a model body: where a joint attaches to it.
 struct JointAnchor {
@@ -33,8 +34,10 @@ struct JointAnchor {
 
 class MechanismScene {
  public:
-  // `mech` must outlive the scene.
-  explicit MechanismScene(const Mechanism& mech);
+  // Above this many moving bodies, their solids are drawn as one merged list (merged_bodies.hpp).
+  static constexpr int kMergeAbove = 150;
+  // `mech` must outlive the scene. `merge_above`: the body count above which solids are merged.
+  explicit MechanismScene(const Mechanism& mech, int merge_above = kMergeAbove);
   ~MechanismScene();
   MechanismScene(const MechanismScene&) = delete;
   MechanismScene& operator=(const MechanismScene&) = delete;
@@ -83,6 +86,8 @@ class MechanismScene {
   const std::vector<JointAnchor>& anchors() const { return anchors_; }
   // World position of an anchor at the last update.
   osg::Vec3d anchor_world(int anchor) const;
+  // The merged list of solids, null when each body draws its own (few bodies).
+  const MergedBodies* merged() const { return merged_.get(); }
 
  private:
   void build(const Mechanism& mech, const SceneLayout& layout);
@@ -93,6 +98,9 @@ class MechanismScene {
   void build_lights(const osg::Vec3d& key_direction);
   void update_forces(const Snapshot& snapshot);
   void highlight(osg::Material* material, bool on);
+  void merge_bodies();
+  void update_merged();
+  void draw_own(int model_body, bool on);  // a merged body drawn by its own nodes (selected)
 
   const Mechanism& mech_;
   double length_ = 1.0;
@@ -103,12 +111,16 @@ class MechanismScene {
   std::vector<osg::ref_ptr<osg::MatrixTransform>> bodies_;                 // per model body
   std::vector<osg::ref_ptr<osg::Group>> markers_, axes_;                   // per model body
   std::vector<osg::ref_ptr<osg::Node>> frames_;                            // per model body
+  std::vector<osg::ref_ptr<osg::Node>> shapes_;                            // per model body
   std::vector<osg::ref_ptr<osg::Material>> body_materials_;                // per model body
   std::vector<std::vector<osg::ref_ptr<osg::Material>>> joint_materials_;  // per user joint
   std::vector<JointAnchor> anchors_;
   std::unique_ptr<ForceArrows> forces_;
   std::unique_ptr<PointTrace> trace_;
   std::unique_ptr<ContactOverlay> contacts_;
+  std::unique_ptr<MergedBodies> merged_;
+  std::vector<osg::Matrixd> poses_;  // per model body, for the merged list
+  int merge_above_ = kMergeAbove;
   bool forces_on_ = false, trace_on_ = true, contacts_on_ = true;
   int trace_body_ = -1;     // model body
   osg::Vec3d trace_point_;  // model body coordinates

@@ -1,5 +1,6 @@
 #include "render/primitives.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <osg/Geode>
 #include <osg/LineWidth>
@@ -14,12 +15,15 @@ namespace {
 // rasteriser (Mesa llvmpipe, Xvfb, CI) the cost of a frame is the number of small triangles:
 // ratio 1.6 gave a Stewart platform ~108k vertices and 23 fps. 24 segments with Gouraud shading
 // keep bar silhouettes smooth at the sizes the mechanisms are shown at, for a sixth of the cost.
-osg::ref_ptr<osg::TessellationHints> hints() {
-  static osg::ref_ptr<osg::TessellationHints> h = [] {
-    auto t = make_ref<osg::TessellationHints>();
-    t->setDetailRatio(kDetailRatio);
-    return t;
-  }();
+osg::ref_ptr<osg::TessellationHints> make_hints(float ratio) {
+  auto t = make_ref<osg::TessellationHints>();
+  t->setDetailRatio(ratio);
+  return t;
+}
+
+// Each ratio its own hints object: a shape keeps the hints it was built with.
+osg::ref_ptr<osg::TessellationHints>& hints() {
+  static osg::ref_ptr<osg::TessellationHints> h = make_hints(kDetailRatio);
   return h;
 }
 
@@ -37,6 +41,19 @@ osg::Quat z_to(const osg::Vec3d& d) {
 }
 
 }  // namespace
+
+float detail_ratio_for(int bodies) {
+  if (bodies <= kDetailedBodies) return kDetailRatio;
+  return std::max(kLeastDetailRatio, kDetailRatio * std::sqrt(float(kDetailedBodies) / bodies));
+}
+
+DetailScope::DetailScope(float ratio) : before_(hints()->getDetailRatio()) {
+  if (ratio != before_) hints() = make_hints(ratio);
+}
+
+DetailScope::~DetailScope() {
+  if (hints()->getDetailRatio() != before_) hints() = make_hints(before_);
+}
 
 osg::Vec3d perpendicular(const osg::Vec3d& v) {
   const osg::Vec3d helper =

@@ -23,6 +23,24 @@ namespace articula::prim {
 
 // Tessellation of the shaded solids (OSG's TessellationHints detail ratio; see primitives.cpp).
 constexpr float kDetailRatio = 0.6f;
+// Many bodies (issue 17 item 4): a mechanism of more than kDetailedBodies moving bodies is shown
+// small on screen, and a software rasteriser's frame costs about its vertices, so its solids are
+// tessellated coarser, the ratio falling as 1/sqrt(bodies) to at least kLeastDetailRatio (the
+// 1,000-body ladder: 0.23, 9 segments around a bar instead of 24; 326k vertices -> 135k).
+constexpr int kDetailedBodies = 150;
+constexpr float kLeastDetailRatio = 0.2f;
+float detail_ratio_for(int bodies);
+// The shapes built while it lives use `ratio` (the scene is built on one thread).
+class DetailScope {
+ public:
+  explicit DetailScope(float ratio);
+  ~DetailScope();
+  DetailScope(const DetailScope&) = delete;
+  DetailScope& operator=(const DetailScope&) = delete;
+
+ private:
+  float before_;
+};
 
 // A cylinder with hemispherical ends from a to b.
 osg::ref_ptr<osg::Geometry> capsule(const osg::Vec3d& a, const osg::Vec3d& b, double radius,

@@ -10,6 +10,9 @@ namespace articula {
 constexpr osg::Node::NodeMask kMechanismMask = 0x1;
 // Grid, traces, force arrows, frames: drawn, never picked nor fitted.
 constexpr osg::Node::NodeMask kDecorationMask = 0x2;
+// Solid mechanism geometry that a merged list draws instead (render/merged_bodies): picked and
+// fitted like kMechanismMask, not drawn (the viewport's camera culls it).
+constexpr osg::Node::NodeMask kPickOnlyMask = 0x4;
 
 // What a click hit: user body and user joint indices (spec order), -1 when none. Ground is not
 // a body here: a click on ground geometry gives body -1 (its joint markers still give the joint).

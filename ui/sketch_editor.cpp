@@ -134,7 +134,7 @@ Eigen::AlignedBox2d SketchEditor::extent() const {
       contactExtent(spec, [this](int b, const Vec3& local) { return bodyToWorld(b, local); });
   for (const ContactPoint& c : contacts) add(c.world);
   for (const JointSpec& js : spec.joints) {
-    const int b = spec.body_index(js.child);
+    const int b = outlines().body(js.child);
     if (!js.drive || js.parent != "ground" || js.joint.type != JointType::Revolute || b < 0)
       continue;
     const Vec3 c = js.parent_frame.position;
@@ -180,49 +180,17 @@ void SketchEditor::showSnapshot(const Snapshot& s) {
   update();
 }
 
-namespace {
-// Puts p into a closed outline between the two neighbours where it adds the least length (a bar
-// and a foot: a triangle); a point already there is not added again.
-void insertOutlinePoint(std::vector<Vec3>& pts, const Vec3& p) {
-  for (const Vec3& q : pts)
-    if ((q - p).norm() < 1e-9) return;
-  std::size_t at = pts.size();
-  double least = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; pts.size() >= 3 && i < pts.size(); ++i) {
-    const Vec3 &a = pts[i], &c = pts[(i + 1) % pts.size()];
-    const double added = (p - a).norm() + (c - p).norm() - (c - a).norm();
-    if (added < least) least = added, at = i + 1;
-  }
-  pts.insert(pts.begin() + static_cast<std::ptrdiff_t>(at), p);
-}
-}  // namespace
-
 Vec3 SketchEditor::bodyToWorld(int body, const Vec3& local) const {
   if (body < 0 || body >= static_cast<int>(poses_.size())) return local;
   const Transform& X = poses_[body];
   return X.r + X.E.transpose() * local;
 }
 
-std::vector<Vec3> SketchEditor::outline(int body) const {
+const SketchOutlines& SketchEditor::outlines() const {
   const MechanismSpec& spec = shownSpec();
-  std::vector<Vec3> pts = body_points(spec, body);
-  const BodySpec& b = spec.bodies[body];
-  for (const JointSpec& j : spec.joints)
-    if (pts.size() == 1 && (j.child == b.name || j.parent == b.name) &&
-        j.joint.type == JointType::Prismatic)
-      return pts;  // a slider block (its contact, if any, is drawn on it)
-  for (const ContactSpec& c : spec.contacts)
-    if (c.body == b.name) insertOutlinePoint(pts, c.point);
-  if (pts.size() != 1) return pts;
-  Vec3 along = b.com - pts[0];
-  along.z() = 0;
-  if (b.mass <= 0 || !std::isfinite(b.mass) || along.norm() < 1e-9) return pts;
-  const double half = std::sqrt(std::max(0.0, 3 * b.inertia[2] / b.mass));
-  Vec3 end = b.com + half * along.normalized();
-  end.z() = pts[0].z();
-  if (!end.allFinite()) return pts;
-  pts.push_back(end);
-  return pts;
+  if (!outlines_ || outlines_spec_ != &spec || outlines_->points.size() != spec.bodies.size())
+    outlines_ = sketch_outlines(spec), outlines_spec_ = &spec;
+  return *outlines_;
 }
 
 void SketchEditor::refreshGeometry() {
@@ -230,6 +198,8 @@ void SketchEditor::refreshGeometry() {
   // The simulated mechanism: the whole, or the grounded part while links float (the floating
   // links stay where they were drawn). Its bodies are found by name.
   const auto mech = document_->simulated();
+  outlines_.reset();  // the spec may have changed: points, outlines and names again
+  const SketchOutlines& shape = outlines();
   poses_.assign(spec.bodies.size(), Transform());
   for (std::size_t b = 0; b < spec.bodies.size(); ++b)
     if (spec.bodies[b].pose) poses_[b] = spec.bodies[b].pose->transform();
@@ -244,13 +214,17 @@ void SketchEditor::refreshGeometry() {
   }
   if (mech && !X0.empty())
     for (std::size_t b = 0; b < spec.bodies.size(); ++b) {
-      const int sim = mech->spec.body_index(spec.bodies[b].name);
+      // Names are unique: the same name at the same place is that body (O(1), not a search).
+      const std::string& name = spec.bodies[b].name;
+      const int sim = b < mech->spec.bodies.size() && mech->spec.bodies[b].name == name
+                          ? static_cast<int>(b)
+                          : mech->spec.body_index(name);
       if (sim < 0) continue;
       const int m = mech->compiled.model_body[sim];
       poses_[b] = mech->compiled.X_body[m].inverse() * X0[m];
     }
   points_.clear();
-  for (const SketchPoint& p : sketch_points(spec))
+  for (const SketchPoint& p : sketch_points_of(spec, shape))
     points_.push_back({p.body, p.local, p.body < 0 ? p.local : bodyToWorld(p.body, p.local)});
 }
 
@@ -324,7 +298,7 @@ std::vector<int> SketchEditor::jointsAt(const Vec3& p) const {
   const MechanismSpec& spec = shownSpec();
   for (int j = 0; j < static_cast<int>(spec.joints.size()); ++j) {
     const JointSpec& js = spec.joints[j];
-    if ((bodyToWorld(spec.body_index(js.parent), js.parent_frame.position) - p).norm() <
+    if ((bodyToWorld(outlines().body(js.parent), js.parent_frame.position) - p).norm() <
         kSketchSameM)
       out.push_back(j);
   }

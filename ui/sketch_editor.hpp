@@ -16,6 +16,7 @@
 #include "ui/document.hpp"
 #include "ui/sketch_couplings.hpp"
 #include "ui/sketch_labels.hpp"
+#include "ui/sketch_outlines.hpp"
 #include "ui/sketch_tool.hpp"
 
 namespace articula {
@@ -57,10 +58,16 @@ class SketchEditor : public QWidget {
   // no slider block (a pendulum's rod, pivoted at one end) is
   // a bar from that point through its centre of mass to the end of the uniform rod of the same
   // inertia (half length sqrt(3 Izz / m)), as the 3D view draws its inertia-equivalent solid.
-  std::vector<Vec3> outline(int body) const;
+  const std::vector<Vec3>& outline(int body) const { return outlines().outline[body]; }
+  // Every body's points and outline and the body names' index, for the spec shown (kept until
+  // the geometry is refreshed or another spec is shown).
+  const SketchOutlines& outlines() const;
   const Transform& pose(int body) const { return poses_[body]; }  // ^{body}X_0 as shown
   SketchSnap snapAt(const QPointF& screen) const;
-  // The joint names as they are drawn now: placed clear of each other, inside the view.
+  // The joint names as they are drawn now: placed clear of each other, inside the view. With
+  // more joints than this, only the names of the points in view while there are no more than
+  // this many of them (zoomed in), else the selected joint's name alone.
+  static constexpr std::size_t kSketchManyNames = 150;
   std::vector<SketchLabel> jointLabels() const;
   SketchSnap pointAt(const Vec3& world) const;  // a typed point, on a drawn point if one is there
   std::vector<int> jointsAt(const Vec3& p) const;
@@ -151,6 +158,8 @@ class SketchEditor : public QWidget {
   SketchSnap hover_;
   QPointF hover_at_;                 // the pointer (widget pixels) hover_ was found at
   std::vector<SketchLabel> labels_;  // placed at the start of each paint
+  mutable std::optional<SketchOutlines> outlines_;
+  mutable const MechanismSpec* outlines_spec_ = nullptr;
   QString said_;  // what a tool said during the current event (kept over its hint)
 };
 

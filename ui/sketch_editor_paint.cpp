@@ -76,8 +76,15 @@ std::vector<SketchLabel> SketchEditor::jointLabels() const {
     o.points.emplace_back(toScreen(q.world) - QPointF(8, 8), QSizeF(16, 16));
   std::vector<std::pair<QString, QPointF>> wanted;
   std::vector<Vec3> named;
-  for (const JointSpec& js : spec.joints) {
-    const Vec3 w = bodyToWorld(spec.body_index(js.child), js.child_frame.position);
+  // Many joints (a 1,000-body ladder): only the names of points in view, and only while there are
+  // few enough of them (zoomed in); else the selected joint's name alone: no clutter.
+  const bool many = spec.joints.size() > kSketchManyNames;
+  const int selected = document_->selection().joint;
+  bool crowded = false;
+  int selected_at = -1;  // its entry in `wanted`
+  for (int j = 0; j < static_cast<int>(spec.joints.size()); ++j) {
+    const JointSpec& js = spec.joints[j];
+    const Vec3 w = bodyToWorld(outlines().body(js.child), js.child_frame.position);
     const QPointF at = toScreen(w);
     if (js.parent == "ground" || js.child == "ground")  // the ground symbol under the pivot
       o.points.emplace_back(at + QPointF(-16, 0), QSizeF(32, 26));
@@ -86,11 +93,18 @@ std::vector<SketchLabel> SketchEditor::jointLabels() const {
       o.points.emplace_back(at - QPointF(21, 21), QSizeF(42, 42));
       continue;
     }
+    if (many && (!o.view.contains(at) || (crowded && j != selected))) continue;
     if (std::any_of(named.begin(), named.end(),
                     [&](const Vec3& d) { return (d - w).norm() < 1e-6; }))
       continue;
+    if (j == selected) selected_at = static_cast<int>(wanted.size());
     named.push_back(w);
     wanted.emplace_back(QString::fromStdString(js.name), at);
+    crowded = crowded || (many && wanted.size() > kSketchManyNames);
+  }
+  if (crowded) {
+    auto only = selected_at >= 0 ? decltype(wanted){wanted[selected_at]} : decltype(wanted){};
+    wanted.swap(only);
   }
   for (int b = 0; b < static_cast<int>(spec.bodies.size()); ++b) {
     const std::vector<Vec3> pts = outline(b);
@@ -104,7 +118,7 @@ std::vector<SketchLabel> SketchEditor::jointLabels() const {
 PivotView SketchEditor::pivotView(int joint) const {
   const MechanismSpec& spec = shownSpec();
   const JointSpec& js = spec.joints[joint];
-  const int parent = spec.body_index(js.parent), child = spec.body_index(js.child);
+  const int parent = outlines().body(js.parent), child = outlines().body(js.child);
   PivotView v;
   v.at = bodyToWorld(parent, js.parent_frame.position);
   const Mat3 E_parent = parent >= 0 ? poses_[parent].E : Mat3::Identity();  // ^{body}E_0
@@ -161,7 +175,7 @@ void SketchEditor::drawRails(QPainter& p) const {
   const MechanismSpec& spec = shownSpec();
   for (const JointSpec& j : spec.joints) {
     if (j.joint.type != JointType::Prismatic) continue;
-    const int g = spec.body_index(j.parent);
+    const int g = outlines().body(j.parent);
     const Vec3 at = bodyToWorld(g, j.parent_frame.position);
     const Mat3 R = g < 0 ? Mat3(Mat3::Identity()) : Mat3(poses_[g].E.transpose());
     const Vec3 axis = R * j.parent_frame.orientation.toRotationMatrix().col(2);
@@ -171,7 +185,7 @@ void SketchEditor::drawRails(QPainter& p) const {
       end = bodyToWorld(g, Vec3(r[0].get<double>(), r[1].get<double>(), r[2].get<double>()));
     }
     // The rail as drawn, extended to wherever the block has slid (plus a margin).
-    const Vec3 block = bodyToWorld(spec.body_index(j.child), j.child_frame.position);
+    const Vec3 block = bodyToWorld(outlines().body(j.child), j.child_frame.position);
     const Vec3 u_axis = (end - at).normalized();
     const double lo = std::min(-0.25 * (end - at).norm(), (block - at).dot(u_axis) - 0.03);
     const double hi = std::max(1.25 * (end - at).norm(), (block - at).dot(u_axis) + 0.03);
@@ -223,7 +237,12 @@ void SketchEditor::drawBodies(QPainter& p) const {
     const bool selected = sel.body == b;
     const QColor c = selected ? kSketchSelected : kLink;
     std::vector<QPointF> pts;
-    for (const Vec3& v : outline(b)) pts.push_back(toScreen(bodyToWorld(b, v)));
+    QRectF box;  // what the body covers on screen (points and the width of its lines)
+    for (const Vec3& v : outline(b)) {
+      pts.push_back(toScreen(bodyToWorld(b, v)));
+      box = box.united(QRectF(pts.back() - QPointF(30, 30), QSizeF(60, 60)));
+    }
+    if (!box.intersects(QRectF(rect()))) continue;  // out of view: nothing to draw
     if (pts.size() == 1) {
       drawBlock(p, b, pts[0], c);
       continue;
@@ -249,16 +268,20 @@ void SketchEditor::drawJoints(QPainter& p) const {
   const MechanismSpec& spec = shownSpec();
   const Selection sel = document_->selection();
   std::vector<Vec3> drawn;  // joint points: a ground pivot there needs no symbol of its own
+  const QRectF view = QRectF(rect()).adjusted(-30, -30, 30, 30);
   for (int j = 0; j < static_cast<int>(spec.joints.size()); ++j) {
     const JointSpec& js = spec.joints[j];
-    const Vec3 w = bodyToWorld(spec.body_index(js.child), js.child_frame.position);
+    const Vec3 w = bodyToWorld(outlines().body(js.child), js.child_frame.position);
     const QPointF at = toScreen(w);
     const bool ground = js.parent == "ground" || js.child == "ground";
+    if (js.joint.type != JointType::Prismatic) drawn.push_back(w);
+    if (!view.contains(at) && !view.contains(toScreen(bodyToWorld(
+                                  outlines().body(js.parent), js.parent_frame.position))))
+      continue;  // out of view (its ring, circle and ground symbol reach 26 px)
     if (ground && js.joint.type != JointType::Prismatic)
       drawGroundSymbol(p,
-                       toScreen(bodyToWorld(spec.body_index(js.parent), js.parent_frame.position)));
+                       toScreen(bodyToWorld(outlines().body(js.parent), js.parent_frame.position)));
     if (js.joint.type == JointType::Prismatic) continue;  // drawn as block and rail
-    drawn.push_back(w);
     const bool selected = sel.joint == j;
     p.setPen(QPen(selected ? kSketchSelected : QColor(30, 30, 30), selected ? 3 : 2));
     p.setBrush(js.drive ? kDriven : QColor(255, 255, 255));

@@ -98,6 +98,7 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
   viewer_->getLight()->setDiffuse(osg::Vec4(0.62f, 0.62f, 0.64f, 1.f));
   viewer_->getLight()->setSpecular(osg::Vec4(0.35f, 0.35f, 0.35f, 1.f));
   viewer_->getCamera()->setClearColor(kBackgroundBottom);
+  viewer_->getCamera()->setCullMask(~kPickOnlyMask);  // drawn by a merged list instead
   viewer_->setSceneData(root_);
   setWorldUp({0, 1, 0});
   clock_.start();
@@ -160,7 +161,7 @@ double ViewportWidget::worldPerPixel() const {
 osg::BoundingBox ViewportWidget::mechanismBounds() const {
   if (!scene_) return {};
   osg::ComputeBoundsVisitor bounds;
-  bounds.setTraversalMask(kMechanismMask);
+  bounds.setTraversalMask(kMechanismMask | kPickOnlyMask);
   scene_->accept(bounds);
   return bounds.getBoundingBox();
 }
@@ -418,7 +419,7 @@ RayHit ViewportWidget::rayAt(const QPointF& pos) {
   updateCamera();
   osgUtil::LineSegmentIntersector::Intersections hits;
   if (!viewer_->computeIntersections(viewer_->getCamera(), osgUtil::Intersector::WINDOW, x, y, hits,
-                                     kMechanismMask))
+                                     kMechanismMask | kPickOnlyMask))
     return out;
   const ScenePick tags = pick_from_path(hits.begin()->nodePath);
   out.hit = true;
