@@ -164,7 +164,6 @@ void MechanismScene::merge_bodies() {
     }
   if (merged_->empty()) return merged_.reset();
   merged_->finish();
-  if (getenv("XX_DEBUG")) fprintf(stderr, "merged %zu verts %zu tris\n", merged_->vertex_count(), merged_->triangle_count());
   auto geode = make_ref<osg::Geode>();
   geode->addDrawable(merged_->node());
   geode->setNodeMask(kDecorationMask);  // drawn, never picked: the bodies' own nodes are
