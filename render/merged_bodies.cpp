@@ -34,7 +34,8 @@ const osg::Geometry* merged_source(const osg::Drawable* d) {
   if (!v || !n || !c || n->size() != v->size() || c->empty()) return nullptr;
   if (g->getNormalArray()->getBinding() != osg::Array::BIND_PER_VERTEX) return nullptr;
   const auto cb = g->getColorArray()->getBinding();
-  if (cb != osg::Array::BIND_OVERALL && !(cb == osg::Array::BIND_PER_VERTEX && c->size() == v->size()))
+  if (cb != osg::Array::BIND_OVERALL &&
+      !(cb == osg::Array::BIND_PER_VERTEX && c->size() == v->size()))
     return nullptr;
   return g;
 }

@@ -5,6 +5,7 @@
 // the editor forwards mouse, key and paint events to. Every action is one undo command on the
 // document; the view redraws from the document's signals and from simulation snapshots.
 #include <Eigen/Geometry>
+#include <QPixmap>
 #include <QPointF>
 #include <QWidget>
 #include <memory>
@@ -133,6 +134,10 @@ class SketchEditor : public QWidget {
   void drawJoints(QPainter& p) const;
   void drawGroundSymbol(QPainter& p, const QPointF& at) const;
   void drawHover(QPainter& p) const;
+  // Many joints: a circle drawn once and stamped at each point (a drawEllipse per joint cost a
+  // 1,000-body ladder a third of its frame). Kept per pen width, radius and fill.
+  void stampCircle(QPainter& p, const QPointF& at, double radius, const QPen& pen,
+                   const QColor& fill) const;
   int labelCost(const QRectF& r) const;
 
   Document* document_;
@@ -159,6 +164,7 @@ class SketchEditor : public QWidget {
   QPointF hover_at_;                 // the pointer (widget pixels) hover_ was found at
   std::vector<SketchLabel> labels_;  // placed at the start of each paint
   mutable std::optional<SketchOutlines> outlines_;
+  mutable std::vector<std::pair<QString, QPixmap>> stamps_;  // stampCircle's, by a key
   mutable const MechanismSpec* outlines_spec_ = nullptr;
   QString said_;  // what a tool said during the current event (kept over its hint)
 };

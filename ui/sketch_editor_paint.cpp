@@ -233,6 +233,7 @@ void SketchEditor::drawBodies(QPainter& p) const {
   const MechanismSpec& spec = shownSpec();
   const Selection sel = document_->selection();
   drawRails(p);  // under everything
+  const bool many = spec.joints.size() > kSketchManyNames;
   for (int b = 0; b < static_cast<int>(spec.bodies.size()); ++b) {
     const bool selected = sel.body == b;
     const QColor c = selected ? kSketchSelected : kLink;
@@ -259,9 +260,38 @@ void SketchEditor::drawBodies(QPainter& p) const {
     p.setPen(QPen(c, 9, Qt::SolidLine, Qt::RoundCap));
     for (std::size_t i = 0; i + 1 < pts.size() + (pts.size() > 2); ++i)
       p.drawLine(pts[i], pts[(i + 1) % pts.size()]);
-    p.setPen(QPen(QColor(255, 255, 255), 1));
-    for (const QPointF& q : pts) p.drawEllipse(q, 2, 2);
+    const QPen dot(QColor(255, 255, 255), 1);
+    p.setPen(dot);
+    for (const QPointF& q : pts)
+      if (many)
+        stampCircle(p, q, 2, dot, Qt::transparent);
+      else
+        p.drawEllipse(q, 2, 2);
   }
+}
+
+void SketchEditor::stampCircle(QPainter& p, const QPointF& at, double radius, const QPen& pen,
+                               const QColor& fill) const {
+  const QString key =
+      QString("%1 %2 %3 %4").arg(radius).arg(pen.widthF()).arg(pen.color().rgba()).arg(fill.rgba());
+  auto it =
+      std::find_if(stamps_.begin(), stamps_.end(), [&](const auto& s) { return s.first == key; });
+  if (it == stamps_.end()) {
+    const double half = std::ceil(radius + pen.widthF()) + 1, dpr = devicePixelRatioF();
+    QPixmap stamp(QSize(int(2 * half * dpr), int(2 * half * dpr)));
+    stamp.setDevicePixelRatio(dpr);
+    stamp.fill(Qt::transparent);
+    QPainter s(&stamp);
+    s.setRenderHint(QPainter::Antialiasing);
+    s.setPen(pen);
+    s.setBrush(fill == Qt::transparent ? QBrush(Qt::NoBrush) : QBrush(fill));
+    s.drawEllipse(QPointF(half, half), radius, radius);
+    s.end();
+    stamps_.emplace_back(key, stamp);
+    it = stamps_.end() - 1;
+  }
+  const double half = it->second.width() / (2 * it->second.devicePixelRatio());
+  p.drawPixmap(at - QPointF(half, half), it->second);
 }
 
 void SketchEditor::drawJoints(QPainter& p) const {
@@ -269,21 +299,27 @@ void SketchEditor::drawJoints(QPainter& p) const {
   const Selection sel = document_->selection();
   std::vector<Vec3> drawn;  // joint points: a ground pivot there needs no symbol of its own
   const QRectF view = QRectF(rect()).adjusted(-30, -30, 30, 30);
+  const bool many = spec.joints.size() > kSketchManyNames;
   for (int j = 0; j < static_cast<int>(spec.joints.size()); ++j) {
     const JointSpec& js = spec.joints[j];
     const Vec3 w = bodyToWorld(outlines().body(js.child), js.child_frame.position);
     const QPointF at = toScreen(w);
     const bool ground = js.parent == "ground" || js.child == "ground";
     if (js.joint.type != JointType::Prismatic) drawn.push_back(w);
-    if (!view.contains(at) && !view.contains(toScreen(bodyToWorld(
-                                  outlines().body(js.parent), js.parent_frame.position))))
+    if (!view.contains(at) &&
+        !view.contains(toScreen(bodyToWorld(outlines().body(js.parent), js.parent_frame.position))))
       continue;  // out of view (its ring, circle and ground symbol reach 26 px)
     if (ground && js.joint.type != JointType::Prismatic)
       drawGroundSymbol(p,
                        toScreen(bodyToWorld(outlines().body(js.parent), js.parent_frame.position)));
     if (js.joint.type == JointType::Prismatic) continue;  // drawn as block and rail
     const bool selected = sel.joint == j;
-    p.setPen(QPen(selected ? kSketchSelected : QColor(30, 30, 30), selected ? 3 : 2));
+    const QPen pen(selected ? kSketchSelected : QColor(30, 30, 30), selected ? 3 : 2);
+    if (many && !selected && !js.drive) {
+      stampCircle(p, at, 6, pen, QColor(255, 255, 255));
+      continue;
+    }
+    p.setPen(pen);
     p.setBrush(js.drive ? kDriven : QColor(255, 255, 255));
     p.drawEllipse(at, js.drive ? 8 : 6, js.drive ? 8 : 6);
     if (js.drive) {  // a circular arrow: this joint has a motor

@@ -14,8 +14,8 @@
 #include "core/sim/mechanism.hpp"
 #include "core/sim/simulation.hpp"
 #include "core/sim/snapshot.hpp"
-#include "render/merged_bodies.hpp"
 #include "render/mechanism_scene.hpp"
+#include "render/merged_bodies.hpp"
 #include "render/primitives.hpp"
 
 using namespace articula;
@@ -89,8 +89,7 @@ void merged_test_compare(const MechanismScene& scene, int hidden_body) {
     for (std::size_t k = 0; k < w.vertices.size(); ++k, ++at) {
       INFO("body " << b << " vertex " << k);
       if (b == hidden_body) {  // collapsed onto the body's origin: nothing drawn
-        CHECK((osg::Vec3d(v[at]) - scene.body_transform(b)->getMatrix().getTrans()).length() <
-              tol);
+        CHECK((osg::Vec3d(v[at]) - scene.body_transform(b)->getMatrix().getTrans()).length() < tol);
         continue;
       }
       CHECK((osg::Vec3d(v[at]) - w.vertices[k]).length() < tol);
@@ -151,7 +150,7 @@ TEST_CASE("scene: many bodies are tessellated coarser", "[render]") {
   float last = prim::kDetailRatio;
   for (int n : {151, 300, 1000, 2000, 100000}) {
     const float r = prim::detail_ratio_for(n);
-    CHECK(r <= last);  // falls with the body count ...
+    CHECK(r <= last);                     // falls with the body count ...
     CHECK(r >= prim::kLeastDetailRatio);  // ... to a floor
     last = r;
   }
