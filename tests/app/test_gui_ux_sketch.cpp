@@ -8,7 +8,9 @@
 #define CATCH_CONFIG_RUNNER
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QImage>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
 #include <QWheelEvent>
@@ -221,6 +223,91 @@ TEST_CASE("every planar sample opens whole in the sketch, its contact geometry i
     for (const Vec3& p : shown) outside += !QRectF(win.e->rect()).contains(win.e->toScreen(p));
     CHECK(outside == 0);
   }
+}
+
+namespace {
+// Two chains of `links` bars hanging from ground side by side (planar, no loop): 2 * links joints.
+QString writeChains(const QTemporaryDir& dir, int links) {
+  nlohmann::json bodies = nlohmann::json::array(), joints = nlohmann::json::array();
+  for (int side = 0; side < 2; ++side)
+    for (int k = 0; k < links; ++k) {
+      const std::string name = (side ? "b" : "a") + std::to_string(k + 1);
+      const std::string parent = k ? (side ? "b" : "a") + std::to_string(k) : "ground";
+      bodies.push_back({{"name", name},
+                        {"mass", 0.34},
+                        {"com", {0.05, 0, 0}},
+                        {"inertia", {6.8e-5, 3.2e-4, 3.2e-4, 0, 0, 0}},
+                        {"pose", {{"position", {0.1 * k, -0.3 * side, 0}}}}});
+      const double x = k ? 0.1 : 0.0, y = k ? 0.0 : -0.3 * side;
+      joints.push_back({{"name", "j" + name},
+                        {"type", "revolute"},
+                        {"parent", parent},
+                        {"child", name},
+                        {"parent_frame", {{"position", {x, y, 0}}}}});
+    }
+  const nlohmann::json project = {{"format", "articula"}, {"version", 1},
+                                  {"name", "chains"},     {"gravity", {0, -9.81, 0}},
+                                  {"bodies", bodies},     {"joints", joints}};
+  const QString path = dir.filePath("chains.json");
+  QFile f(path);
+  REQUIRE(f.open(QIODevice::WriteOnly));
+  f.write(QByteArray::fromStdString(project.dump()));
+  return path;
+}
+}  // namespace
+
+TEST_CASE("many joints: names only zoomed in or selected; every joint and link still drawn",
+          "[gui][ux-sketch]") {
+  // Issue 17 item 4: above SketchEditor::kSketchManyNames joints, the names of the points in
+  // view while there are no more than that many (zoomed in), else the selected joint's alone.
+  QTemporaryDir dir;
+  Win win;
+  const int links = 90;  // 180 joints
+  REQUIRE(win.w.openFile(writeChains(dir, links)));
+  QCoreApplication::processEvents();
+  const MechanismSpec& spec = win.w.document()->spec();
+  REQUIRE(spec.joints.size() > SketchEditor::kSketchManyNames);
+  CHECK(win.e->jointLabels().empty());  // all 180 points in view: no clutter
+  win.w.document()->setSelection({-1, 7});
+  QCoreApplication::processEvents();
+  std::vector<SketchLabel> labels = win.e->jointLabels();
+  REQUIRE(labels.size() == 1);
+  CHECK(labels[0].text.toStdString() == spec.joints[7].name);
+  // Zoomed in on the first links: their names come back, none overlapping.
+  const QPoint at = win.e->toScreen(Vec3(0.3, -0.15, 0)).toPoint();
+  QWheelEvent wheel(QPointF(at), QPointF(win.e->mapToGlobal(at)), QPoint(), QPoint(0, 1200),
+                    Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+  QCoreApplication::sendEvent(win.e, &wheel);
+  QCoreApplication::processEvents();
+  labels = win.e->jointLabels();
+  CHECK(labels.size() >= 4);
+  CHECK(labels.size() <= SketchEditor::kSketchManyNames);
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    CHECK(QRectF(win.e->rect()).contains(labels[i].rect));
+    for (std::size_t k = i + 1; k < labels.size(); ++k)
+      CHECK_FALSE(labels[i].rect.intersects(labels[k].rect));
+  }
+  win.shot("many_joints_zoomed");
+  // Every joint of the whole mechanism drawn when fitted: a dark joint ring at each joint point
+  // (the stamped circle; nothing selected, which would be drawn in the selection colour).
+  win.w.document()->setSelection({});
+  win.e->fitToView();
+  QCoreApplication::processEvents();
+  const QImage image = win.e->grab().toImage();
+  const double dpr = image.devicePixelRatio();
+  int rings = 0;
+  for (const JointSpec& js : spec.joints) {
+    const QPointF c = win.e->toScreen(win.e->bodyToWorld(spec.body_index(js.child), Vec3::Zero()));
+    bool dark = false;  // the ring's 2 px pen, 6 px from the centre (some of the 8 directions)
+    for (int d = 0; d < 8 && !dark; ++d) {
+      const QPointF q = c + 6 * QPointF(std::cos(d * M_PI / 4), std::sin(d * M_PI / 4));
+      const QColor px = image.pixelColor(QPoint(int(q.x() * dpr), int(q.y() * dpr)));
+      dark = std::max({px.red(), px.green(), px.blue()}) < 110;
+    }
+    rings += dark;
+  }
+  CHECK(rings == static_cast<int>(spec.joints.size()));
+  win.shot("many_joints");
 }
 
 TEST_CASE("joint names do not overlap, stay in the view and are drawn over the links",
