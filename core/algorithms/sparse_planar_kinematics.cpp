@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/algorithms/loop_geometry.hpp"
+#include "core/spatial/trig.hpp"
 
 namespace articula {
 
@@ -31,6 +32,44 @@ void sparse_planar_put(const SparseDynamicsModel::JointNode& j, int rows, int c,
   if (j.p > 0) sparse_put_column(values + j.p_offset, j.p_transposed, 3, rows, c, t, 1.0);
 }
 
+// Poses as planar_kinematics forms them (pd.Xup, pd.X0), and the motion in the absolute frame
+// (world axes, origin sm.origin) by the base-coordinate recursion: axis s_i = ^iX_0'^-1 S_i
+// (pd.c), velocity v_i = v_λ + s_i q̇_i (pd.v), bias acceleration a_i = a_λ + v_i × s_i q̇_i (pd.a:
+// the body-frame c_i = v_i × v_J carried over, q̈ = 0). No per-body transform of v and a.
+void sparse_planar_motion(const SparseDynamicsModel& sm, const PlanarModel& pm, PlanarData& pd,
+                          const VecX& q, const VecX& qd) {
+  for (int i = 1; i <= pm.nb; ++i) {
+    const PlanarJoint& j = pm.joints[i];
+    const int p = pm.parent[i];
+    PlanarTransform XJ;  // RBDA Eq. 2.77: a turn about the origin, or a shift
+    if (j.kind == PlanarJoint::Kind::Revolute) {
+      sin_cos(j.sigma * q[pm.q_index[i]], XJ.s, XJ.c);
+    } else if (j.kind == PlanarJoint::Kind::Prismatic) {
+      const double x = q[pm.q_index[i]];
+      XJ.x = x * j.ux, XJ.y = x * j.uy;
+    }
+    pd.Xup[i] = XJ * j.M;
+    pd.X0[i] = p > 0 ? pd.Xup[i] * pd.X0[p] : pd.Xup[i];
+    const PlanarMotion vp = p > 0 ? pd.v[p] : PlanarMotion(PlanarMotion::Zero());
+    const PlanarMotion ap = p > 0 ? pd.a[p] : PlanarMotion(PlanarMotion::Zero());
+    PlanarMotion& s = pd.c[i];
+    if (j.kind == PlanarJoint::Kind::Fixed) {
+      s.setZero();
+      pd.v[i] = vp;
+      pd.a[i] = ap;
+      continue;
+    }
+    if (j.kind == PlanarJoint::Kind::Revolute)  // σ e_z about the body's origin
+      s = {j.sigma, j.sigma * (pd.X0[i].y - sm.origin.y()),
+           -j.sigma * (pd.X0[i].x - sm.origin.x())};
+    else
+      s[0] = 0.0, pd.X0[i].direction_to_parent(j.ux, j.uy, s[1], s[2]);
+    const PlanarMotion vJ = s * qd[pm.v_index[i]];
+    pd.v[i] = vp + vJ;
+    pd.a[i] = ap + cross_motion(pd.v[i], vJ);
+  }
+}
+
 // Body blocks X0^T I X0 (Eq. 2.78 in the absolute frame) and right-hand sides
 // r_i = -X0^T (I (a - g) + v ×* I v), then the joint forces τ_i as S τ_i / |S|^2 on body i and
 // its opposite on the parent.
@@ -45,8 +84,8 @@ void sparse_planar_bodies(const SparseDynamicsModel& sm, const PlanarModel& pm,
     D[0] = I.Io, D[1] = -I.hy, D[2] = I.hx;
     D[3] = -I.hy, D[4] = I.m, D[5] = 0.0;
     D[6] = I.hx, D[7] = 0.0, D[8] = I.m;
-    const PlanarMotion v0 = X.inverse_apply(pd.v[i]);
-    PlanarMotion a0 = X.inverse_apply(pd.a[i]);
+    const PlanarMotion& v0 = pd.v[i];
+    PlanarMotion a0 = pd.a[i];
     a0[1] -= pm.gx;
     a0[2] -= pm.gy;
     const PlanarForce r = -(I * a0 + cross_force(v0, I * v0));
@@ -58,8 +97,9 @@ void sparse_planar_bodies(const SparseDynamicsModel& sm, const PlanarModel& pm,
     if (j.kind == PlanarJoint::Kind::Fixed) continue;
     const double ti = tau[pm.v_index[i]];
     if (ti == 0.0) continue;
-    const PlanarMotion s = sparse_planar_axis(j);
-    const PlanarForce f = sparse_planar_frame(sm, pd, i).transpose_apply(s * (ti / s.squaredNorm()));
+    const PlanarMotion s = sparse_planar_axis(j);  // S τ / |S|^2 in the body's frame
+    const PlanarForce f =
+        sparse_planar_frame(sm, pd, i).transpose_apply(s * (ti / s.squaredNorm()));
     double* xs = x + sm.pattern.x_offset[i - 1];
     for (int k = 0; k < 3; ++k) xs[k] += f[k];
     if (const int p = pm.parent[i]; p > 0) {
@@ -76,9 +116,7 @@ void sparse_planar_tree_rows(const SparseDynamicsModel& sm, const PlanarModel& p
   const PlanarJoint& pj = pm.joints[j.body];
   const bool fixed = pj.kind == PlanarJoint::Kind::Fixed;
   const int rows = j.constraint_rows + (j.drive >= 0);
-  const PlanarMotion s =
-      fixed ? PlanarMotion::Zero()
-            : PlanarMotion(sparse_planar_frame(sm, pd, j.body).inverse_apply(sparse_planar_axis(pj)));
+  const PlanarMotion& s = pd.c[j.body];  // zero for a fixed joint
   double t[3][3];
   sparse_planar_complement(s.data(), fixed, t);
   double* rhs = w.x.data() + sm.pattern.x_offset[j.node];
@@ -93,9 +131,9 @@ void sparse_planar_tree_rows(const SparseDynamicsModel& sm, const PlanarModel& p
   }
 }
 
-// Body b's velocity-like quantity m in world coordinates (b = 0: the base, at rest).
-PlanarMotion sparse_planar_world(const PlanarData& pd, int b, const std::vector<PlanarMotion>& m) {
-  return b == 0 ? PlanarMotion(PlanarMotion::Zero()) : pd.X0[b].inverse_apply(m[b]);
+// Body b's absolute-frame motion m[b] (b = 0: the base, at rest).
+PlanarMotion sparse_planar_world(int b, const std::vector<PlanarMotion>& m) {
+  return b == 0 ? PlanarMotion(PlanarMotion::Zero()) : m[b];
 }
 
 // A revolute loop joint's in-plane rows T_c^T (Δ_s - Δ_p) = k_c: T_c the force f_c at the
@@ -108,21 +146,21 @@ void sparse_planar_loop_rows(const SparseDynamicsModel& sm, const PlanarData& pd
   double osx = l.sx, osy = l.sy, opx = l.px, opy = l.py;
   if (l.successor > 0) pd.X0[l.successor].point_to_parent(l.sx, l.sy, osx, osy);
   if (l.predecessor > 0) pd.X0[l.predecessor].point_to_parent(l.px, l.py, opx, opy);
-  const PlanarMotion vs = sparse_planar_world(pd, l.successor, pd.v);
-  const PlanarMotion vp = sparse_planar_world(pd, l.predecessor, pd.v);
+  const PlanarMotion vs = sparse_planar_world(l.successor, pd.v);
+  const PlanarMotion vp = sparse_planar_world(l.predecessor, pd.v);
   const PlanarMotion dv = vs - vp;
-  const PlanarMotion da = sparse_planar_world(pd, l.successor, pd.a) -
-                          sparse_planar_world(pd, l.predecessor, pd.a) + cross_motion(vs, vp);
-  const double vx = dv[1] - dv[0] * osy, vy = dv[2] + dv[0] * osx;  // at o_s
-  const double ax = da[1] - da[0] * osy, ay = da[2] + da[0] * osx;
+  const PlanarMotion da = sparse_planar_world(l.successor, pd.a) -
+                          sparse_planar_world(l.predecessor, pd.a) + cross_motion(vs, vp);
+  const double rx = osx - sm.origin.x(), ry = osy - sm.origin.y();  // o_s, absolute frame
+  const double vx = dv[1] - dv[0] * ry, vy = dv[2] + dv[0] * rx;    // the motions at o_s
+  const double ax = da[1] - da[0] * ry, ay = da[2] + da[0] * rx;
   double* rhs = w.x.data() + sm.pattern.x_offset[j.node];
   for (int c = 0; c < j.constraint_rows; ++c) {
     double fx = l.fx[c], fy = l.fy[c];
     if (l.successor > 0) pd.X0[l.successor].direction_to_parent(l.fx[c], l.fy[c], fx, fy);
     const double delta = fx * (osx - opx) + fy * (osy - opy);
-    const double k =
-        -(fx * ax + fy * ay) - baumgarte_term(alpha, beta, fx * vx + fy * vy, delta);
-    const double t[3] = {(osx - sm.origin.x()) * fy - (osy - sm.origin.y()) * fx, fx, fy};
+    const double k = -(fx * ax + fy * ay) - baumgarte_term(alpha, beta, fx * vx + fy * vy, delta);
+    const double t[3] = {rx * fy - ry * fx, fx, fy};
     sparse_planar_put(j, j.constraint_rows, c, t, w);
     rhs[c] = -k;
   }
@@ -169,12 +207,11 @@ bool sparse_planar_applies(const SparseDynamicsModel& sm, const PlanarModel& pm,
 }
 
 bool sparse_planar_forward_dynamics(const SparseDynamicsModel& sm, const PlanarModel& pm,
-                                    PlanarData& pd, Data& data,
-                                    const std::vector<LoopJoint>& loops, const VecX& q,
-                                    const VecX& qd, const VecX& tau, double alpha, double beta,
-                                    const double* tree_qdd, SparseDynamicsWork& w) {
+                                    PlanarData& pd, Data& data, const std::vector<LoopJoint>& loops,
+                                    const VecX& q, const VecX& qd, const VecX& tau, double alpha,
+                                    double beta, const double* tree_qdd, SparseDynamicsWork& w) {
   if (w.factor.values.size() != static_cast<std::size_t>(sm.pattern.values)) w.resize(sm);
-  planar_kinematics(pm, pd, q, &qd);
+  sparse_planar_motion(sm, pm, pd, q, qd);
   w.factor.zero_fill(sm.pattern);  // the assembly overwrites every other block
   sparse_planar_bodies(sm, pm, pd, tau, w);
   for (const SparseDynamicsModel::JointNode& j : sm.joints) {

@@ -19,14 +19,15 @@ bool sparse_planar_applies(const SparseDynamicsModel& sm, const PlanarModel& pm,
                            const std::vector<LoopJoint>& loops);
 
 // sparse_forward_dynamics_from_kinematics's q̈ (data.qdd) and multipliers (w.mu) at (q, q̇) from
-// planar kinematics (computed here into pd); no spatial kinematics is computed or read, so data
-// holds only q̈ afterwards. tree_qdd: q̈_d of each tree motion drive. No external forces. False
-// when a pivot fails (the caller falls back to Method 2).
+// planar kinematics computed here into pd (its Xup and X0 as planar_kinematics forms them; v, a
+// and c hold each body's velocity, bias acceleration and joint axis in the absolute frame, not
+// in the body's); no spatial kinematics is computed or read, so data holds only q̈ afterwards.
+// tree_qdd: q̈_d of each tree motion drive. No external forces. False when a pivot fails (the caller
+// falls back to Method 2).
 bool sparse_planar_forward_dynamics(const SparseDynamicsModel& sm, const PlanarModel& pm,
-                                    PlanarData& pd, Data& data,
-                                    const std::vector<LoopJoint>& loops, const VecX& q,
-                                    const VecX& qd, const VecX& tau, double alpha, double beta,
-                                    const double* tree_qdd, SparseDynamicsWork& w);
+                                    PlanarData& pd, Data& data, const std::vector<LoopJoint>& loops,
+                                    const VecX& q, const VecX& qd, const VecX& tau, double alpha,
+                                    double beta, const double* tree_qdd, SparseDynamicsWork& w);
 
 // Writes column c of a joint's coupling block with one body (d x m, or m x d when transposed).
 inline void sparse_put_column(double* block, bool transposed, int d, int m, int c,
