@@ -5,6 +5,7 @@
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_constraints.hpp"
 #include "core/algorithms/loop_geometry.hpp"
+#include "core/algorithms/sparse_planar_kinematics.hpp"
 #include "core/model/joint_ops.hpp"
 #include "core/spatial/cross.hpp"
 
@@ -51,15 +52,6 @@ void complement(const Cols& s, int n, int d, Cols& T) {
   T = Q.block(0, base, 6, d - base);
 }
 
-// Writes column c of a joint's coupling block with one body (d x m, or m x d when transposed).
-void put_column(double* block, bool transposed, int d, int m, int c, const double* col,
-                double sign) {
-  if (transposed)
-    for (int r = 0; r < d; ++r) block[c + r * m] = sign * col[r];
-  else
-    for (int r = 0; r < d; ++r) block[r + c * d] = sign * col[r];
-}
-
 // ^iX_0' for the base frame 0' at sm.origin (same axes): absolute coordinates centred on the
 // mechanism, so that a mechanism far from the world origin keeps its precision (RBDA 10.1).
 Transform X0s(const SparseDynamicsModel& sm, const Data& data, int i) {
@@ -81,8 +73,8 @@ struct FactorSink {
   double* rhs(int node) { return w.x.data() + sm.pattern.x_offset[node]; }
   void column(const SparseDynamicsModel::JointNode& j, int rows, int c, const double* t) {
     double* values = w.factor.values.data();
-    if (j.s > 0) put_column(values + j.s_offset, j.s_transposed, sm.d, rows, c, t, -1.0);
-    if (j.p > 0) put_column(values + j.p_offset, j.p_transposed, sm.d, rows, c, t, 1.0);
+    if (j.s > 0) sparse_put_column(values + j.s_offset, j.s_transposed, sm.d, rows, c, t, -1.0);
+    if (j.p > 0) sparse_put_column(values + j.p_offset, j.p_transposed, sm.d, rows, c, t, 1.0);
   }
 };
 struct BlockSink {
@@ -217,31 +209,6 @@ void put_joint_column(const SparseDynamicsModel& sm, const SparseDynamicsModel::
   double t[6];
   reduce(sm, t0, t);
   w.column(j, rows, c, t);
-}
-
-// Two unit vectors orthogonal to the joint axis s (ω_z, v_x, v_y): t0 = s × e_k with e_k its
-// smallest axis, t1 = s × t0 (|t1| = |s| |t0|, as s ⊥ t0), normalised by independent square
-// roots; all three axes for a fixed joint (s = 0). (Unnormalised, of order |s|, they cost the
-// 1000-body ladder digits: 1e-11 relative in q̈.)
-inline void sparse_planar_complement(const double* s, bool fixed, double (&t)[3][3]) {
-  for (int a = 0; a < 3; ++a)
-    for (int b = 0; b < 3; ++b) t[a][b] = a == b ? 1.0 : 0.0;
-  if (fixed) return;
-  const double a0 = std::abs(s[0]), a1 = std::abs(s[1]), a2 = std::abs(s[2]);
-  double* u = t[0];  // s × e_k
-  if (a0 <= a1 && a0 <= a2)
-    u[0] = 0.0, u[1] = s[2], u[2] = -s[1];
-  else if (a1 <= a2)
-    u[0] = -s[2], u[1] = 0.0, u[2] = s[0];
-  else
-    u[0] = s[1], u[1] = -s[0], u[2] = 0.0;
-  const double uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
-  const double ss = s[0] * s[0] + s[1] * s[1] + s[2] * s[2];
-  const double i0 = 1.0 / std::sqrt(uu), i1 = 1.0 / std::sqrt(uu * ss);
-  t[1][0] = (s[1] * u[2] - s[2] * u[1]) * i1;
-  t[1][1] = (s[2] * u[0] - s[0] * u[2]) * i1;
-  t[1][2] = (s[0] * u[1] - s[1] * u[0]) * i1;
-  for (int a = 0; a < 3; ++a) u[a] *= i0;
 }
 
 // The planar rows of a tree joint with at most one freedom, from the kept components of its axis
@@ -382,16 +349,32 @@ void read_back(const Model& model, const SparseDynamicsModel& sm, Data& data,
     const Motion m = X0s(sm, data, i).apply(Motion(delta(i) - delta(model.parent[i])));
     rates_from_motion(model.joints[i], data.jc[i].S, m, data.qdd.data() + vi);
   }
+}
+}  // namespace
+
+bool sparse_solve_assembled(const SparseDynamicsModel& sm, SparseDynamicsWork& w) {
+  const bool first = w.factor.reference.empty() || w.factor.reference[0] == 0.0;
+  if (first) {
+    if (!sparse_ldlt_calibrate(sm.pattern, w.factor)) return false;
+    sparse_ldlt_solve(sm.pattern, w.factor, w.x.data());
+    return true;
+  }
+  return sparse_ldlt_factor_solve(sm.pattern, w.factor, w.x.data());
+}
+
+void sparse_read_multipliers(const SparseDynamicsModel& sm, const std::vector<LoopJoint>& loops,
+                             SparseDynamicsWork& w) {
   w.mu.setZero();
   for (const SparseDynamicsModel::JointNode& j : sm.joints) {
-    const double* lambda = x + sm.pattern.x_offset[j.node];
+    const double* lambda = w.x.data() + sm.pattern.x_offset[j.node];
     if (j.drive >= 0) {
       const int base = sm.loop_rows + (j.loop >= 0 ? sm.tree_drives : 0);
       w.mu[base + j.drive] = lambda[j.constraint_rows];
     }
+    if (j.loop < 0) continue;
+    for (int c = 0; c < j.constraint_rows; ++c) w.mu[loops[j.loop].row + j.cols[c]] = lambda[c];
   }
 }
-}  // namespace
 
 bool sparse_forward_dynamics_from_kinematics(const Model& model, const SparseDynamicsModel& sm,
                                              Data& data, const std::vector<LoopJoint>& loops,
@@ -402,19 +385,9 @@ bool sparse_forward_dynamics_from_kinematics(const Model& model, const SparseDyn
   w.factor.zero_fill(sm.pattern);  // the assembly overwrites every other block
   FactorSink sink{sm, w};
   assemble(model, sm, data, loops, tau, alpha, beta, drives, sink, f_ext);
-  const bool first = w.factor.reference.empty() || w.factor.reference[0] == 0.0;
-  if (first) {
-    if (!sparse_ldlt_calibrate(sm.pattern, w.factor)) return false;
-    sparse_ldlt_solve(sm.pattern, w.factor, w.x.data());
-  } else if (!sparse_ldlt_factor_solve(sm.pattern, w.factor, w.x.data())) {
-    return false;
-  }
+  if (!sparse_solve_assembled(sm, w)) return false;
   read_back(model, sm, data, w);
-  for (const SparseDynamicsModel::JointNode& j : sm.joints) {
-    if (j.loop < 0) continue;
-    const double* lambda = w.x.data() + sm.pattern.x_offset[j.node];
-    for (int c = 0; c < j.constraint_rows; ++c) w.mu[loops[j.loop].row + j.cols[c]] = lambda[c];
-  }
+  sparse_read_multipliers(sm, loops, w);
   return true;
 }
 

@@ -99,6 +99,13 @@ bool sparse_forward_dynamics_from_kinematics(const Model& model, const SparseDyn
                                              const SparseDriveInput& drives,
                                              SparseDynamicsWork& work,
                                              const ExternalForces* f_ext = nullptr);
+// The steps after the assembly, shared with the planar kinematics' path
+// (sparse_planar_kinematics.hpp): factor and solve the assembled matrix in w (the first call
+// calibrates the pivot scales; false on a failed pivot), and the multipliers from the solution in
+// Method 2's layout (loop rows, tree drives, loop drives).
+bool sparse_solve_assembled(const SparseDynamicsModel& sm, SparseDynamicsWork& w);
+void sparse_read_multipliers(const SparseDynamicsModel& sm, const std::vector<LoopJoint>& loops,
+                             SparseDynamicsWork& w);
 // The same from (q, q̇) for a mechanism without motion drives.
 bool sparse_forward_dynamics(const Model& model, const SparseDynamicsModel& sm, Data& data,
                              const std::vector<LoopJoint>& loops, const VecX& q, const VecX& qd,

@@ -12,6 +12,12 @@ namespace {
 // squared singular values of G M^-1/2, so this drops directions below ~3e-7 of the largest
 // (redundant rows give ~1e-16).
 constexpr double kRankTolerance = 1e-13;
+// Refinement iterations at most: each must shrink the residual tenfold (else the factor no
+// longer fits, or the floor is reached), so from a relative residual of 1 this many reach any
+// target above 1e-14; the cap is a guard only. (At 6, the 1,000-body ladder's stale factors,
+// shrinking it 30-100 fold per iteration, ran out of iterations every 40 steps with the
+// residual at 1e-12 and still shrinking, and formed Λ^-1 afresh: 200 solves by the operators.)
+constexpr int kOperatorRefineIterations = 14;
 }  // namespace
 
 OperatorProjection::OperatorProjection(const Mechanism& mech, const ConstraintSet& constraints)
@@ -120,7 +126,7 @@ bool OperatorProjection::refine(VecX& dq) {
   mu_ = rhs_;
   ldlt_.solve(mu_);
   double last = std::numeric_limits<double>::infinity();
-  for (int it = 0; it < 6; ++it) {
+  for (int it = 0; it < kOperatorRefineIterations; ++it) {
     respond();
     res_.resize(mc);
     for (int k = 0; k < mc; ++k) res_[k] = rhs_[k] - apply_row(all_[selected_[k]], work_);

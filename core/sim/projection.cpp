@@ -35,13 +35,13 @@ ManifoldProjection::ManifoldProjection(const Mechanism& mech, ConstraintSet& con
 ManifoldProjection::~ManifoldProjection() = default;
 
 void ManifoldProjection::linearise(const ConstraintContext& c, const VecX& q) {
-  if (pm_)
-    planar_kinematics(*pm_, *pd_, q, nullptr);
-  else
-    forward_kinematics(mech_.model(), c.data, q);
   // The mass-weighted steps read the rows in body-level form: J (rows x nv, the O(N m) part) is
-  // formed only when the kept factor must be replaced.
+  // formed only when the kept factor must be replaced. Their first ABA pass computes the poses
+  // X0 that the errors and rows read (and jc, Xup of all but the axial revolutes, whose S is
+  // constant), so forward kinematics before it would only be overwritten.
+  if (pm_) planar_kinematics(*pm_, *pd_, q, nullptr);
   weighted_now_ = weighted_ && weighted_->linearise(c, q);
+  if (!pm_ && !weighted_now_) forward_kinematics(mech_.model(), c.data, q);
   J_current_ = !weighted_now_;
   if (weighted_now_)
     set_.position_errors(c, e_);

@@ -5,7 +5,7 @@
 // configuration) the step falls back to Method 2, which reveals rank.
 #include <memory>
 
-#include "core/algorithms/sparse_dynamics.hpp"
+#include "core/algorithms/sparse_planar_kinematics.hpp"
 #include "core/sim/solvers/method2_solver.hpp"
 
 namespace articula {
@@ -42,6 +42,10 @@ class SparseSolver final : public DynamicsSolver {
   bool fell_back_ = false;
   bool weighted_projection_ = false;
   bool only_its_rows_ = false;  // the set holds loop and motion-drive rows only (no unilaterals)
+  // Planar mechanisms whose joints planar_dynamics supports, with loop and tree-drive rows only:
+  // the stages run on planar kinematics (sparse_planar_kinematics.hpp), not spatial ones.
+  const PlanarModel* planar_ = nullptr;
+  std::unique_ptr<PlanarData> planar_data_;
 };
 
 }  // namespace articula
