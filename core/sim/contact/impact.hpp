@@ -7,6 +7,11 @@
 // complementarity problem solved by Lemke's method (contact/lemke): exact, and it needs A only
 // positive semidefinite, as it is (singular) when more contacts touch than the loops and
 // drives leave motions to separate them (three feet of a driven planar walker: rank 2).
+// With Coulomb friction (RBDA 11.68-11.72, with Coulomb's law bounding the tangential impulse):
+// each frictional contact in a plane adds its tangent row T_c, and the impulse p_t on it either
+// stops the slip (T_c q̇⁺ = 0, |p_t| <= μ p) or slides at the bound against the slip that is
+// left (p_t = -μ p sign(T_c q̇⁺)). Exact for one tangent, it is Stewart and Trinkle's LCP: p_t =
+// a⁺ - a⁻, a± >= 0 ⊥ ±T_c q̇⁺ + β >= 0, β >= 0 ⊥ μ p - a⁺ - a⁻ >= 0 (β the slip speed left).
 #include <vector>
 
 #include "core/algorithms/constrained_dynamics.hpp"
@@ -18,13 +23,21 @@ struct ImpactProblem {
   MatX J;     // unilateral rows (k x nv), φ̇ = J q̇
   VecX rate;  // J q̇⁻ (k)
   VecX e;     // restitution per row (k)
+  // Friction (optional): tangent rows of frictional contacts in a plane (f x nv), their slip
+  // rates T q̇⁻ (f), per tangent row its contact's row of J and its friction coefficient μ.
+  MatX T = MatX(0, 0);
+  VecX slip = VecX(0);
+  std::vector<int> row_of = {};
+  VecX mu = VecX(0);
 };
 
 struct ImpactSolution {
   VecX dv;                    // Δq̇ (nv)
   VecX p;                     // impulse per unilateral row (k), >= 0
   VecX rate;                  // J q̇⁺ (k)
-  double contact_work = 0.0;  // Σ p_k (rate⁺ + rate⁻)_k / 2: minus the energy lost
+  VecX pt;                    // tangential impulse per tangent row (f), |pt| <= μ p
+  VecX slip;                  // T q̇⁺ (f): 0 where the impulse stopped the slip
+  double contact_work = 0.0;  // Σ p_k (rate⁺ + rate⁻)_k / 2 (tangent rows too): minus the loss
   int pivots = 0;
   bool solved = false;  // false: no impulses satisfy Newton's law (Lemke's ray termination)
 };
