@@ -43,23 +43,25 @@ std::vector<int> touching(const Mechanism& mech, const Data& data, const Unilate
       out.push_back(k);
   return out;
 }
-// The tangent rows of the frictional candidates in a plane (one slide, right after its contact:
-// bind_unilaterals' order), with their slip rates and μ. A spatial contact's pair of slides is
-// left out: its impulse is frictionless (the friction cone is round, not this LCP's).
+// The tangent rows of the frictional candidates: a contact's slides follow it (bind_unilaterals'
+// order), one in a plane, a pair of orthogonal tangents in space; with their slip rates and μ.
 void impact_friction_rows(const Mechanism& mech, const Data& data, const UnilateralState& s,
                           const std::vector<int>& cand, const VecX& q, const VecX& qd,
                           ImpactProblem& P) {
-  std::vector<int> slides, rows;
+  std::vector<int> slides;
+  P.row_of.clear();
   for (std::size_t i = 0; i < cand.size(); ++i) {
     const int k = cand[i] + 1;
-    if (k < static_cast<int>(s.items.size()) && s.items[k].slide() &&
-        s.items[k].normal_item == cand[i] && s.items[k].partner < 0 && s.items[k].bound > 0)
-      slides.push_back(k), rows.push_back(static_cast<int>(i));
+    if (k >= static_cast<int>(s.items.size()) || !s.items[k].slide() ||
+        s.items[k].normal_item != cand[i] || !(s.items[k].bound > 0))
+      continue;
+    slides.push_back(k), P.row_of.push_back(static_cast<int>(i));
+    if (s.items[k].partner >= 0)
+      slides.push_back(s.items[k].partner), P.row_of.push_back(static_cast<int>(i));
   }
   const int f = static_cast<int>(slides.size());
   P.T.setZero(f, P.J.cols());
   P.slip.resize(f), P.mu.resize(f);
-  P.row_of = rows;
   GapState g;
   for (int j = 0; j < f; ++j) {
     unilateral_gap(mech, data, s.items[slides[j]], q, &qd, g, P.T.row(j));
