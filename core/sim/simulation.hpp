@@ -295,6 +295,8 @@ class Simulation {
   int located_events_ = 0, event_trials_ = 0;
   void impact(int item);
   void come_to_rest(int item);
+  double closed_gap();
+  double mechanical_energy();
   void settle_active_set();
   std::vector<int> rest_candidates();
   void record_gaps();

@@ -12,10 +12,11 @@
 #include <tuple>
 
 #include "core/algorithms/crba.hpp"
+#include "core/algorithms/energy.hpp"
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/ltdl.hpp"
 #include "core/sim/constraints/unilateral_rows.hpp"
-#include "core/sim/contact/impact.hpp"
+#include "core/sim/contact/closed_rates.hpp"
 #include "core/sim/event_location.hpp"
 #include "core/sim/simulation.hpp"
 
@@ -39,43 +40,6 @@ std::string describe_violation(const Mechanism& mech, const Unilateral& u, doubl
        << "): change q0 or the limits";
   }
   return os.str();
-}
-
-// ½ q̇ᵀ H q̇ from the lower triangle of H (as CRBA leaves it).
-double kinetic_energy(const MatX& H, const VecX& qd) {
-  return 0.5 * qd.dot(H.selfadjointView<Eigen::Lower>() * qd);
-}
-
-// The rates left on the closed unilaterals (rows held from rest below kRest, a bounce brought to
-// rest) taken out by a plastic impulse on the loop-constrained system, Δq̇ = H^-1 G^T π with the
-// loops' and drives' rates kept (G Δq̇ = 0 on their rows), and accounted as an impact is: the
-// unilaterals' impulses' work is impact loss, the rest of the change in T the drives' work. The
-// Euclidean projection that took these rates out before changed T to first order in the rate
-// (by the momentum times Δq̇, unaccounted): 1.1e-5 J on the walker for a 6.6e-7 m/s rate, the
-// 2.6e-4 J residual of its 5 s run. The last nu rows of the set are the closed unilaterals'.
-void absorb_closed_rates(const Model& model, Data& data, ConstraintSet& set,
-                         const ConstraintContext& c, std::size_t nu, VecX& qd,
-                         EnergyAccount& account) {
-  if (nu == 0) return;
-  forward_kinematics_bias(model, data, *c.q, qd);
-  set.acceleration(c);
-  const MatX& G = set.G();
-  const int row0 = static_cast<int>(G.rows() - nu), n = static_cast<int>(nu);
-  const VecX before = G.middleRows(row0, n) * qd;
-  if (!(before.cwiseAbs().maxCoeff() > 0.0)) return;
-  crba(model, data, *c.q);
-  if (!ltdl_factor(model, data)) return;  // bodies without mass: left to the projection
-  data.C.setZero(model.nv);
-  VecX g = VecX::Zero(G.rows());
-  g.segment(row0, n) = -before;
-  ConstrainedDynamicsWork work;
-  constrained_forward_dynamics(model, data, G, g, VecX::Zero(model.nv), work);
-  const double T0 = kinetic_energy(data.H, qd);
-  qd += data.qdd;
-  const VecX after = G.middleRows(row0, n) * qd;
-  double contact_work = 0.0;
-  for (int r = 0; r < n; ++r) contact_work += work.mu[row0 + r] * (before[r] + after[r]) / 2;
-  account.add_impact(-contact_work, kinetic_energy(data.H, qd) - T0 - contact_work);
 }
 
 // The --events names of Simulation::EventKind, in its order.
@@ -379,102 +343,6 @@ void Simulation::handle_event(const PendingEvent& e) {
   settle_active_set();
 }
 
-// The end of a Zeno series: a contact bouncing off with a rate too small to lift it out of the
-// touch band before the approach brings it back (a flight of under 1e-9 m, the next impact due at
-// once with no impulse to give). It is held from here like one that bounced off under kRest,
-// with the residual rate projected away (the kinetic energy that takes is an impact loss), and
-// lifts off when its force would pull.
-void Simulation::come_to_rest(int item) {
-  unilaterals_.set_closed(item, true);
-  constraints_.restack();
-  ConstraintContext c{mech_, drives_, data_};
-  c.t = t_, c.q = &q_, c.qd = &qd_;
-  absorb_closed_rates(model_, data_, constraints_, c, unilaterals_.rows.size(), qd_, account_);
-  settle_active_set();
-}
-
-namespace {
-// The unilaterals an impulse or a contact force can act on: closed, or touching.
-std::vector<int> touching(const Mechanism& mech, const Data& data, const UnilateralState& s,
-                          const VecX& q) {
-  std::vector<int> out;
-  for (int k = 0; k < static_cast<int>(s.items.size()); ++k)
-    if (s.items[k].complementary() &&  // friction is finite, a slot two-sided: no impulse
-        (s.closed[k] || unilateral_phi(mech, data, s.items[k], q) <= kTouch))
-      out.push_back(k);
-  return out;
-}
-}  // namespace
-
-// Whether a friction joint's stuck row would add to the rank of the rows now held: if not, the
-// loops and drives fix its rate (a four-bar's joint turning back while the linkage moves on), so
-// sticking would need an impulse; Coulomb's law then just reverses the friction.
-bool Simulation::row_adds_rank(int item) {
-  forward_kinematics_bias(model_, data_, q_, qd_);
-  ConstraintContext c{mech_, drives_, data_};
-  c.t = t_, c.q = &q_, c.qd = &qd_;
-  constraints_.acceleration(c);
-  const MatX& G = constraints_.G();
-  MatX A(G.rows() + 1, model_.nv);
-  A.topRows(G.rows()) = G;
-  GapState g;
-  unilateral_gap(mech_, data_, unilaterals_.items[item], q_, &qd_, g, A.row(G.rows()));
-  const double tol = 1e-9 * std::max(1.0, A.cwiseAbs().maxCoeff());
-  Eigen::FullPivLU<MatX> with(A), without(G);
-  with.setThreshold(tol / std::max(1.0, A.cwiseAbs().maxCoeff()));
-  without.setThreshold(tol / std::max(1.0, A.cwiseAbs().maxCoeff()));
-  return G.rows() == 0 ? A.row(0).norm() > tol : with.rank() > without.rank();
-}
-
-// Newton's impact law on every touching unilateral at once (RBDA 11.7), loops, drives and
-// couplings held: G Δq̇ = 0.
-void Simulation::impact(int item) {
-  UnilateralState& s = unilaterals_;
-  forward_kinematics_bias(model_, data_, q_, qd_);
-  std::vector<int> cand = touching(mech_, data_, s, q_);
-  if (std::find(cand.begin(), cand.end(), item) == cand.end()) cand.push_back(item);
-  const std::vector<char> was_closed = s.closed;
-  for (std::size_t k = 0; k < s.closed.size(); ++k)  // engaged slots stay: two-sided rows
-    if (!s.items[k].slot()) s.closed[k] = 0;
-  s.update_rows();  // G holds the equality rows only
-  constraints_.restack();
-  ConstraintContext c{mech_, drives_, data_};
-  c.t = t_, c.q = &q_, c.qd = &qd_;
-  constraints_.acceleration(c);
-  ImpactProblem P{constraints_.G(), MatX(cand.size(), model_.nv), VecX(cand.size()),
-                  VecX(cand.size())};
-  GapState g;
-  for (std::size_t i = 0; i < cand.size(); ++i) {
-    unilateral_gap(mech_, data_, s.items[cand[i]], q_, &qd_, g, P.J.row(i));
-    P.rate[i] = g.rate;
-    P.e[i] = s.items[cand[i]].restitution;
-  }
-  crba(model_, data_, q_);
-  if (!ltdl_factor(model_, data_))
-    throw SetupError("at t = " + std::to_string(t_) + " the impact at '" + s.items[item].name +
-                     "' involves bodies without mass: impulses are undefined");
-  const double T0 = kinetic_energy(data_.H, qd_);
-  ConstrainedDynamicsWork work;
-  const ImpactSolution sol = solve_impact(model_, data_, P, work);
-  if (!sol.solved)
-    throw SetupError("at t = " + std::to_string(t_) + " the impact at '" + s.items[item].name +
-                     "' has no consistent impulses (degenerate contact configuration)");
-  qd_ += sol.dv;
-  const double T1 = kinetic_energy(data_.H, qd_);
-  account_.add_impact(-sol.contact_work, T1 - T0 - sol.contact_work);
-  for (std::size_t i = 0; i < cand.size(); ++i) {
-    const int k = cand[i];
-    if (sol.p[i] > 0) events_.push_back({t_, s.items[k].name, "impact", sol.p[i]});
-    s.closed[k] = sol.rate[i] <= kRest;  // at rest on it: held until its force would pull
-  }
-  for (std::size_t k = 0; k < s.closed.size(); ++k)
-    if (std::find(cand.begin(), cand.end(), static_cast<int>(k)) == cand.end())
-      s.closed[k] = was_closed[k];
-  s.update_rows();
-  constraints_.restack();
-  settle_active_set();
-}
-
 namespace {
 // Which way a pivot goes for candidate k (settle_active_set): true to toggle it.
 struct PivotTest {
@@ -605,9 +473,33 @@ void Simulation::settle_active_set() {
   ConstraintContext c{mech_, drives_, data_};
   c.t = t_, c.q = &q_, c.qd = &qd_;
   absorb_closed_rates(model_, data_, constraints_, c, s.rows.size(), qd_, account_);
-  if (!s.rows.empty())
-    projection_->project(drives_, data_, t_, mech_.closure_tolerance(opt_.projection_tolerance), q_,
-                         qd_);
+  if (s.rows.empty()) return;
+  // A unilateral closed inside the touch band (a foot at rest after a bounce, gap up to kTouch)
+  // is brought onto its surface by the projection: the walker sinks by up to 1e-9 m, releasing
+  // M g φ (3.7e-7 J for its 37.6 kg), as the bounces that would bring it there dissipate it.
+  // That change of T + V is booked as impact loss.
+  const bool snaps = closed_gap() != 0.0;
+  const double E0 = snaps ? mechanical_energy() : 0.0;
+  projection_->project(drives_, data_, t_, mech_.closure_tolerance(opt_.projection_tolerance), q_,
+                       qd_);
+  if (snaps) account_.add_impact(E0 - mechanical_energy(), 0.0);
+}
+
+// The largest |φ| of the closed limits and contacts (m or rad).
+double Simulation::closed_gap() {
+  forward_kinematics(model_, data_, q_);
+  double gap = 0.0;
+  for (int k : unilaterals_.rows)
+    if (unilaterals_.items[k].complementary())
+      gap = std::max(gap, std::abs(unilateral_phi(mech_, data_, unilaterals_.items[k], q_)));
+  return gap;
+}
+
+// T + V at the current state (as compute_energy has them).
+double Simulation::mechanical_energy() {
+  applied_.evaluate(drives_, t_, q_, qd_, data_);
+  forward_kinematics(model_, data_, q_, qd_);
+  return kinetic_energy(model_, data_) + potential_energy(model_, data_) + applied_.potential(q_);
 }
 
 }  // namespace articula
