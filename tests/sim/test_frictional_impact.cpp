@@ -4,6 +4,7 @@
 // conditions (impulse balance on the loops' motions, Newton's law, Coulomb's law, energy).
 #include <cmath>
 #include <random>
+#include <string>
 
 #include "core/algorithms/crba.hpp"
 #include "core/algorithms/kinematics.hpp"
@@ -18,6 +19,20 @@
 using namespace articula;
 
 namespace {
+
+// A sphere of radius r at body's origin on the ground plane y = 0.
+ContactSpec ground_contact(const std::string& name, const std::string& body, double r, double mu,
+                           double e) {
+  ContactSpec k;
+  k.name = name;
+  k.body = body;
+  k.radius = r;
+  k.surface_body = "ground";
+  k.surface_normal = Vec3::UnitY();
+  k.friction = mu;
+  k.restitution = e;
+  return k;
+}
 
 struct DiscCase {
   double mu, e, vx, vy, omega;
@@ -34,15 +49,7 @@ MechanismSpec landing_disc(const DiscCase& c, double m, double r) {
   s.bodies.push_back(test::isotropic_body("disc", m, 0.5 * m * r * r));
   s.joints.push_back(test::joint_between("fly", Joint::planar(), "ground", "disc", {0, 0, r + 0.01},
                                          {c.omega, c.vx + c.omega * (r + 0.01), c.vy}));
-  ContactSpec k;
-  k.name = "rim";
-  k.body = "disc";
-  k.radius = r;
-  k.surface_body = "ground";
-  k.surface_normal = Vec3::UnitY();
-  k.friction = c.mu;
-  k.restitution = c.e;
-  s.contacts.push_back(k);
+  s.contacts.push_back(ground_contact("rim", "disc", r, c.mu, c.e));
   return s;
 }
 }  // namespace
@@ -178,15 +185,7 @@ TEST_CASE("a spinning ball landing obliquely: Coulomb's disc met exactly in 3D",
     s.joints.push_back(test::joint_between("fly", Joint::free(), "ground", "ball",
                                            {0, r + 0.01, 0, 1, 0, 0, 0},
                                            {c.w.x(), c.w.y(), c.w.z(), c.v.x(), c.v.y(), c.v.z()}));
-    ContactSpec k;
-    k.name = "skin";
-    k.body = "ball";
-    k.radius = r;
-    k.surface_body = "ground";
-    k.surface_normal = Vec3::UnitY();
-    k.friction = c.mu;
-    k.restitution = c.e;
-    s.contacts.push_back(k);
+    s.contacts.push_back(ground_contact("skin", "ball", r, c.mu, c.e));
     const Mechanism mech = prepare(s);
     Simulation sim(mech);
     sim.evaluate();
