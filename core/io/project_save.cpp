@@ -23,11 +23,11 @@ namespace {
 using nlohmann::json;
 using ojson = nlohmann::ordered_json;  // keeps insertion order, i.e. the contract's field order
 
-ojson vec3(const Vec3& v) {
+ojson save_vec3(const Vec3& v) {
   return ojson::array({v.x(), v.y(), v.z()});
 }
 
-ojson numbers(const std::vector<double>& v) {
+ojson save_numbers(const std::vector<double>& v) {
   ojson a = ojson::array();
   for (double x : v) a.push_back(x);
   return a;
@@ -48,7 +48,7 @@ bool is_identity(const PoseSpec& p) {
 ojson pose_json(const PoseSpec& p) {
   const Quat& q = p.orientation;
   ojson out;
-  out["position"] = vec3(p.position);
+  out["position"] = save_vec3(p.position);
   out["quaternion"] = ojson::array({q.w(), q.x(), q.y(), q.z()});
   append_extra(out, p.extra);
   return out;
@@ -58,7 +58,7 @@ ojson body_json(const BodySpec& b) {
   ojson out;
   out["name"] = b.name;
   out["mass"] = b.mass;
-  out["com"] = vec3(b.com);
+  out["com"] = save_vec3(b.com);
   out["inertia"] = ojson::array();
   for (double x : b.inertia) out["inertia"].push_back(x);
   if (b.pose) out["pose"] = pose_json(*b.pose);
@@ -98,8 +98,8 @@ ojson joint_json(const JointSpec& js) {
   // Identity frames are the default: leaving them out keeps hand-written files as they were.
   if (!is_identity(js.parent_frame)) out["parent_frame"] = pose_json(js.parent_frame);
   if (!is_identity(js.child_frame)) out["child_frame"] = pose_json(js.child_frame);
-  if (js.q0) out["q0"] = numbers(*js.q0);
-  if (js.qd0) out["qd0"] = numbers(*js.qd0);
+  if (js.q0) out["q0"] = save_numbers(*js.q0);
+  if (js.qd0) out["qd0"] = save_numbers(*js.qd0);
   if (js.drive) out["drive"] = drive_json(*js.drive);
   if (js.spring) out["spring"] = spring_json(*js.spring);
   if (js.limits) out["limits"] = limits_json(*js.limits);
@@ -113,9 +113,9 @@ ojson force_json(const ForceSpec& f) {
   out["name"] = f.name;
   out["type"] = f.type;
   out["body1"] = f.body1;
-  out["point1"] = vec3(f.point1);
+  out["point1"] = save_vec3(f.point1);
   out["body2"] = f.body2;
-  out["point2"] = vec3(f.point2);
+  out["point2"] = save_vec3(f.point2);
   out["stiffness"] = f.stiffness;
   out["rest_length"] = f.rest_length;
   out["damping"] = f.damping;
@@ -188,7 +188,7 @@ ojson document(const MechanismSpec& spec) {
   out["format"] = "articula";
   out["version"] = 1;
   out["name"] = spec.name;
-  out["gravity"] = vec3(spec.gravity);
+  out["gravity"] = save_vec3(spec.gravity);
   write_parts(out, spec, false);
   if (!spec.sensors.empty()) {
     out["sensors"] = ojson::array();
