@@ -17,24 +17,11 @@
 #include "render/mechanism_scene.hpp"
 #include "render/merged_bodies.hpp"
 #include "render/primitives.hpp"
+#include "tests/support/snapshots.hpp"
 
 using namespace articula;
 
 namespace {
-
-Mechanism merged_test_sample(const std::string& name) {
-  return prepare(load_project(std::string(ARTICULA_SOURCE_DIR) + "/samples/" + name).spec);
-}
-
-Snapshot merged_test_snapshot(const Mechanism& mech, int steps) {
-  Simulation sim(mech);
-  for (int k = 0; k < steps; ++k) sim.step(1e-3, Integrator::RK4);
-  sim.evaluate();
-  Data data(mech.model());
-  Snapshot snap;
-  take_snapshot(sim, data, snap);
-  return snap;
-}
 
 struct MergedTestCount {
   std::size_t triangles = 0;
@@ -115,12 +102,12 @@ ScenePick merged_test_ray(const MechanismScene& scene, const osg::Vec3d& from,
 TEST_CASE("scene: merged bodies are drawn where their own nodes are", "[render]") {
   for (const char* file : {"fourbar.json", "jansen_leg.json", "slider_crank.json"}) {
     INFO(file);
-    const Mechanism mech = merged_test_sample(file);
+    const Mechanism mech = test::prepared_sample(file);
     MechanismScene plain(mech), merged(mech, 0);  // 0: merge above zero bodies
     CHECK(plain.merged() == nullptr);             // few bodies: each draws its own
     REQUIRE(merged.merged() != nullptr);
     merged_test_compare(merged, -1);  // the initial poses
-    const Snapshot snap = merged_test_snapshot(mech, 120);
+    const Snapshot snap = test::snapshot_after(mech, 120);
     plain.update(snap);
     merged.update(snap);
     merged_test_compare(merged, -1);

@@ -19,25 +19,11 @@
 #include "render/contact_overlay.hpp"
 #include "render/mechanism_scene.hpp"
 #include "render/scene_layout.hpp"
+#include "tests/support/snapshots.hpp"
 
 using namespace articula;
 
 namespace {
-
-Mechanism load_sample(const std::string& name) {
-  return prepare(load_project(std::string(ARTICULA_SOURCE_DIR) + "/samples/" + name).spec);
-}
-
-// A snapshot away from the initial state: a few steps of the sample's own run.
-Snapshot run_for(const Mechanism& mech, int steps) {
-  Simulation sim(mech);
-  for (int k = 0; k < steps; ++k) sim.step(1e-3, Integrator::RK4);
-  sim.evaluate();
-  Data data(mech.model());
-  Snapshot snap;
-  take_snapshot(sim, data, snap);
-  return snap;
-}
 
 // World position of joint j's frame origin on one side, from the spec and forward kinematics
 // alone (nothing from render/).
@@ -68,7 +54,7 @@ TEST_CASE("scene: one transform per model body, each non-ground body drawn", "[r
        {"fourbar.json", "excavator.json", "stewart_platform.json", "slider_crank.json",
         "jansen_leg.json", "puma560.json", "rssr.json", "pendulum.json"}) {
     INFO(name);
-    const Mechanism mech = load_sample(name);
+    const Mechanism mech = test::prepared_sample(name);
     MechanismScene scene(mech);
     REQUIRE(scene.body_count() == mech.model().nb + 1);
     for (int i = 0; i <= mech.model().nb; ++i) {
@@ -88,9 +74,9 @@ TEST_CASE("scene: joint points follow forward kinematics after update()", "[rend
   for (const char* name : {"fourbar.json", "excavator.json", "stewart_platform.json",
                            "bennett.json", "slider_crank.json", "puma560.json"}) {
     INFO(name);
-    const Mechanism mech = load_sample(name);
+    const Mechanism mech = test::prepared_sample(name);
     MechanismScene scene(mech);
-    const Snapshot snap = run_for(mech, 150);
+    const Snapshot snap = test::snapshot_after(mech, 150);
     const unsigned children = scene.root()->getNumChildren();
     scene.update(snap);
     CHECK(scene.root()->getNumChildren() == children);  // moved, not rebuilt
@@ -114,8 +100,8 @@ TEST_CASE("scene: joint points follow forward kinematics after update()", "[rend
 }
 
 TEST_CASE("scene: characteristic length follows the mechanism's size", "[render]") {
-  const Mechanism fourbar = load_sample("fourbar.json");
-  const Mechanism excavator = load_sample("excavator.json");
+  const Mechanism fourbar = test::prepared_sample("fourbar.json");
+  const Mechanism excavator = test::prepared_sample("excavator.json");
   const double small = MechanismScene(fourbar).characteristic_length();
   const double large = MechanismScene(excavator).characteristic_length();
   CHECK(small > 0.25);  // ground 0.3 m, rocker 0.25 m
@@ -125,9 +111,9 @@ TEST_CASE("scene: characteristic length follows the mechanism's size", "[render]
 }
 
 TEST_CASE("scene: rays pick joints and bodies, overlays follow snapshots", "[render]") {
-  const Mechanism mech = load_sample("fourbar.json");
+  const Mechanism mech = test::prepared_sample("fourbar.json");
   MechanismScene scene(mech);
-  const Snapshot snap = run_for(mech, 100);
+  const Snapshot snap = test::snapshot_after(mech, 100);
   scene.update(snap);
   Data data(mech.model());
   forward_kinematics(mech.model(), data, snap.q);
@@ -174,7 +160,7 @@ TEST_CASE("scene: contacts drawn where the ball meets the floor, with its weight
   MechanismScene scene(resting);
   const ContactOverlay& contacts = scene.contacts();
   REQUIRE(contacts.count() == 1);
-  scene.update(run_for(resting, 20));
+  scene.update(test::snapshot_after(resting, 20));
   CHECK(contacts.touching(0));
   CHECK((contacts.touching_point(0) - osg::Vec3d(0, 0, 0)).length() < 1e-12);
   CHECK((contacts.force(0) - osg::Vec3d(0, 0.1 * 9.81, 0)).length() < 1e-9);  // λ from the LCP
@@ -185,14 +171,15 @@ TEST_CASE("scene: contacts drawn where the ball meets the floor, with its weight
   const SceneLayout layout = make_layout(resting);
   CHECK(layout.slider_joint[resting.compiled.model_body[spec.body_index("ball")]] == -1);
   CHECK(layout.solids[resting.compiled.model_body[spec.body_index("ball")]].sphere);
-  const SceneLayout crank = make_layout(load_sample("slider_crank.json"));  // no contact: a block
+  const SceneLayout crank =
+      make_layout(test::prepared_sample("slider_crank.json"));  // no contact: a block
   CHECK(std::count_if(crank.slider_joint.begin(), crank.slider_joint.end(),
                       [](int j) { return j >= 0; }) == 1);
   // In the air (0.4 m up, falling): apart, no force, the foot straight below on the floor.
   spec.joints[0].q0 = std::vector<double>{0.4};
   const Mechanism falling = prepare(spec);
   MechanismScene air(falling);
-  air.update(run_for(falling, 20));
+  air.update(test::snapshot_after(falling, 20));
   CHECK_FALSE(air.contacts().touching(0));
   CHECK(air.contacts().force(0).length() == 0.0);
   CHECK(std::abs(air.contacts().touching_point(0).y()) < 1e-12);
@@ -205,7 +192,7 @@ TEST_CASE("scene: a body with one joint reaches its contact roller (ratchet pawl
   // The pawl turns about its pivot and carries a 1 mm roller at (-0.06, 0, 0), its centre of mass
   // at (-0.03, 0, 0) (user body frame). It is drawn out to the roller, not as a ball at its
   // centre of mass: a ray through the arm three quarters of the way out meets the pawl.
-  const Mechanism mech = load_sample("ratchet.json");
+  const Mechanism mech = test::prepared_sample("ratchet.json");
   MechanismScene scene(mech);
   Data data(mech.model());
   forward_kinematics(mech.model(), data, mech.q0);
@@ -245,7 +232,7 @@ TEST_CASE("scene: a vertex budget that a software rasteriser draws at 30 fps", "
                                      {"jansen_leg.json", 16000L},
                                      {"stewart_platform.json", 22000L}}) {
     INFO(file);
-    const Mechanism mech = load_sample(file);
+    const Mechanism mech = test::prepared_sample(file);
     MechanismScene scene(mech);
     scene.set_forces_visible(true);  // the worst case: every overlay that scales with joints
     const long n = visible_vertices(scene);
@@ -275,7 +262,7 @@ TEST_CASE("scene: a body's visuals are drawn where its frame puts them", "[rende
   set_body_visuals(spec.bodies[0], {box, ball});
   const Mechanism mech = prepare(spec);
   MechanismScene scene(mech);
-  const Snapshot snap = run_for(mech, 120);
+  const Snapshot snap = test::snapshot_after(mech, 120);
   scene.update(snap);
   Data data(mech.model());
   forward_kinematics(mech.model(), data, snap.q);
