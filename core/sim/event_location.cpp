@@ -172,7 +172,8 @@ double Simulation::solve_free_event_value(const PendingEvent& e) {
     if (loop_friction_) forward_kinematics_bias(model_, data_, q_, qd_);
     return s.slip[e.item] * joint_rate(u, q_, qd_);
   }
-  if (u.slide() && u.primary() && !s.holds(e.item) && s.holds(u.normal_item) && slipping(e.item))
+  if (u.slide() && u.primary() && u.side == 0 && !s.holds(e.item) && s.holds(u.normal_item) &&
+      slipping(e.item))  // a slot's also watches its force, which needs the solve
     return slide_event_value(e.item);
   return std::nan("");
 }

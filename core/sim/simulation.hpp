@@ -204,7 +204,8 @@ class Simulation {
   Eigen::RowVectorXd loop_row_;  // a loop joint's relative velocity row (nv), for its friction
   double friction_dissipation_ = 0.0;  // power taken by friction at the last accelerations()
   // A slipping contact at the last accelerations(): its primary slide, the generalized direction
-  // of its friction per unit normal force -(ŝ·J_t)ᵀ (nv), μ, ŝ over its tangents, and ŝ·w.
+  // of its friction per unit normal force -(ŝ·J_t)ᵀ (nv), μ (a slot's: μ side, as its friction is
+  // μ |λ_n|), ŝ over its tangents, and ŝ·w.
   struct Slip {
     int item = -1;
     VecX d;
@@ -275,6 +276,12 @@ class Simulation {
   bool candidate_violated(int k, double ltol, double& lambda);
   void rest_slide(int primary, std::vector<int>& cand);
   double slide_event_value(int primary);
+  // Slots with friction (simulation_friction.cpp): the normal force μ bounds, the pressed wall.
+  double normal_force(int slide) const;
+  double side_tolerance() const;
+  void flip_slot_side(int slide);
+  bool slot_side_event(int slide);
+  bool slot_sides_agree(double ltol, std::vector<int>& cand);
   void init_unilaterals();
   void check_cam(const Unilateral& u) const;
   bool row_adds_rank(int item);

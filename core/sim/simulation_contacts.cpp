@@ -120,10 +120,15 @@ void Simulation::check_cam(const Unilateral& u) const {
 }
 
 // Whether a slot's pin starts engaged (in past the mouth, on the centre line).
+// A slot with friction has one slide, along the slot: the pin must move in the slot's plane.
 bool Simulation::start_in_slot(const Unilateral& u) const {
-  if (mech_.spec.contacts[u.contact].friction > 0)
+  const Vec3 axis = u.surface == 0 ? Vec3::UnitZ() : Vec3(data_.X0[u.surface].E.row(2));
+  if (mech_.spec.contacts[u.contact].friction > 0 &&
+      !(mech_.planar && std::abs(std::abs(axis.z()) - 1.0) < 1e-12))
     throw SetupError("contact '" + u.name +
-                     "': friction in a slot is not simulated yet; set its friction to 0");
+                     "': friction in a slot is simulated in planar mechanisms whose slot lies in "
+                     "the plane; this one is not planar in the slot's plane (set its friction to "
+                     "0)");
   const SlotPosition p = slot_position(data_, u);
   if (p.depth <= 0.0 || p.depth > u.bound) return false;
   if (std::abs(p.offset) > u.radius + kTouch) return false;  // beside the slot, not in it
@@ -211,13 +216,13 @@ double Simulation::slot_event_value(int k) {
 double Simulation::slide_event_value(int primary) {
   const UnilateralState& s = unilaterals_;
   const Unilateral& u = s.items[primary];
-  if (s.holds(primary))
-    return u.bound * row_multiplier(u.normal_item) - stuck_force(primary).norm();
+  if (s.holds(primary)) return u.bound * normal_force(primary) - stuck_force(primary).norm();
   if (!slipping(primary)) return 1.0;
+  const double side = u.side != 0 ? normal_force(primary) + side_tolerance() : 1.0;
   forward_kinematics_bias(model_, data_, q_, qd_);
   const SlideMotion m = slide_motion(primary, q_, qd_);
   const Eigen::Vector2d ref(s.slip[primary], u.partner < 0 ? 0.0 : s.slip[u.partner]);
-  return ref.dot(m.w);
+  return std::min(ref.dot(m.w), side);  // a slot's: also its wall changing (see slot_side_event)
 }
 
 // The first event in the step, by linear interpolation of the watched values: an open
@@ -299,7 +304,10 @@ void Simulation::handle_event(const PendingEvent& e) {
   UnilateralState& s = unilaterals_;
   const std::string& name = s.items[e.item].name;
   if (s.items[e.item].slide()) {
+    if (slot_side_event(e.item)) return;
     toggle_slide(e.item);
+    if (s.items[e.item].side != 0 && e.kind == EventKind::Slip && normal_force(e.item) <= 0.0)
+      flip_slot_side(e.item);  // stuck until the slot's force passed 0: it slips on the other wall
     events_.push_back({t_, name, kind_name(e.kind), 0.0});
     s.update_rows();
     constraints_.restack();
@@ -412,8 +420,7 @@ bool Simulation::candidate_violated(int k, double ltol, double& lambda) {
 bool Simulation::slide_violated(int primary, double ltol, double atol) {
   const UnilateralState& s = unilaterals_;
   const Unilateral& u = s.items[primary];
-  if (s.holds(primary))
-    return stuck_force(primary).norm() > u.bound * row_multiplier(u.normal_item) + ltol;
+  if (s.holds(primary)) return stuck_force(primary).norm() > u.bound * normal_force(primary) + ltol;
   forward_kinematics_bias(model_, data_, q_, qd_);
   const SlideMotion m = slide_motion(primary, q_, qd_);
   const int n = static_cast<int>(m.J.rows());
@@ -432,8 +439,10 @@ void Simulation::rest_slide(int primary, std::vector<int>& cand) {
     s.closed[primary] = closed, s.slip[primary] = slip[0];
     if (u.partner >= 0) s.closed[u.partner] = closed, s.slip[u.partner] = slip[1];
   };
-  if (std::find(cand.begin(), cand.end(), u.normal_item) == cand.end())
-    return set(false, Eigen::Vector2d::Zero());
+  const bool pressed = u.side != 0
+                           ? s.closed[u.normal_item] != 0  // an engaged slot
+                           : std::find(cand.begin(), cand.end(), u.normal_item) != cand.end();
+  if (!pressed) return set(false, Eigen::Vector2d::Zero());
   const SlideMotion m = slide_motion(primary, q_, qd_);
   if (m.w.norm() > kRest) return set(false, m.w.normalized());
   cand.push_back(primary);
@@ -447,7 +456,7 @@ void Simulation::rest_slide(int primary, std::vector<int>& cand) {
 // dynamics; then the state is projected onto the closed ones.
 void Simulation::settle_active_set() {
   UnilateralState& s = unilaterals_;
-  const std::vector<int> cand = rest_candidates();
+  std::vector<int> cand = rest_candidates();
   for (int it = 0; it < 4 * static_cast<int>(cand.size()) + 16; ++it) {
     s.update_rows();
     constraints_.restack();
@@ -459,6 +468,7 @@ void Simulation::settle_active_set() {
     double lambda = 0.0;
     for (std::size_t i = 0; i < cand.size() && pivot < 0; ++i)
       if (candidate_violated(cand[i], 1e-9 * scale, lambda)) pivot = cand[i];
+    if (pivot < 0 && !slot_sides_agree(1e-9 * scale, cand)) continue;
     if (pivot < 0) break;
     if (s.items[pivot].slide()) {
       toggle_slide(pivot);

@@ -99,7 +99,8 @@ const VecX& Simulation::accelerations_with_slip(const SolverInput& in) {
     if (!slipping(k)) continue;
     const SlideMotion m = slide_motion(k, in.q, in.v);
     const Eigen::Vector2d dir = slip_direction(k, m);
-    Slip sl{k, -(m.J.transpose() * dir.head(m.J.rows())), s.items[k].bound, dir, m.w.dot(dir)};
+    const double mu = s.items[k].side < 0 ? -s.items[k].bound : s.items[k].bound;
+    Slip sl{k, -(m.J.transpose() * dir.head(m.J.rows())), mu, dir, m.w.dot(dir)};
     slips_.push_back(std::move(sl));
   }
   if (slips_.empty()) return active_->accelerations(in);
@@ -181,6 +182,63 @@ void Simulation::toggle_slide(int primary) {
   }
   s.closed[primary] = !stuck, s.slip[primary] = dir[0];
   if (u.partner >= 0) s.closed[u.partner] = !stuck, s.slip[u.partner] = dir[1];
+}
+
+// The normal force bounding a slide's friction: its contact's λ_n, or for a slot's the force on
+// the wall the slide is on, side·λ_n (negative once the pin has gone over to the other wall).
+double Simulation::normal_force(int slide) const {
+  const Unilateral& u = unilaterals_.items[slide];
+  const double lambda = row_multiplier(u.normal_item);
+  return u.side < 0 ? -lambda : lambda;
+}
+
+// How far below 0 a slot's force may go before its pin counts as on the other wall: round-off of
+// the last solve's unilateral multipliers, so that a pin with no lateral load does not chatter.
+double Simulation::side_tolerance() const {
+  const auto& rows = unilaterals_.rows;
+  const VecX& mu = active_->multipliers();
+  const auto n = static_cast<Eigen::Index>(rows.size());
+  return 1e-10 * (1.0 + (n == 0 ? 0.0 : mu.tail(n).cwiseAbs().maxCoeff()));
+}
+
+// The pin presses the other wall: the slide's touching point (and so its rows and slip rate) go
+// there. The side is not part of a solve's memo, so the memos are dropped.
+void Simulation::flip_slot_side(int slide) {
+  unilaterals_.items[slide].side = -unilaterals_.items[slide].side;
+  forget_solves();
+}
+
+// Whether the event of a slipping slot's slide was its slot's force changing sign, not the slip
+// stopping (slide_event_value watches both: the smaller is the event). If so the slide goes over
+// to the other wall and the active set is settled again there (the slip rate is re-read).
+bool Simulation::slot_side_event(int slide) {
+  UnilateralState& s = unilaterals_;
+  if (s.items[slide].side == 0 || s.holds(slide) || !slipping(slide)) return false;
+  accelerations(t_, q_, qd_, qdd_);  // the solve at the located state
+  const double side = normal_force(slide) + side_tolerance();
+  forward_kinematics_bias(model_, data_, q_, qd_);
+  const double w = s.slip[slide] * slide_motion(slide, q_, qd_).w[0];
+  if (side > w) return false;
+  flip_slot_side(slide);
+  settle_active_set();
+  return true;
+}
+
+// After a solve in settle_active_set: whether every engaged slot's slide is on the wall its slot's
+// force presses. One that is not (a pin just engaged, or a stuck pin's force turned) goes over,
+// its slip re-read there (rest_slide, which may make it a candidate); then false, to solve again.
+bool Simulation::slot_sides_agree(double ltol, std::vector<int>& cand) {
+  UnilateralState& s = unilaterals_;
+  bool agree = true;
+  for (int k = 0; k < static_cast<int>(s.items.size()); ++k) {
+    const Unilateral& u = s.items[k];
+    if (u.side == 0 || !s.closed[u.normal_item] || normal_force(k) >= -ltol) continue;
+    flip_slot_side(k);
+    forward_kinematics_bias(model_, data_, q_, qd_);
+    rest_slide(k, cand);
+    agree = false;
+  }
+  return agree;
 }
 
 }  // namespace articula

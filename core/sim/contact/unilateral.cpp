@@ -109,7 +109,7 @@ Touch touch_point(const Data& data, const Unilateral& u) {
   Touch t;
   t.hit = contact_hit(data, u);
   t.n = t.hit.normal;
-  t.x = t.hit.centre - u.radius * t.n;
+  t.x = t.hit.centre - u.touch_radius() * t.n;
   t.x_body = u.body == 0 ? t.x : Vec3(data.X0[u.body].E * (t.x - data.X0[u.body].r));
   t.x_surface = u.surface == 0 ? t.x : Vec3(data.X0[u.surface].E * (t.x - data.X0[u.surface].r));
   return t;
@@ -130,7 +130,7 @@ double cam_slide_bias(const Data& data, const Unilateral& u, const ContactHit& h
   const double sigma = t.dot(c.v - sc.v) / (1 + h.curvature * h.distance);
   const Vec3 ndot = s.w.cross(n) + h.curvature * sigma * t;
   const Vec3 tdot = s.w.cross(t) - h.curvature * sigma * n;
-  const Vec3 xdot = c.v - u.radius * ndot;
+  const Vec3 xdot = c.v - u.touch_radius() * ndot;
   return tdot.dot(b.v - s.v) + t.dot(b.a + b.w.cross(xdot - b.v) - s.a - s.w.cross(xdot - s.v));
 }
 
@@ -163,9 +163,10 @@ void slide_gap(const Mechanism& mech, const Data& data, const Unilateral& u, Gap
     out.bias = cam_slide_bias(data, u, p.hit, t, p.n, b, s, c);
     return;
   }
-  const Vec3 xdot = c.v - u.radius * s.w.cross(p.n);
-  out.bias = s.w.cross(t).dot(w) + t.dot(b.a + u.radius * b.w.cross((b.w - s.w).cross(p.n)) - s.a -
-                                         s.w.cross(xdot - s.v));
+  const double r = u.touch_radius();
+  const Vec3 xdot = c.v - r * s.w.cross(p.n);
+  out.bias = s.w.cross(t).dot(w) +
+             t.dot(b.a + r * b.w.cross((b.w - s.w).cross(p.n)) - s.a - s.w.cross(xdot - s.v));
 }
 
 void bind_contact(const Mechanism& mech, int k, std::vector<Unilateral>& out);
@@ -255,7 +256,8 @@ void bind_slides(const Mechanism& mech, const Data& data0, std::vector<Unilatera
   u.normal_item = normal;
   u.bound = mech.spec.contacts[u.contact].friction;
   u.restitution = 0.0;
-  if (u.cam) {  // one tangent, the profile's at the touch (the follower moves in the cam's plane)
+  if (out.back().slot()) u.side = 1;  // along the slot (tangent: its way in); see side
+  if (u.cam || u.side != 0) {         // one tangent: the profile's at the touch, or the slot's
     out.push_back(u);
     return;
   }
@@ -341,7 +343,7 @@ Vec3 slide_tangent(const Data& data, const Unilateral& u) {
 Force contact_wrench(const Data& data, const Unilateral& u, const Vec3& f) {
   Vec3 centre, n;
   contact_frame(data, u, centre, n);
-  const Vec3 x = centre - u.radius * n;
+  const Vec3 x = centre - u.touch_radius() * n;
   Force w;
   w << x.cross(f), f;
   return w;

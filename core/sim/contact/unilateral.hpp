@@ -45,9 +45,16 @@ struct Unilateral {
   // (surface model frame), bound its length.
   double viscous = 0.0;  // friction: viscous coefficient
   // Slides: the contact's item, the other tangent's item in 3D (-1 in a plane), and the unit
-  // tangent in the surface body's model frame (body, surface, point, normal, radius copied).
+  // tangent in the surface body's model frame (body, surface, point, normal, radius copied; a
+  // slot's one slide is along the slot).
   int normal_item = -1, partner = -1;
   Vec3 tangent = Vec3::UnitX();
+  // A slot's slide: which wall the pin presses, +1 where the slot's force λ_n on the pin is
+  // along +n (touching at c - r n), -1 where it is along -n (at c + r n); 0 for other items.
+  // The friction is μ |λ_n| = μ side λ_n; the simulation flips it as λ_n changes sign.
+  int side = 0;
+  // The touching point's offset from the centre along -n: the radius, on the pressed wall's side.
+  double touch_radius() const { return side < 0 ? -radius : radius; }
   bool friction() const { return kind == Kind::Friction; }
   bool slide() const { return kind == Kind::Slide; }
   bool slot() const { return kind == Kind::Slot; }
