@@ -3,6 +3,7 @@
 #include <Eigen/SVD>
 #include <algorithm>
 #include <sstream>
+#include <utility>
 
 #include "core/algorithms/assembly.hpp"
 #include "core/algorithms/kinematics.hpp"
@@ -26,44 +27,56 @@ MatX null_space(const MatX& A, int n) {
   return svd.matrixV().rightCols(n - rank);
 }
 
-// Rows mapping q̇ to the 6-vector relative velocity across each user joint (successor relative to
-// predecessor, successor joint frame), translation rows scaled by 1/length.
-std::vector<MatX> joint_rate_rows(const Mechanism& m, Data& data) {
+// Rows mapping q̇ to the 6-vector relative velocity across a user joint (successor relative to
+// predecessor, successor joint frame), translation rows scaled by 1/length, kept on the columns
+// where they are not zero: a tree joint's own coordinates, a loop joint's path. A 1,000-body
+// ladder's 1,100 joints would otherwise fill 53 MB of 6 x nv zeros.
+struct JointRates {
+  std::vector<Eigen::Index> cols;                // coordinates (v indices) the rows touch
+  MatX R;                                        // 6 x cols.size()
+  Eigen::RowVectorXd row(int k, int nv) const {  // row k over all nv coordinates
+    Eigen::RowVectorXd r = Eigen::RowVectorXd::Zero(nv);
+    for (std::size_t c = 0; c < cols.size(); ++c) r[cols[c]] = R(k, static_cast<Eigen::Index>(c));
+    return r;
+  }
+};
+
+std::vector<JointRates> joint_rate_rows(const Mechanism& m, Data& data) {
   const Model& model = m.model();
-  std::vector<MatX> rows;
+  std::vector<JointRates> rates(m.spec.joints.size());
   for (std::size_t j = 0; j < m.spec.joints.size(); ++j) {
     const JointMapping& map = m.compiled.joint_map[j];
-    MatX R = MatX::Zero(6, model.nv);
+    JointRates& jr = rates[j];
     if (!map.loop) {
-      const int i = map.index;
-      R.block(0, model.v_index[i], 6, model.joints[i].nv()) = data.jc[i].S;
+      const int i = map.index, nv = model.joints[i].nv();
+      for (int c = 0; c < nv; ++c) jr.cols.push_back(model.v_index[i] + c);
+      jr.R = data.jc[i].S.leftCols(nv);
     } else {
+      MatX R = MatX::Zero(6, model.nv);
       for (int k = 0; k < 6; ++k) {
         Force t = Force::Zero();
         t(k) = 1.0;
         relative_velocity_row(model, data, m.compiled.loops[map.index], t, R.row(k));
       }
+      for (Eigen::Index c = 0; c < R.cols(); ++c)
+        if (R.col(c).cwiseAbs().maxCoeff() > 0.0) jr.cols.push_back(c);
+      jr.R = R(Eigen::all, jr.cols);
     }
-    R.bottomRows(3) /= m.length_scale;
-    rows.push_back(R);
+    jr.R.bottomRows(3) /= m.length_scale;
   }
-  return rows;
+  return rates;
 }
 
-// max |R N|, over the columns of R that are not zero only: a tree joint's rows have its own
-// coordinates' columns, so 1,100 joints of a 1,000-body ladder cost 1,100 small products, not
-// 1,100 products with the whole 1,000 x 800 basis.
-double rate_along(const MatX& R, const MatX& N) {
-  std::vector<Eigen::Index> used;
-  for (Eigen::Index c = 0; c < R.cols(); ++c)
-    if (R.col(c).cwiseAbs().maxCoeff() > 0.0) used.push_back(c);
-  if (used.empty() || N.cols() == 0) return 0.0;
-  const MatX RN = R(Eigen::all, used) * N(used, Eigen::all);
+// max |R N| over the joint's rows: its own columns only (1,100 small products on the ladder, not
+// 1,100 with the whole 1,000 x 800 basis).
+double rate_along(const JointRates& r, const MatX& N) {
+  if (r.cols.empty() || N.cols() == 0) return 0.0;
+  const MatX RN = r.R * N(r.cols, Eigen::all);
   return RN.cwiseAbs().maxCoeff();
 }
 
 // Names of joints whose relative motion is nonzero along some column of N.
-std::vector<std::string> moving_joints(const Mechanism& m, const std::vector<MatX>& rates,
+std::vector<std::string> moving_joints(const Mechanism& m, const std::vector<JointRates>& rates,
                                        const MatX& N) {
   std::vector<std::string> out;
   if (N.cols() == 0) return out;
@@ -75,18 +88,18 @@ std::vector<std::string> moving_joints(const Mechanism& m, const std::vector<Mat
 // Joints that move along some motion the constraints allow at q (couplings included), and the
 // basis of those motions.
 std::vector<std::string> mobile_joints(const Mechanism& m, const VecX& q, MatX* N_free = nullptr,
-                                       std::vector<MatX>* rates_out = nullptr) {
+                                       std::vector<JointRates>* rates_out = nullptr) {
   const Model& model = m.model();
   Data data(model);
   forward_kinematics(model, data, q);
   MatX K;
   loop_jacobian(model, data, m.compiled.loops, K);
   K = loop_and_coupling_jacobian(m, data, K);  // a gear moves its two joints together
-  const std::vector<MatX> rates = joint_rate_rows(m, data);
+  std::vector<JointRates> rates = joint_rate_rows(m, data);
   const MatX N = null_space(K, model.nv);
   std::vector<std::string> mobile = moving_joints(m, rates, N);
   if (N_free) *N_free = N;
-  if (rates_out) *rates_out = rates;
+  if (rates_out) *rates_out = std::move(rates);
   return mobile;
 }
 
@@ -106,26 +119,25 @@ VecX nearby_configuration(const Mechanism& m, const VecX& q, const MatX& N_free)
 void mobility_details(const Mechanism& m, SketchStatus& st) {
   const Model& model = m.model();
   MatX N_free;
-  std::vector<MatX> rates;
+  std::vector<JointRates> rates;
   std::vector<std::string> mobile = mobile_joints(m, m.q0, &N_free, &rates);
   // Hold every motion drive: its coordinate (tree) or its relative rotation/slide (loop) is fixed.
-  Data data(model);
-  forward_kinematics(model, data, m.q0);
-  MatX K;
-  loop_jacobian(model, data, m.compiled.loops, K);
-  MatX A = loop_and_coupling_jacobian(m, data, K);
+  // The motions left are those of the free basis the drives' rows D do not move: N_free times the
+  // null space of D N_free, a few rows by the free motions, rather than a second SVD of the whole
+  // loop Jacobian with D under it (half of a 1,000-body ladder's analysis).
+  MatX D(0, model.nv);
   for (const DriveBinding& d : m.drives) {
     if (d.kind != DriveSpec::Kind::Motion) continue;
-    MatX row = MatX::Zero(1, model.nv);
+    D.conservativeResize(D.rows() + 1, Eigen::NoChange);
     if (d.v >= 0)
-      row(0, d.v) = 1.0;
+      D.row(D.rows() - 1) = Eigen::RowVectorXd::Unit(model.nv, d.v);
     else
-      row = rates[d.user_joint].row(
-          m.spec.joints[d.user_joint].joint.type == JointType::Prismatic ? 5 : 2);
-    A.conservativeResize(A.rows() + 1, Eigen::NoChange);
-    A.row(A.rows() - 1) = row;
+      D.row(D.rows() - 1) = rates[d.user_joint].row(
+          m.spec.joints[d.user_joint].joint.type == JointType::Prismatic ? 5 : 2, model.nv);
   }
-  const MatX N_held = null_space(A, model.nv);
+  const MatX N_held = N_free.cols() == 0
+                          ? N_free
+                          : MatX(N_free * null_space(D * N_free, static_cast<int>(N_free.cols())));
   st.free_dof = static_cast<int>(N_held.cols());
   st.unconstrained = moving_joints(m, rates, N_held);
   // A joint at rest to first order at q0 (the rocker of a four-bar at its extreme, where a drive

@@ -22,8 +22,8 @@ namespace {
 using test::isotropic_body;
 using test::joint_between;
 
-ContactSpec slot_contact(const std::string& body, double r, const std::string& surface, const Vec3& mouth,
-                 const Vec3& way_in, double length, double mu) {
+ContactSpec slot_contact(const std::string& body, double r, const std::string& surface,
+                         const Vec3& mouth, const Vec3& way_in, double length, double mu) {
   ContactSpec c;
   c.name = "S";
   c.body = body;
@@ -82,7 +82,8 @@ struct SwungRod {
     s.joints.push_back(rod);
     s.joints.push_back(joint_between("free", Joint::planar(), "ground", "bead", {0, s0, 0},
                                      {0, sd0, s0 * theta(0)[1]}));
-    s.contacts.push_back(slot_contact("bead", r, "rod", Vec3(R, 0, 0), -Vec3::UnitX(), R - 0.02, mu));
+    s.contacts.push_back(
+        slot_contact("bead", r, "rod", Vec3(R, 0, 0), -Vec3::UnitX(), R - 0.02, mu));
     return s;
   }
   // The reference: in the rod's frame, the slot's force on the bead λ = -m (2 ṡ θ̇ + s θ̈) along
