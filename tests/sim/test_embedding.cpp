@@ -9,6 +9,7 @@
 
 #include "core/algorithms/energy.hpp"
 #include "core/io/project.hpp"
+#include "core/model/configuration.hpp"
 #include "core/sim/embedding/aggregation.hpp"
 #include "core/sim/embedding/partition.hpp"
 #include "core/sim/simulation.hpp"
@@ -324,13 +325,12 @@ TEST_CASE("Remembered stages follow drive changes and restores", "[sim][embeddin
 }
 
 namespace {
-// The state of `sim` with every independent coordinate moved by `shift` (rad or m).
+// The state of `sim` with every independent coordinate moved by `shift` (rad or m; along the
+// joint's own velocity coordinates, so a spherical joint's quaternion stays a unit one).
 VecX shifted_coordinates(const Simulation& sim, const Model& model, double shift) {
-  VecX q = sim.q();
-  for (int v : sim.embedding()->independent()) {
-    const int b = model.v_body[v];
-    q[model.q_index[b] + (v - model.v_index[b])] += shift;
-  }
+  VecX q = sim.q(), dv = VecX::Zero(model.nv);
+  for (int v : sim.embedding()->independent()) dv[v] = shift;
+  integrate_in_place(model, q, dv, 1.0);
   return q;
 }
 }  // namespace

@@ -12,9 +12,6 @@
 namespace articula {
 
 namespace {
-// Numerical rank of a node's rows, relative to the largest pivot of their pivoted QR (the
-// mobility analysis uses 1e-9 of the largest singular value).
-constexpr double kRankThreshold = 1e-9;
 // Y₁ is chosen again when its reciprocal condition estimate has fallen below this fraction of
 // its value when chosen: well before it is singular, so a step never crosses a singularity of
 // the choice (Jain §9).
@@ -26,27 +23,6 @@ void sub_into(const MatX& G, const std::vector<int>& rows, const std::vector<int
     for (std::size_t j = 0; j < cols.size(); ++j) A(i, j) = G(rows[i], cols[j]);
 }
 
-MatX sub(const MatX& G, const std::vector<int>& rows, const std::vector<int>& cols) {
-  MatX A;
-  sub_into(G, rows, cols, A);
-  return A;
-}
-
-// The first k columns of A in the order of a column-pivoted QR (largest residual first).
-std::vector<int> best_columns(const MatX& A, int k) {
-  std::vector<int> out;
-  if (k <= 0 || A.size() == 0) return out;
-  Eigen::ColPivHouseholderQR<MatX> qr(A);
-  for (int j = 0; j < k; ++j) out.push_back(qr.colsPermutation().indices()[j]);
-  return out;
-}
-
-int rank_of(const MatX& A) {
-  if (A.size() == 0) return 0;
-  Eigen::ColPivHouseholderQR<MatX> qr(A);
-  qr.setThreshold(kRankThreshold);
-  return static_cast<int>(qr.rank());
-}
 }  // namespace
 
 ConstraintEmbedding::ConstraintEmbedding(const Mechanism& mech, ConstraintSet& constraints,
@@ -99,6 +75,7 @@ ConstraintEmbedding::ConstraintEmbedding(const Mechanism& mech, ConstraintSet& c
   }
   std::erase_if(nodes_, [](const Node& n) { return n.rows.empty(); });
   for (Node& n : nodes_) std::sort(n.cols.begin(), n.cols.end());
+  structural_rows(mech, G);
 }
 
 std::string ConstraintEmbedding::joints_of(const std::vector<int>& coords) const {
@@ -112,57 +89,6 @@ std::string ConstraintEmbedding::joints_of(const std::vector<int>& coords) const
 void ConstraintEmbedding::singular(const Node& n, const std::string& when, const char* why) const {
   throw SetupError(when + " no choice of independent coordinates embeds the loops through joints " +
                    joints_of(n.cols) + ": " + why);
-}
-
-void ConstraintEmbedding::choose_node(Node& n, const MatX& G, const std::string& when) {
-  n.dep.clear(), n.sel.clear(), n.free_dep.clear(), n.sel_proj.clear(), n.ind.clear();
-  n.jrcond0 = -1.0;                       // measured again at the next position solve
-  n.jvalid = false;                       // the old block's factors are another choice's
-  std::vector<int> rows, forced, others;  // non-prescribing rows, non-prescribed columns
-  for (int r : n.rows) {
-    if (!prescribing_row_[r]) {
-      rows.push_back(r);
-      continue;
-    }
-    n.sel.push_back(r);  // q̈_v = q̈_d(t): its coordinate is dependent, given by the law
-    for (int c : n.cols)
-      if (G(r, c) != 0.0) n.dep.push_back(c);
-  }
-  for (int c : n.cols)
-    if (!prescribed_[c]) (forced_[c] ? forced : others).push_back(c);
-  const MatX B = sub(G, rows, forced);
-  const MatX A = sub(G, rows, others);
-  MatX all(rows.size(), forced.size() + others.size());
-  all << B, A;
-  const int r = rank_of(all);
-  if (n.rank < 0) n.rank = r;
-  if (r < n.rank)
-    singular(n, when,
-             "their constraint rows have lost rank (a dead point or a branch point of the "
-             "loops)");
-  if (rank_of(B) < static_cast<int>(forced.size()))
-    singular(n, when, "the loops do not determine the rotation of a spherical or free joint");
-  // The other dependent columns: the best-conditioned ones once the forced columns' span is
-  // removed (pivoted QR of the projected rows).
-  MatX P = A;
-  if (!forced.empty()) {
-    Eigen::HouseholderQR<MatX> qr(B);
-    const MatX Q1 = qr.householderQ() * MatX::Identity(B.rows(), B.cols());
-    P -= Q1 * (Q1.transpose() * A);
-  }
-  n.free_dep = forced;
-  for (int j : best_columns(P, r - static_cast<int>(forced.size())))
-    n.free_dep.push_back(others[j]);
-  for (int j : best_columns(sub(G, rows, n.free_dep).transpose(), r)) {
-    n.sel.push_back(rows[j]);
-    n.sel_proj.push_back(set_.projected_row(rows[j]));
-  }
-  n.dep.insert(n.dep.end(), n.free_dep.begin(), n.free_dep.end());
-  for (int c : n.cols)
-    if (std::find(n.dep.begin(), n.dep.end(), c) == n.dep.end()) n.ind.push_back(c);
-  n.lu.compute(sub(G, n.sel, n.dep));
-  n.rcond0 = n.rcond = n.lu.rcond();
-  if (!(n.rcond0 > 1e-12)) singular(n, when, "Y1 is singular for the best choice");
 }
 
 void ConstraintEmbedding::choose(const MatX& G, const std::string& when) {
@@ -185,16 +111,16 @@ double ConstraintEmbedding::factor(const MatX& G, bool estimate) {
     sub_into(G, n.sel, n.dep, n.Y1);
     if (n.jvalid && n.Y1.rows() == n.Jb.rows() && n.Y1.cols() == n.Jb.cols() &&
         n.Y1 == n.Jb)  // the position solve's last block (of this state): the same factors
-      n.lu = n.jlu;
+      n.lu.copy_factors(n.jlu);
     else
       n.lu.compute(n.Y1);
     if (estimate) {
-      n.rcond = n.lu.rcond();
-      worst = std::min(worst, n.rcond / n.rcond0);
+      n.ratio = n.lu.degradation(n.rcond0);
+      worst = std::min(worst, n.ratio);
     }
     if (n.ind.empty()) continue;
     sub_into(G, n.sel, n.ind, n.Y2);
-    n.Xd = n.lu.solve(n.Y2);  // Eq. 60: X_d = -Y₁⁻¹ Y₂ (the sign below)
+    n.lu.solve(n.Y2, n.Xd);  // Eq. 60: X_d = -Y₁⁻¹ Y₂ (the sign below)
     for (std::size_t j = 0; j < n.ind.size(); ++j) {
       const int k =
           static_cast<int>(std::lower_bound(independent_.begin(), independent_.end(), n.ind[j]) -
@@ -208,7 +134,7 @@ double ConstraintEmbedding::factor(const MatX& G, bool estimate) {
 int ConstraintEmbedding::monitor(const MatX& G, const std::string& when) {
   factor(G);
   int count = 0;
-  for (const Node& n : nodes_) count += n.rcond < kRechoose * n.rcond0;
+  for (const Node& n : nodes_) count += n.ratio < kRechoose;
   if (count == 0) return 0;
   rechosen_ += count;
   choose(G, when);  // every node again: the independent list is global
@@ -221,7 +147,8 @@ void ConstraintEmbedding::particular(const VecX& g, VecX& y) const {
   for (const Node& n : nodes_) {
     VecX gs(n.sel.size());
     for (std::size_t i = 0; i < n.sel.size(); ++i) gs[i] = g[n.sel[i]];
-    const VecX yd = n.lu.solve(gs);
+    VecX yd;
+    n.lu.solve(gs, yd);
     for (std::size_t i = 0; i < n.dep.size(); ++i) y[n.dep[i]] = yd[i];
   }
 }
@@ -231,7 +158,8 @@ void ConstraintEmbedding::multipliers(const VecX& r, VecX& mu) const {
   for (const Node& n : nodes_) {
     VecX rd(n.dep.size());
     for (std::size_t i = 0; i < n.dep.size(); ++i) rd[i] = r[n.dep[i]];
-    const VecX m = n.lu.transpose().solve(rd);  // Y₁^T μ = r on the dependent coordinates
+    VecX m;
+    n.lu.solve_transposed(rd, m);  // Y₁^T μ = r on the dependent coordinates
     for (std::size_t i = 0; i < n.sel.size(); ++i) mu[n.sel[i]] = m[i];
   }
 }
@@ -239,7 +167,8 @@ void ConstraintEmbedding::multipliers(const VecX& r, VecX& mu) const {
 std::string ConstraintEmbedding::describe() const {
   std::ostringstream os;
   for (const Node& n : nodes_)
-    os << "[" << joints_of(n.ind) << " rcond " << n.rcond << " of " << n.rcond0 << "] ";
+    os << "[" << joints_of(n.ind) << " rcond " << n.lu.min_rcond() << ", " << n.ratio
+       << " of its value when chosen, " << n.lu.blocks() << " block(s)] ";
   return os.str();
 }
 

@@ -6,11 +6,17 @@
 // accelerations are θ̈ = X_S θ̈_R + Ẋ_S θ̇_R, where Ẋ_S θ̇_R is the particular solution
 // Y₁⁻¹ g of the rows' velocity-product terms (Eq. 61 without forming Ẏ). Coordinates of
 // motion-driven tree joints are always dependent (their law gives them), and so are those of
-// joints whose coordinates are not their velocities' integrals (quaternions): the independent
-// coordinates are then true coordinates, integrated as such (minimal_coordinates.hpp).
+// joints whose coordinates are not their velocities' integrals (quaternions) unless the whole
+// joint is independent (below): the independent coordinates are then true coordinates (or a
+// whole joint's quaternion), integrated as such.
 // The choice is made by pivoted QR (the best-conditioned columns) and made again when Y₁ has
 // become ill-conditioned relative to when it was chosen (§9, singularity monitoring); when the
 // rows themselves lose rank no choice works, and the diagnosis names the node's joints.
+// Where a node's loops share coordinates (the Stewart platform's legs all meet the top plate),
+// the shared coordinates are made independent when the others can carry the rows with Y₁ as well
+// conditioned (choice.cpp): Y₁ then splits into one block per loop, and every solve with it and
+// with the position solve's block is per block (block_lu.hpp), as is the conditioning watch.
+// A spherical or free joint is independent only as a whole (all of its coordinates shared).
 #include <Eigen/LU>
 #include <cmath>
 #include <string>
@@ -18,6 +24,7 @@
 
 #include "core/sim/constraints/constraint_set.hpp"
 #include "core/sim/embedding/aggregation.hpp"
+#include "core/sim/embedding/block_lu.hpp"
 
 namespace articula {
 
@@ -70,6 +77,11 @@ class ConstraintEmbedding {
   const std::vector<int>& node_columns(int n) const { return nodes_[n].cols; }
   const std::vector<int>& node_independent(int n) const { return nodes_[n].ind; }
 
+  // Whether Y₁ and the position block are factored per block (default) or whole, for the same
+  // choice: the dense cross-check of the split (takes effect at the next choose()).
+  void split_blocks(bool on) { split_ = on; }
+  int blocks(int n) const { return nodes_[n].lu.blocks(); }  // Y₁'s blocks in node n
+
   int rechosen() const { return rechosen_; }               // choices re-made since construction
   long factorizations() const { return factorizations_; }  // factor() calls since construction
   std::string describe() const;  // per node: its independent coordinates' joints
@@ -82,16 +94,18 @@ class ConstraintEmbedding {
     std::vector<int> free_dep;    // dependent coordinates not prescribed (Newton unknowns)
     std::vector<int> sel_proj;    // projected rows of the selected non-prescribing rows
     int rank = -1;                // rank of the rows at the first choice
-    double rcond0 = 0.0, rcond = 0.0;
-    Eigen::PartialPivLU<MatX> lu;  // of Y₁
-    MatX Y1, Y2, Xd;               // factor()'s scratch: G[sel, dep], G[sel, ind], Y₁⁻¹ Y₂
+    std::vector<double> rcond0;   // Y₁'s blocks' conditioning when chosen
+    double ratio = 1.0;           // the worst block's conditioning now / when chosen
+    BlockLu lu;                   // of Y₁
+    MatX Y1, Y2, Xd;              // factor()'s scratch: G[sel, dep], G[sel, ind], Y₁⁻¹ Y₂
     // Position solve (position_solve.cpp): Jb = J[sel_proj, free_dep] and its factors at the
-    // last closed state (the velocity solve's), jrcond0 their conditioning after the choice;
-    // jvalid: jlu holds factors of this choice's block (the chord steps' Jacobian).
+    // last closed state (the velocity solve's), jrcond0 their blocks' conditioning after the
+    // choice (empty until measured); jvalid: jlu holds factors of this choice's block (the chord
+    // steps' Jacobian).
     MatX Jb;
     VecX en, dx;
-    Eigen::PartialPivLU<MatX> jlu;
-    double jrcond0 = -1.0;
+    BlockLu jlu;
+    std::vector<double> jrcond0;
     bool jvalid = false;
   };
   struct NewtonProgress {
@@ -102,6 +116,16 @@ class ConstraintEmbedding {
   void factor_position_block(Node& n);
   void solve_dependent_velocities(ConstraintContext& c, VecX& qd);
   void choose_node(Node& n, const MatX& G, const std::string& when);
+  // choice.cpp: the structural columns of each row, and the choices of dependent columns.
+  void structural_rows(const Mechanism& mech, const MatX& G);
+  std::vector<int> free_columns(const MatX& G, const std::vector<int>& rows,
+                                const std::vector<int>& forced, const std::vector<int>& others,
+                                int rank) const;
+  bool choose_split(Node& n, const Node& base, const MatX& G, const std::vector<int>& rows,
+                    int rank, double dense_rcond);
+  void select_rows(Node& n, const MatX& G, const std::vector<int>& rows, int rank);
+  void form_blocks(Node& n);
+  double block_rcond(const Node& n, const MatX& G) const;
   [[noreturn]] void singular(const Node& n, const std::string& when, const char* why) const;
   std::string joints_of(const std::vector<int>& coords) const;
 
@@ -109,6 +133,9 @@ class ConstraintEmbedding {
   ConstraintSet& set_;
   std::vector<Node> nodes_;
   std::vector<bool> prescribed_, prescribing_row_, forced_;
+  std::vector<std::vector<int>> row_cols_;  // per row: the coordinates it can involve
+  std::vector<int> row_group_;              // per row: its loop joint, or -1 - row
+  bool split_ = true;
   std::vector<int> independent_;
   MatX X_, J_;
   VecX e_, y_, dv_;

@@ -60,7 +60,7 @@ bool ConstraintEmbedding::newton_step(ConstraintContext& c, double tol, NewtonPr
     n.en.resize(static_cast<Eigen::Index>(n.sel_proj.size()));
     for (std::size_t i = 0; i < n.sel_proj.size(); ++i) n.en[i] = e_[n.sel_proj[i]];
     if (p.rows) factor_position_block(n);
-    n.dx.noalias() = n.jlu.solve(n.en);
+    n.jlu.solve(n.en, n.dx);
     for (std::size_t i = 0; i < n.free_dep.size(); ++i) dv_[n.free_dep[i]] = n.dx[i];
   }
   integrate_in_place(model, q, dv_, -1.0);  // e(q ⊖ J⁻¹ e) = O(|e|²) for Newton's step
@@ -100,8 +100,8 @@ void ConstraintEmbedding::solve_dependent_velocities(ConstraintContext& c, VecX&
     for (std::size_t i = 0; i < n.sel_proj.size(); ++i)
       n.en[i] = y_[n.sel_proj[i]] - J_.row(n.sel_proj[i]).dot(qd);
     factor_position_block(n);
-    if (n.jrcond0 < 0.0) n.jrcond0 = n.jlu.rcond();
-    n.dx.noalias() = n.jlu.solve(n.en);
+    if (n.jrcond0.empty()) n.jlu.rconds(n.jrcond0);
+    n.jlu.solve(n.en, n.dx);
     for (std::size_t i = 0; i < n.free_dep.size(); ++i) qd[n.free_dep[i]] = n.dx[i];
   }
 }
@@ -129,7 +129,8 @@ bool ConstraintEmbedding::closure_watch() {
 double ConstraintEmbedding::closure_degradation() const {
   double worst = 1.0;
   for (const Node& n : nodes_)
-    if (!n.free_dep.empty() && n.jrcond0 > 0.0) worst = std::min(worst, n.jlu.rcond() / n.jrcond0);
+    if (!n.free_dep.empty() && !n.jrcond0.empty())
+      worst = std::min(worst, n.jlu.degradation(n.jrcond0));
   return worst;
 }
 

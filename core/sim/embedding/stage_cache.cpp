@@ -6,8 +6,13 @@ void EmbeddedStageCache::reset(const Model& model, const std::vector<int>& indep
   iv_ = independent;
   iq_.clear();
   for (int v : independent) {
-    const int b = model.v_body[v];  // independent coordinates have q̇ = d/dt q (partition.hpp)
-    iq_.push_back(model.q_index[b] + (v - model.v_index[b]));
+    const int b = model.v_body[v];
+    const Joint& j = model.joints[b];
+    if (j.nq() == j.nv()) {  // q̇ = d/dt q coordinate by coordinate
+      iq_.push_back(model.q_index[b] + (v - model.v_index[b]));
+    } else if (v == model.v_index[b]) {  // a spherical or free joint, independent as a whole
+      for (int k = 0; k < j.nq(); ++k) iq_.push_back(model.q_index[b] + k);
+    }
   }
   clear();
 }
