@@ -1,6 +1,7 @@
 #include "core/sim/embedding/block_lu.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <unordered_map>
 
@@ -68,12 +69,62 @@ void BlockLu::set_blocks(LuBlocks blocks) {
     whole_ = blocks_[0].cols[j] == static_cast<int>(j);
 }
 
+double BlockLu::Block::rcond() const {
+  if (rows.empty()) return 1.0;
+  return small() ? small_rcond : lu.rcond();
+}
+
+// A_b⁻¹ in closed form (Eigen's fixed-size inverse) and 1 / (‖A_b‖₁ ‖A_b⁻¹‖₁); rcond 0 when
+// A_b is singular (its inverse not finite).
+void BlockLu::invert_small(Block& b, const MatX& A, bool whole) {
+  const int n = b.n();
+  Eigen::Matrix4d a = Eigen::Matrix4d::Identity();
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) a(i, j) = whole ? A(i, j) : A(b.rows[i], b.cols[j]);
+  switch (n) {
+    case 1:
+      b.inv(0, 0) = 1.0 / a(0, 0);
+      break;
+    case 2:
+      b.inv.topLeftCorner<2, 2>() = a.topLeftCorner<2, 2>().inverse();
+      break;
+    case 3:
+      b.inv.topLeftCorner<3, 3>() = a.topLeftCorner<3, 3>().inverse();
+      break;
+    default:
+      b.inv = a.inverse();
+      break;
+  }
+  const double norm = a.topLeftCorner(n, n).cwiseAbs().colwise().sum().maxCoeff();
+  const double inv_norm = b.inv.topLeftCorner(n, n).cwiseAbs().colwise().sum().maxCoeff();
+  b.small_rcond = std::isfinite(inv_norm) && inv_norm > 0.0 ? 1.0 / (norm * inv_norm) : 0.0;
+}
+
+template <class In, class Out>
+void BlockLu::apply(const Block& b, const In& rhs, Out& x, bool transposed) {
+  const int n = b.n();
+  const std::vector<int>& in = transposed ? b.cols : b.rows;
+  const std::vector<int>& out = transposed ? b.rows : b.cols;
+  for (int i = 0; i < n; ++i) {
+    double sum = 0.0;
+    for (int j = 0; j < n; ++j) sum += (transposed ? b.inv(j, i) : b.inv(i, j)) * rhs[in[j]];
+    x[out[i]] = sum;
+  }
+}
+
 void BlockLu::compute(const MatX& A) {
-  if (whole_) {  // the dense factors themselves, bit for bit as before the blocks
-    blocks_[0].lu.compute(A);
+  if (whole_) {  // the dense factors themselves, as before the blocks
+    if (blocks_[0].small())
+      invert_small(blocks_[0], A, true);
+    else
+      blocks_[0].lu.compute(A);
     return;
   }
   for (Block& b : blocks_) {
+    if (b.small()) {
+      invert_small(b, A, false);
+      continue;
+    }
     const auto n = static_cast<Eigen::Index>(b.rows.size());
     b.a.resize(n, n);
     for (Eigen::Index i = 0; i < n; ++i)
@@ -83,17 +134,27 @@ void BlockLu::compute(const MatX& A) {
 }
 
 void BlockLu::copy_factors(const BlockLu& other) {
-  for (std::size_t b = 0; b < blocks_.size() && b < other.blocks_.size(); ++b)
-    blocks_[b].lu = other.blocks_[b].lu;
+  for (std::size_t b = 0; b < blocks_.size() && b < other.blocks_.size(); ++b) {
+    Block& to = blocks_[b];
+    const Block& from = other.blocks_[b];
+    if (to.small())
+      to.inv = from.inv, to.small_rcond = from.small_rcond;
+    else
+      to.lu = from.lu;
+  }
 }
 
 void BlockLu::solve(const VecX& rhs, VecX& x) const {
-  if (whole_) {
+  if (whole_ && !blocks_[0].small()) {
     x.noalias() = blocks_[0].lu.solve(rhs);
     return;
   }
   x.resize(rhs.size());
   for (const Block& b : blocks_) {
+    if (b.small()) {
+      apply(b, rhs, x, false);
+      continue;
+    }
     b.rhs.resize(static_cast<Eigen::Index>(b.rows.size()));
     for (std::size_t i = 0; i < b.rows.size(); ++i) b.rhs[i] = rhs[b.rows[i]];
     b.x.noalias() = b.lu.solve(b.rhs);
@@ -102,13 +163,18 @@ void BlockLu::solve(const VecX& rhs, VecX& x) const {
 }
 
 void BlockLu::solve(const MatX& B, MatX& X) const {
-  if (whole_) {
+  if (whole_ && !blocks_[0].small()) {
     X.noalias() = blocks_[0].lu.solve(B);
     return;
   }
   X.resize(B.rows(), B.cols());
   for (Eigen::Index k = 0; k < B.cols(); ++k)
     for (const Block& b : blocks_) {
+      auto xk = X.col(k);
+      if (b.small()) {
+        apply(b, B.col(k), xk, false);
+        continue;
+      }
       b.rhs.resize(static_cast<Eigen::Index>(b.rows.size()));
       for (std::size_t i = 0; i < b.rows.size(); ++i) b.rhs[i] = B(b.rows[i], k);
       b.x.noalias() = b.lu.solve(b.rhs);
@@ -117,12 +183,16 @@ void BlockLu::solve(const MatX& B, MatX& X) const {
 }
 
 void BlockLu::solve_transposed(const VecX& rhs, VecX& x) const {
-  if (whole_) {
+  if (whole_ && !blocks_[0].small()) {
     x.noalias() = blocks_[0].lu.transpose().solve(rhs);
     return;
   }
   x.resize(rhs.size());
   for (const Block& b : blocks_) {  // Aᵀ x = rhs: block b's columns give its equations
+    if (b.small()) {
+      apply(b, rhs, x, true);
+      continue;
+    }
     b.rhs.resize(static_cast<Eigen::Index>(b.cols.size()));
     for (std::size_t j = 0; j < b.cols.size(); ++j) b.rhs[j] = rhs[b.cols[j]];
     b.x.noalias() = b.lu.transpose().solve(b.rhs);
@@ -132,13 +202,12 @@ void BlockLu::solve_transposed(const VecX& rhs, VecX& x) const {
 
 void BlockLu::rconds(std::vector<double>& out) const {
   out.clear();
-  for (const Block& b : blocks_) out.push_back(b.rows.empty() ? 1.0 : b.lu.rcond());
+  for (const Block& b : blocks_) out.push_back(b.rcond());
 }
 
 double BlockLu::min_rcond() const {
   double out = 1.0;
-  for (const Block& b : blocks_)
-    if (!b.rows.empty()) out = std::min(out, b.lu.rcond());
+  for (const Block& b : blocks_) out = std::min(out, b.rcond());
   return out;
 }
 
@@ -146,7 +215,7 @@ double BlockLu::degradation(const std::vector<double>& reference) const {
   double worst = 1.0;
   for (std::size_t b = 0; b < blocks_.size() && b < reference.size(); ++b)
     if (!blocks_[b].rows.empty() && reference[b] > 0.0)
-      worst = std::min(worst, blocks_[b].lu.rcond() / reference[b]);
+      worst = std::min(worst, blocks_[b].rcond() / reference[b]);
   return worst;
 }
 

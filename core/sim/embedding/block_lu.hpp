@@ -45,12 +45,23 @@ class BlockLu {
   double degradation(const std::vector<double>& reference) const;
 
  private:
+  // Blocks of up to kSmall rows (a leg's 3, a planar loop's 2) keep their explicit inverse
+  // (closed form, fixed size) and its exact 1-norm condition; larger ones their LU factors.
+  static constexpr int kSmall = 4;
   struct Block {
     std::vector<int> rows, cols;
     MatX a;
     Eigen::PartialPivLU<MatX> lu;
+    Eigen::Matrix4d inv = Eigen::Matrix4d::Zero();  // small blocks: A_b⁻¹ (top-left n x n)
+    double small_rcond = 0.0;
     mutable VecX rhs, x;
+    int n() const { return static_cast<int>(rows.size()); }
+    bool small() const { return n() <= kSmall; }
+    double rcond() const;
   };
+  static void invert_small(Block& b, const MatX& A, bool whole);
+  template <class In, class Out>
+  static void apply(const Block& b, const In& rhs, Out& x, bool transposed);
   LuBlocks structure_;
   std::vector<Block> blocks_;
   bool whole_ = false;  // one block of every row and column in order: A itself is factored
