@@ -44,7 +44,7 @@ osg::Quat z_to(const osg::Vec3d& d) {
 
 float detail_ratio_for(int bodies) {
   if (bodies <= kDetailedBodies) return kDetailRatio;
-  return std::max(kLeastDetailRatio, kDetailRatio * std::sqrt(float(kDetailedBodies) / bodies));
+  return std::max(kLeastDetailRatio, kDetailRatio * float(kDetailedBodies) / bodies);
 }
 
 DetailScope::DetailScope(float ratio) : before_(hints()->getDetailRatio()) {

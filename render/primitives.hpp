@@ -25,10 +25,12 @@ namespace articula::prim {
 constexpr float kDetailRatio = 0.6f;
 // Many bodies (issue 17 item 4): a mechanism of more than kDetailedBodies moving bodies is shown
 // small on screen, and a software rasteriser's frame costs about its vertices, so its solids are
-// tessellated coarser, the ratio falling as 1/sqrt(bodies) to at least kLeastDetailRatio (the
-// 1,000-body ladder: 0.23, 9 segments around a bar instead of 24; 326k vertices -> 135k).
+// tessellated coarser, the ratio falling as 1/bodies to at least kLeastDetailRatio, OSG's
+// coarsest (5 segments around, 3 rows: 40 and 20 times the ratio have floors 5 and 3). The
+// 1,000-body ladder's 45 m fill ~260 px of the app's 3D view: a 0.1 m bar is a pixel or two,
+// drawn by 5 segments as by 9 (the square-root rule gave it 0.23) or 24.
 constexpr int kDetailedBodies = 150;
-constexpr float kLeastDetailRatio = 0.2f;
+constexpr float kLeastDetailRatio = 0.125f;
 float detail_ratio_for(int bodies);
 // The shapes built while it lives use `ratio` (the scene is built on one thread).
 class DetailScope {

@@ -1,6 +1,7 @@
 #include "ui/application.hpp"
 
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <QApplication>
@@ -13,6 +14,9 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 #include "ui/autosave.hpp"
 #include "ui/estimation_dock.hpp"
@@ -49,6 +53,32 @@ struct Options {
   double speed = 1.0;
   bool video_window = false;
 };
+
+// When opening reached each stage, in seconds since the process started (--measure prints them):
+// the window shown, the project read and analysed (the document's load and everything its
+// change signals build: solver, scene, sketch, docks), the first frame of the view drawn with it.
+struct OpenTimes {
+  double window = 0, opened = 0, first_frame = 0;
+};
+
+// Seconds since this process started: /proc's start time (clock ticks since boot) against the
+// boot-time clock, so the dynamic loader and static initialisers count too. 0 when unreadable.
+double secondsSinceProcessStart() {
+  std::ifstream in("/proc/self/stat");
+  std::string line;
+  if (!std::getline(in, line)) return 0.0;
+  const auto close = line.rfind(')');  // the command name may hold spaces
+  if (close == std::string::npos) return 0.0;
+  std::istringstream fields(line.substr(close + 2));
+  std::string field;
+  for (int i = 3; i <= 21; ++i) fields >> field;  // state .. itrealvalue; 22 is the start
+  unsigned long long start_ticks = 0;
+  if (!(fields >> start_ticks)) return 0.0;
+  timespec now{};
+  clock_gettime(CLOCK_BOOTTIME, &now);
+  const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+  return now.tv_sec + 1e-9 * now.tv_nsec - start_ticks / ticks;
+}
 
 void fail(const QString& text) {
   std::fprintf(stderr, "articula: %s\n", qPrintable(text));
@@ -205,7 +235,7 @@ double threadCpuSeconds() {
   return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
-int measure(MainWindow& w, const Options& o) {
+int measure(MainWindow& w, const Options& o, const OpenTimes& open) {
   settle(300);
   ResponsivenessProbe probe;
   const long frames0 = w.viewport()->framesDrawn();
@@ -241,10 +271,12 @@ int measure(MainWindow& w, const Options& o) {
       "{\"file\": \"%s\", \"wall_s\": %.2f, \"sim_t\": %.3f, \"rate\": %.3f, "
       "\"fps\": %.1f, \"gui_cpu_ms_per_frame\": %.2f, \"render_ms\": {\"min\": %.2f, "
       "\"median\": %.2f, \"p90\": %.2f}, \"latency_ms\": {\"samples\": %d, \"mean\": %.2f, "
-      "\"p99\": %.2f, \"max\": %.2f}, \"viewport\": \"%s\"}\n",
+      "\"p99\": %.2f, \"max\": %.2f}, \"viewport\": \"%s\", \"open_s\": {\"window\": %.3f, "
+      "\"opened\": %.3f, \"first_frame\": %.3f}}\n",
       qPrintable(QFileInfo(o.file).fileName()), wall, w.controller()->current().t,
       w.controller()->current().t / wall, fps, cpu_ms, quantile(0), quantile(0.5), quantile(0.9),
-      s.samples, s.mean_ms, s.p99_ms, s.max_ms, w.viewport()->has3D() ? "3d" : "sketch");
+      s.samples, s.mean_ms, s.p99_ms, s.max_ms, w.viewport()->has3D() ? "3d" : "sketch",
+      open.window, open.opened, open.first_frame);
   return 0;
 }
 
@@ -258,6 +290,14 @@ void prepareApplication() {
   initResources();
 }
 
+// Lets the event loop run until the view has drawn a frame after `frames0` (at most 30 s).
+void waitForFrameAfter(MainWindow& w, long frames0) {
+  QElapsedTimer t;
+  t.start();
+  while (w.viewport()->framesDrawn() <= frames0 && t.elapsed() < 30000)
+    QApplication::processEvents(QEventLoop::AllEvents, 5);
+}
+
 int runApplication(QApplication& app) {
   Options o;
   if (const int status = parse(app, o)) return status;
@@ -269,6 +309,8 @@ int runApplication(QApplication& app) {
   if (!headless) w.restoreLayout();
   if (headless) w.resize(o.size);
   w.show();
+  OpenTimes open;
+  open.window = secondsSinceProcessStart();
   // After a crash, the autosaved work is offered first; recovered, it replaces the file to open.
   if (!headless && w.autosave()->offerRecovery(&w)) return app.exec();
   if (o.file.isEmpty() && !samplesDirectory().isEmpty()) {  // the four-bar, as a copy
@@ -279,7 +321,12 @@ int runApplication(QApplication& app) {
   if (!o.sensor_log.isEmpty() && !w.importSensorLog(o.sensor_log) && headless)
     return fail(w.lastError()), 2;
   if (!o.screenshot.isEmpty()) return screenshot(w, o);
-  if (o.measure > 0) return measure(w, o);
+  if (o.measure > 0) {
+    open.opened = secondsSinceProcessStart();
+    waitForFrameAfter(w, w.viewport()->framesDrawn());
+    open.first_frame = secondsSinceProcessStart();
+    return measure(w, o, open);
+  }
   if (!o.video.isEmpty()) {
 #ifdef ARTICULA_HAVE_VIDEO
     return videoExport(w, o);

@@ -7,6 +7,7 @@
 #include <Eigen/Geometry>
 #include <QPixmap>
 #include <QPointF>
+#include <QRgb>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -164,7 +165,14 @@ class SketchEditor : public QWidget {
   QPointF hover_at_;                 // the pointer (widget pixels) hover_ was found at
   std::vector<SketchLabel> labels_;  // placed at the start of each paint
   mutable std::optional<SketchOutlines> outlines_;
-  mutable std::vector<std::pair<QString, QPixmap>> stamps_;  // stampCircle's, by a key
+  // stampCircle's pixmaps, by radius, pen width, pen and fill colour (compared as numbers: a
+  // formatted key cost a few microseconds a stamp, thousands of stamps a frame at 1,000 joints).
+  struct StampKey {
+    double radius = 0, width = 0;
+    QRgb pen = 0, fill = 0;
+    bool operator==(const StampKey&) const = default;
+  };
+  mutable std::vector<std::pair<StampKey, QPixmap>> stamps_;
   mutable const MechanismSpec* outlines_spec_ = nullptr;
   QString said_;  // what a tool said during the current event (kept over its hint)
 };

@@ -272,8 +272,7 @@ void SketchEditor::drawBodies(QPainter& p) const {
 
 void SketchEditor::stampCircle(QPainter& p, const QPointF& at, double radius, const QPen& pen,
                                const QColor& fill) const {
-  const QString key =
-      QString("%1 %2 %3 %4").arg(radius).arg(pen.widthF()).arg(pen.color().rgba()).arg(fill.rgba());
+  const StampKey key{radius, pen.widthF(), pen.color().rgba(), fill.rgba()};
   auto it =
       std::find_if(stamps_.begin(), stamps_.end(), [&](const auto& s) { return s.first == key; });
   if (it == stamps_.end()) {

@@ -150,9 +150,15 @@ TEST_CASE("scene: many bodies are tessellated coarser", "[render]") {
     return static_cast<const osg::Vec3Array&>(*g->getVertexArray()).size();
   };
   const std::size_t fine = segments();
+  std::size_t coarsest = 0;
   {
     const prim::DetailScope coarse(prim::kLeastDetailRatio);
-    CHECK(segments() < fine);
+    coarsest = segments();
+    CHECK(coarsest < fine);
   }
   CHECK(segments() == fine);
+  {  // the floor is OSG's own: a coarser ratio builds the same cylinder
+    const prim::DetailScope coarser(0.5f * prim::kLeastDetailRatio);
+    CHECK(segments() == coarsest);
+  }
 }
