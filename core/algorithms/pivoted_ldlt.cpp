@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <limits>
 #include <utility>
 #include <vector>
 
@@ -103,31 +102,26 @@ double ldlt_left_column(const Eigen::Ref<const MatX>& A, double* L, int ld, cons
 }  // namespace
 
 // The pivoted factorisation stops at the first step whose largest remaining diagonal entry is
-// at most τ = rel_tol * first (first = the largest diagonal entry of A). Stopping after the
-// pivots S (k of them, k < n) bounds the determinant: det A = det A_SS det(A / A_SS), with
-// det A_SS <= Π_S a_ii and det(A / A_SS) <= τ^(n-k) (Hadamard, both semidefinite), so
-// det A / Π a_ii <= Π_(i not in S) τ / a_ii <= τ / a_min when every a_ii > τ. The unpivoted
-// factor gives det A / Π a_ii as Π d_k / a_kk (each factor at most 1, so the product only falls):
-// when it clears τ / a_min (with a margin of 1e3 for rounding), the pivoted factorisation would
-// have found full rank, and the unpivoted factor (no search, no swaps) is kept. Against first^n
-// (the bound before session 31) the diagonal's own scale no longer counts against it: the
-// walker's 72-75 rows, whose diagonal spans decades, failed that within 6-11 steps. The factor
-// is formed left-looking (a column at a time, from the columns before it), so that an attempt
-// that fails at step k has cost O(k^2 n), not the O(k n^2) of right-looking updates.
+// at most rel_tol * first (first = the largest diagonal entry of A). Pivots never exceed first,
+// and a semidefinite remainder with diagonal entries at most rel_tol * first has a determinant at
+// most (rel_tol * first)^(n-k) (Hadamard), so stopping implies det A <= rel_tol * first^n. The
+// unpivoted factor gives det A as the product of its pivots: when that product, relative to
+// first^n, clears rel_tol (with a margin of 1e3 for rounding), the pivoted factorisation would
+// have found full rank, and the unpivoted factor (no search, no swaps) is kept. It is formed
+// left-looking (a column at a time, from the columns before it), so that an attempt that fails
+// at step k has cost O(k^2 n), not the O(k n^2) of the right-looking updates of the whole
+// remainder: the walker's constraint matrices fail it within their first 6-11 of 72-75 steps.
 bool PivotedLdlt::factor_unpivoted(const Eigen::Ref<const MatX>& A, double rel_tol) {
   const int n = static_cast<int>(A.rows()), ld = static_cast<int>(LD_.rows());
   double* L = LD_.data();
-  double first = 0.0, smallest = std::numeric_limits<double>::infinity();
-  for (int k = 0; k < n; ++k)
-    first = std::max(first, A(k, k)), smallest = std::min(smallest, A(k, k));
-  const double bound = 1e3 * rel_tol * first;
-  if (!(first > 0.0) || !(smallest > bound)) return false;
-  const double floor = bound / smallest;  // below 1
-  double scaled_det = 1.0;                // det A / Π a_ii so far
+  double first = 0.0;
+  for (int k = 0; k < n; ++k) first = std::max(first, A(k, k));
+  if (!(first > 0.0)) return false;
+  double det = 1.0;  // det A / first^n, never growing: each pivot is at most first
   for (int k = 0; k < n; ++k) {
     const double d = ldlt_left_column(A, L, ld, dinv_.data(), k);
-    scaled_det *= d / A(k, k);
-    if (!(scaled_det > floor)) return false;
+    det *= d / first;
+    if (!(det > 1e3 * rel_tol)) return false;
     dinv_[k] = 1.0 / d;
   }
   for (int k = 0; k < n; ++k)  // L = U D^-1, as eliminate scales each column

@@ -113,7 +113,7 @@ TEST_CASE("Pivoted LDLT: rank decisions on rows of very different scales", "[piv
   // spans six decades, as the walker's constraint rows do). Definite (λ from 1 down to 1e-3):
   // every Schur pivot is at least λ_min(A) >= 1e-3 s_min^2, 1e-9 of the largest diagonal entry
   // (above rel_tol = 1e-10), so the rank must be n whichever path factors it. Singular (one λ at
-  // 1e-16): rank n - 1, the shortcut's determinant test must refuse it.
+  // 1e-16): rank n - 1, the unpivoted shortcut's determinant test must refuse it.
   std::mt19937 rng(12);
   std::uniform_real_distribution<double> exponent(-1.5, 1.5);
   PivotedLdlt f;
