@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QThread>
 #include <QUndoStack>
 
 #include "core/io/project.hpp"
@@ -32,6 +33,8 @@ void Document::completeStatusLater() {
   if (!status_.details_pending || !simulated_) return;
   const int generation = generation_;
   details_pool_.start([this, generation, mech = simulated_, status = status_]() mutable {
+    // Idle priority: the lists wait for a free core rather than slow the opening they follow.
+    QThread::currentThread()->setPriority(QThread::IdlePriority);
     complete_status(*mech, status);
     QMetaObject::invokeMethod(
         this,
