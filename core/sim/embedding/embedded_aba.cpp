@@ -168,7 +168,9 @@ void EmbeddedAba::local_bias(const Data& data, Node& n, const VecX& y) {
 }
 
 // D_S⁻¹ u_S and D_S⁻¹ W_Sᵀ from D_S (k x k); false when D_S is not positive definite. One
-// independent coordinate (a four-bar's node) divides by the scalar D_S.
+// independent coordinate (a four-bar's node) divides by the scalar D_S. D_S is symmetric positive
+// definite when the node's motion is well posed, so Cholesky (no pivoting) factors it; its
+// failure is the singular embedded mass matrix the caller diagnoses.
 bool EmbeddedAba::node_inverse(Node& n) {
   if (n.D.rows() == 1) {
     const double d = n.D(0, 0);
@@ -177,11 +179,11 @@ bool EmbeddedAba::node_inverse(Node& n) {
     n.DinvWt = n.W.transpose() / d;
     return true;
   }
-  n.ldlt.compute(n.D);
-  if (n.ldlt.info() != Eigen::Success || !(n.ldlt.vectorD().minCoeff() > 0.0)) return false;
-  n.Dinv_u = n.ldlt.solve(n.Xh);
+  n.llt.compute(n.D);
+  if (n.llt.info() != Eigen::Success) return false;
+  n.Dinv_u = n.llt.solve(n.Xh);
   n.DinvWt = n.W.transpose();
-  n.ldlt.solveInPlace(n.DinvWt);
+  n.llt.solveInPlace(n.DinvWt);
   return true;
 }
 

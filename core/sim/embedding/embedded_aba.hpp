@@ -72,7 +72,7 @@ class EmbeddedAba {
     MatX M, X, DinvWt;  // M̃_S (n_S x n_S, dense step only), X_S (n_S x k), D_S⁻¹ W_Sᵀ (k x 6)
     MatX Xt, MXt, D;    // X_Sᵀ, (M̃_S X_S)ᵀ (columns per coordinate), D_S (scratch)
     VecX h, ys, Dinv_u, theta, qdd, Xh, rs;
-    Eigen::LDLT<MatX> ldlt;  // of D_S
+    Eigen::LLT<MatX> llt;  // of D_S
   };
   bool tip_to_base(Data& data, Node& n, const VecX& y, const VecX& tau);
   static bool node_inverse(Node& n);
