@@ -21,6 +21,7 @@ class CircleStamps {
   // A round-capped line of `width` from a to b: when at most kMaxStampedLength long, discs of
   // its width stamped along it at most 2 px apart (the union's outline lies within
   // r - sqrt(r^2 - 1) of the stroke's: 0.11 px for 9 px), else stroked with p's current pen.
+  // A zero-length line draws nothing, as QPainter's.
   void link(QPainter& p, const QPointF& a, const QPointF& b, double width, const QColor& c,
             double dpr);
   static constexpr double kMaxStampedLength = 12;  // px: a dozen stamps at most
@@ -30,6 +31,7 @@ class CircleStamps {
   struct Key {
     double radius = 0, width = 0, dpr = 1;
     QRgb pen = 0, fill = 0;
+    int phase_x = 0, phase_y = 0;  // quarter device pixels
     bool operator==(const Key&) const = default;
   };
   std::vector<std::pair<Key, QPixmap>> stamps_;

@@ -74,14 +74,18 @@ TEST_CASE("sketch stamps: short links look like their stroke", "[ui][sketch]") {
         const StampsDiff d = stamps_compare(stroked, stamped);
         INFO("length " << length << " angle " << angle << " offset " << offset << ": max "
                        << d.max_alpha << ", area " << d.area_a << " vs " << d.area_b);
-        // The stamp lands on whole pixels (at most 0.5 px off) and overlapping discs' edge
-        // pixels add up: an edge pixel may differ by up to ~0.6 of full alpha, never a pixel
-        // fully covered by one and untouched by the other; the area within 0.5 px of the
-        // outline's length (2 r + 2 L... ) = 5 % plus half a pixel's width of the perimeter.
+        if (length == 0) {  // QPainter draws no zero-length line; neither do the stamps
+          CHECK(stroked == stamped);
+          continue;
+        }
+        // The outlines differ by at most 1/8 px (a stamp's centre is put at the nearest quarter
+        // device pixel) + 0.11 px (the discs' union sags between centres 2 px apart): the area
+        // by at most that band along the perimeter, an edge pixel's alpha by about a third,
+        // and no pixel is covered by one and untouched by the other.
         CHECK(d.far == 0);
-        CHECK(d.max_alpha <= 160);
+        CHECK(d.max_alpha <= 85);
         const double perimeter = M_PI * 9 + 2 * length;
-        CHECK(std::abs(d.area_a - d.area_b) <= 0.5 * perimeter);
+        CHECK(std::abs(d.area_a - d.area_b) <= 0.25 * perimeter);
         CHECK(d.area_a > 60);  // something was drawn: pi 4.5^2 = 63.6
       }
 }
