@@ -93,10 +93,6 @@ QImage OffscreenGLWidget::renderFrame() {
   }
   QImage image = read->toImage(true);  // flipped: OpenGL counts rows upwards
   QOpenGLFramebufferObject::bindDefault();
-  // The frame is opaque (the view keeps alpha at the cleared 1); painted as such.
-  if (image.format() == QImage::Format_ARGB32_Premultiplied ||
-      image.format() == QImage::Format_ARGB32)
-    image.reinterpretAsFormat(QImage::Format_RGB32);
   image.setDevicePixelRatio(devicePixelRatioF());
   return image;
 }
@@ -119,12 +115,14 @@ void OffscreenGLWidget::resizeEvent(QResizeEvent* e) {
 }
 
 void OffscreenGLWidget::paintEvent(QPaintEvent*) {
-  const QImage frame = renderFrame();
+  QImage frame = renderFrame();
   QPainter p(this);
-  if (frame.isNull())
-    p.fillRect(rect(), palette().window());
-  else
-    p.drawImage(QPointF(0, 0), frame);
+  if (frame.isNull()) return p.fillRect(rect(), palette().window());
+  // Painted as opaque (a copy, not a blend): the widget covers what is under it, and the 3-D
+  // view keeps alpha at 1 (gui: screenshot checks its frames).
+  if (frame.format() == QImage::Format_ARGB32_Premultiplied)
+    frame.reinterpretAsFormat(QImage::Format_RGB32);
+  p.drawImage(QPointF(0, 0), frame);
 }
 
 }  // namespace articula
