@@ -60,7 +60,7 @@ bool merged_collect(osg::Node* node, std::vector<const osg::Geometry*>& out) {
 
 }  // namespace
 
-MergedBodies::MergedBodies() : geometry_(new osg::Geometry) {
+MergedBodies::MergedBodies() : geometry_(new osg::Geometry), bounds_(new Bounds) {
   geometry_->setUseDisplayList(false);
   geometry_->setUseVertexBufferObjects(true);
   geometry_->setDataVariance(osg::Object::DYNAMIC);
@@ -105,6 +105,9 @@ void MergedBodies::finish() {
   geometry_->setColorArray(c, osg::Array::BIND_PER_VERTEX);
   auto e = new osg::DrawElementsUInt(GL_TRIANGLES, indices_.begin(), indices_.end());
   geometry_->addPrimitiveSet(e);
+  bounds_->box.init();
+  for (const osg::Vec3f& p : rest_) bounds_->box.expandBy(p);  // until the first update()
+  geometry_->setComputeBoundingBoxCallback(bounds_.get());
 }
 
 bool MergedBodies::has(int body) const {
@@ -122,17 +125,21 @@ void MergedBodies::set_hidden(int body, bool hidden) {
 void MergedBodies::update(const std::vector<osg::Matrixd>& pose) {
   auto& v = static_cast<osg::Vec3Array&>(*geometry_->getVertexArray());
   auto& n = static_cast<osg::Vec3Array&>(*geometry_->getNormalArray());
+  osg::BoundingBox box;
   for (const Range& r : ranges_) {
     const osg::Matrixf m(pose[r.body]);  // rigid: normals turn by its 3x3 part
     if (r.hidden) {
       std::fill(v.begin() + r.begin, v.begin() + r.end, m.getTrans());
+      if (r.end > r.begin) box.expandBy(m.getTrans());
       continue;
     }
     for (std::size_t i = r.begin; i < r.end; ++i) {
       v[i] = rest_[i] * m;
       n[i] = osg::Matrixf::transform3x3(rest_normals_[i], m);
+      box.expandBy(v[i]);
     }
   }
+  bounds_->box = box;
   v.dirty();
   n.dirty();
   geometry_->dirtyBound();

@@ -19,6 +19,7 @@
 #include "ui/sketch_couplings.hpp"
 #include "ui/sketch_labels.hpp"
 #include "ui/sketch_outlines.hpp"
+#include "ui/sketch_stamps.hpp"
 #include "ui/sketch_tool.hpp"
 
 namespace articula {
@@ -165,14 +166,7 @@ class SketchEditor : public QWidget {
   QPointF hover_at_;                 // the pointer (widget pixels) hover_ was found at
   std::vector<SketchLabel> labels_;  // placed at the start of each paint
   mutable std::optional<SketchOutlines> outlines_;
-  // stampCircle's pixmaps, by radius, pen width, pen and fill colour (compared as numbers: a
-  // formatted key cost a few microseconds a stamp, thousands of stamps a frame at 1,000 joints).
-  struct StampKey {
-    double radius = 0, width = 0;
-    QRgb pen = 0, fill = 0;
-    bool operator==(const StampKey&) const = default;
-  };
-  mutable std::vector<std::pair<StampKey, QPixmap>> stamps_;
+  mutable CircleStamps stamps_;  // stampCircle's and the short links' (ui/sketch_stamps)
   mutable const MechanismSpec* outlines_spec_ = nullptr;
   QString said_;  // what a tool said during the current event (kept over its hint)
 };

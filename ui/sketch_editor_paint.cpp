@@ -259,7 +259,10 @@ void SketchEditor::drawBodies(QPainter& p) const {
     }
     p.setPen(QPen(c, 9, Qt::SolidLine, Qt::RoundCap));
     for (std::size_t i = 0; i + 1 < pts.size() + (pts.size() > 2); ++i)
-      p.drawLine(pts[i], pts[(i + 1) % pts.size()]);
+      if (many)
+        stamps_.link(p, pts[i], pts[(i + 1) % pts.size()], 9, c, devicePixelRatioF());
+      else
+        p.drawLine(pts[i], pts[(i + 1) % pts.size()]);
     const QPen dot(QColor(255, 255, 255), 1);
     p.setPen(dot);
     for (const QPointF& q : pts)
@@ -272,25 +275,7 @@ void SketchEditor::drawBodies(QPainter& p) const {
 
 void SketchEditor::stampCircle(QPainter& p, const QPointF& at, double radius, const QPen& pen,
                                const QColor& fill) const {
-  const StampKey key{radius, pen.widthF(), pen.color().rgba(), fill.rgba()};
-  auto it =
-      std::find_if(stamps_.begin(), stamps_.end(), [&](const auto& s) { return s.first == key; });
-  if (it == stamps_.end()) {
-    const double half = std::ceil(radius + pen.widthF()) + 1, dpr = devicePixelRatioF();
-    QPixmap stamp(QSize(int(2 * half * dpr), int(2 * half * dpr)));
-    stamp.setDevicePixelRatio(dpr);
-    stamp.fill(Qt::transparent);
-    QPainter s(&stamp);
-    s.setRenderHint(QPainter::Antialiasing);
-    s.setPen(pen);
-    s.setBrush(fill == Qt::transparent ? QBrush(Qt::NoBrush) : QBrush(fill));
-    s.drawEllipse(QPointF(half, half), radius, radius);
-    s.end();
-    stamps_.emplace_back(key, stamp);
-    it = stamps_.end() - 1;
-  }
-  const double half = it->second.width() / (2 * it->second.devicePixelRatio());
-  p.drawPixmap(at - QPointF(half, half), it->second);
+  stamps_.circle(p, at, radius, pen, fill, devicePixelRatioF());
 }
 
 void SketchEditor::drawJoints(QPainter& p) const {

@@ -72,7 +72,7 @@ void ViewportWidget::setDefaultSurfaceFormat() {
   QSurfaceFormat::setDefaultFormat(format);
 }
 
-ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
+ViewportWidget::ViewportWidget(QWidget* parent) : OffscreenGLWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(160, 120);
   setMouseTracking(true);  // the status bar shows the point under the cursor
@@ -81,8 +81,8 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
   hover_timer_->setInterval(40);
   connect(hover_timer_, &QTimer::timeout, this, [this] { emit hovered(rayAt(hover_pos_)); });
   root_ = new osg::Group;
-  // Opaque: alpha keeps the cleared 1 everywhere. Qt composes this widget's framebuffer as
-  // premultiplied RGBA (and grab() paints it with QPainter); the blended grid lines had left
+  // Opaque: alpha keeps the cleared 1 everywhere. The frame is read back and painted as
+  // opaque (it was composed as premultiplied RGBA); the blended grid lines had left
   // alpha < colour there, invalid premultiplied pixels whose channels overflowed and wrapped
   // into red, yellow and black blocks that followed the background gradient.
   root_->getOrCreateStateSet()->setAttribute(new osg::ColorMask(true, true, true, false));
@@ -107,7 +107,7 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
 ViewportWidget::~ViewportWidget() {
   makeCurrent();
   releaseGL();
-  // ~QOpenGLWidget destroys the context after this object's members are gone: drop the slot.
+  // ~OffscreenGLWidget destroys the context after this object's members are gone: drop the slot.
   if (context()) disconnect(context(), nullptr, this, nullptr);
   gl_ready_ = false;
   viewer_ = nullptr;
@@ -364,7 +364,7 @@ void ViewportWidget::keyPressEvent(QKeyEvent* e) {
   if (interactor_ && e->key() == Qt::Key_Escape)
     interactor_->cancel();
   else
-    QOpenGLWidget::keyPressEvent(e);
+    OffscreenGLWidget::keyPressEvent(e);
 }
 
 void ViewportWidget::setInteractor(ViewportInteractor* interactor) {
@@ -380,7 +380,7 @@ void ViewportWidget::hoverAt(const QPointF& pos) {
 void ViewportWidget::leaveEvent(QEvent* e) {
   hover_timer_->stop();
   emit hovered(RayHit{});
-  QOpenGLWidget::leaveEvent(e);
+  OffscreenGLWidget::leaveEvent(e);
 }
 
 void ViewportWidget::setOverlay(osg::Node* overlay) {

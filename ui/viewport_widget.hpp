@@ -1,12 +1,11 @@
 #pragma once
-// The 3-D view: an OpenSceneGraph viewer inside a QOpenGLWidget, arranged as measured in
+// The 3-D view: an OpenSceneGraph viewer inside an OffscreenGLWidget, arranged as measured in
 // shared/docs/stack-notes.md (compatibility context with deprecated functions, an embedded
-// graphics window, Qt's framebuffer object handed to OSG every frame). The camera is a turntable
-// about the world's up axis (left drag orbits, right/middle/shift drag pans, the wheel zooms at
-// the cursor); the 2-D mode looks down -z onto the x-y plane with pan and zoom only. A click picks
-// through the tags of render/scene_pick.hpp.
+// graphics window, the widget's framebuffer object handed to OSG every frame). The camera is a
+// turntable about the world's up axis (left drag orbits, right/middle/shift drag pans, the wheel
+// zooms at the cursor); the 2-D mode looks down -z onto the x-y plane with pan and zoom only. A
+// click picks through the tags of render/scene_pick.hpp.
 #include <QElapsedTimer>
-#include <QOpenGLWidget>
 #include <QPoint>
 #include <QPointF>
 #include <osg/BoundingBox>
@@ -14,6 +13,8 @@
 #include <osg/Vec3d>
 #include <osg/ref_ptr>
 #include <vector>
+
+#include "ui/offscreen_gl_widget.hpp"
 
 class QTimer;
 
@@ -54,7 +55,7 @@ struct RayHit {
   osg::Vec3d world, normal;
 };
 
-class ViewportWidget : public QOpenGLWidget {
+class ViewportWidget : public OffscreenGLWidget {
   Q_OBJECT
 
  public:

@@ -11,7 +11,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
-#include <QOpenGLWidget>
 #include <QProcess>
 #include <QSlider>
 #include <QTemporaryDir>
@@ -35,6 +34,7 @@
 #include "ui/document.hpp"
 #include "ui/main_window.hpp"
 #include "ui/model_tree_dock.hpp"
+#include "ui/offscreen_gl_widget.hpp"
 #include "ui/plot_dock.hpp"
 #include "ui/plot_widget.hpp"
 #include "ui/recent_files.hpp"
@@ -326,7 +326,7 @@ TEST_CASE("reaction-force arrows, joint axes and body frames show when switched 
   Window win;
   REQUIRE(win.w.openFile(sample("stewart_platform")));
   win.w.controller()->runFor(0.2);
-  auto* gl = win.w.viewport()->findChild<QOpenGLWidget*>();
+  auto* gl = win.w.viewport()->findChild<OffscreenGLWidget*>();
   REQUIRE(gl);
   settle(300);
   const QImage plain = gl->grabFramebuffer();
@@ -454,11 +454,12 @@ TEST_CASE("the 3-D view is opaque, so the 2-D grid keeps its grey in window grab
           "[gui][screenshot]") {
   Window win;
   REQUIRE(win.w.openFile(sample("fourbar")));  // planar: the 2-D orthographic view
-  auto* gl = win.w.viewport()->findChild<QOpenGLWidget*>();
+  auto* gl = win.w.viewport()->findChild<OffscreenGLWidget*>();
   REQUIRE(gl);
   settle(500);
-  // Qt composes the widget as premultiplied RGBA: any alpha below 1 (blended grid lines used to
-  // leave 0.77) makes colour exceed alpha, and QPainter's blending wrapped those channels.
+  // The frame must be opaque: composed as premultiplied RGBA (as QOpenGLWidget's was), any alpha
+  // below 1 (blended grid lines used to leave 0.77) made colour exceed alpha, and QPainter's
+  // blending wrapped those channels; the view now paints its frame as opaque RGB.
   const QImage fb = gl->grabFramebuffer().convertToFormat(QImage::Format_ARGB32);
   int min_alpha = 255;
   for (int y = 0; y < fb.height(); ++y)

@@ -85,6 +85,12 @@ void merged_test_compare(const MechanismScene& scene, int hidden_body) {
   }
   CHECK(at == v.size());
   CHECK(triangles == merged.triangle_count());
+  // The bound kept by update() is the box of the vertices as placed (the same floats: exact).
+  osg::BoundingBox box;
+  for (const osg::Vec3f& p : v) box.expandBy(p);
+  const osg::BoundingBox& kept = merged.node()->getBoundingBox();
+  CHECK(kept._min == box._min);
+  CHECK(kept._max == box._max);
 }
 
 ScenePick merged_test_ray(const MechanismScene& scene, const osg::Vec3d& from,

@@ -33,13 +33,19 @@ EmbeddedAba::EmbeddedAba(const Model& model, const ConstraintEmbedding& embeddin
     for (int c : n.cols)
       n.owner.push_back(static_cast<int>(
           std::find(n.bodies.begin(), n.bodies.end(), model.v_body[c]) - n.bodies.begin()));
+    for (int i = 0; i < static_cast<int>(n.cols.size()); ++i)
+      for (int j = 0; j <= i; ++j) {
+        int a = n.owner[i];  // is owner[j] on the path from owner[i] to the node's base?
+        while (a > n.owner[j]) a = n.up[a];
+        if (a == n.owner[j]) n.pair_i.push_back(i), n.pair_j.push_back(j);
+      }
+    n.mp.resize(n.pair_i.size());
     const int m = static_cast<int>(n.bodies.size()), ns = static_cast<int>(n.cols.size());
     n.IC.resize(m);
     n.acc.resize(m);
     n.force.resize(m);
     n.S.resize(6, ns);
     n.U.resize(6, ns);
-    n.M.resize(ns, ns);
     n.h.resize(ns);
     n.ys.resize(ns);
     n.qdd.resize(ns);
@@ -56,11 +62,14 @@ void EmbeddedAba::gather_x(Node& n, int index, const ConstraintEmbedding& embedd
   const MatX& X = embedding.X();
   const int k = static_cast<int>(ind.size());
   n.X.resize(n.cols.size(), k);
+  n.xcol.assign(n.cols.size(), -1);
   for (int j = 0; j < k; ++j) {
     const int col =
         static_cast<int>(std::lower_bound(all.begin(), all.end(), ind[j]) - all.begin());
     for (std::size_t i = 0; i < n.cols.size(); ++i) n.X(i, j) = X(n.cols[i], col);
+    n.xcol[std::lower_bound(n.cols.begin(), n.cols.end(), ind[j]) - n.cols.begin()] = j;
   }
+  n.Xt = n.X.transpose();
 }
 
 // M̃_S and U_S: CRBA over the members with their articulated inertias (base coordinates, so the
@@ -82,14 +91,59 @@ void EmbeddedAba::local_mass(const Data& data, Node& n) {
     n.U.col(i) = u;
   }
   if (n.X.cols() == 0) return;  // every coordinate dependent: q̈_S = y_S, M̃_S not needed
-  n.M.setZero();
+  for (std::size_t p = 0; p < n.pair_i.size(); ++p)
+    n.mp[p] = n.U.col(n.pair_i[p]).dot(n.S.col(n.pair_j[p]));
+}
+
+// D_S = X_Sᵀ M̃_S X_S over M̃_S's coupled pairs: (M̃_S X_S)ᵀ column by column (a unit row of X_S
+// adds one entry), then D_S = Σ_i x_i (M̃_S X_S)_iᵀ, one row of D_S for an independent i.
+void EmbeddedAba::node_mass_sparse(Node& n) {
+  const int ns = static_cast<int>(n.cols.size()), k = static_cast<int>(n.X.cols());
+  n.MXt.setZero(k, ns);
+  const auto add = [&n](int to, int from, double m) {
+    if (n.xcol[from] >= 0)
+      n.MXt(n.xcol[from], to) += m;
+    else
+      n.MXt.col(to) += m * n.Xt.col(from);
+  };
+  for (std::size_t p = 0; p < n.pair_i.size(); ++p) {
+    const int i = n.pair_i[p], j = n.pair_j[p];
+    add(i, j, n.mp[p]);
+    if (i != j) add(j, i, n.mp[p]);
+  }
+  n.D.setZero(k, k);
+  for (int i = 0; i < ns; ++i)
+    if (n.xcol[i] >= 0)
+      n.D.row(n.xcol[i]) += n.MXt.col(i).transpose();
+    else
+      n.D.noalias() += n.Xt.col(i) * n.MXt.col(i).transpose();
+}
+
+// D_S with M̃_S whole: every pair tested for coupling as the sparse step's pairs were not.
+void EmbeddedAba::node_mass_dense(Node& n) {
+  const int ns = static_cast<int>(n.cols.size());
+  n.M.setZero(ns, ns);
   for (int i = 0; i < ns; ++i)
     for (int j = 0; j <= i; ++j) {
-      int a = n.owner[i];  // is owner[j] on the path from owner[i] to the node's base?
+      int a = n.owner[i];
       while (a > n.owner[j]) a = n.up[a];
-      if (a != n.owner[j]) continue;
-      n.M(i, j) = n.M(j, i) = n.U.col(i).dot(n.S.col(j));
+      if (a == n.owner[j]) n.M(i, j) = n.M(j, i) = n.U.col(i).dot(n.S.col(j));
     }
+  const MatX MX = n.M * n.X;
+  n.D.noalias() = n.X.transpose() * MX;
+}
+
+// r += M̃_S v over the coupled pairs (v, r: the node's coordinates).
+void EmbeddedAba::add_mass_times(const Node& n, VecX& r) const {
+  if (dense_) {
+    r.noalias() += n.M * n.qdd;
+    return;
+  }
+  for (std::size_t p = 0; p < n.pair_i.size(); ++p) {
+    const int i = n.pair_i[p], j = n.pair_j[p];
+    r[i] += n.mp[p] * n.qdd[j];
+    if (i != j) r[j] += n.mp[p] * n.qdd[i];
+  }
 }
 
 // The local RNEA at q̈_S = y_S with P fixed (a_P = 0): h_S (the joint forces) and, summed into
@@ -114,7 +168,9 @@ void EmbeddedAba::local_bias(const Data& data, Node& n, const VecX& y) {
 }
 
 // D_S⁻¹ u_S and D_S⁻¹ W_Sᵀ from D_S (k x k); false when D_S is not positive definite. One
-// independent coordinate (a four-bar's node) divides by the scalar D_S.
+// independent coordinate (a four-bar's node) divides by the scalar D_S. D_S is symmetric positive
+// definite when the node's motion is well posed, so Cholesky (no pivoting) factors it; its
+// failure is the singular embedded mass matrix the caller diagnoses.
 bool EmbeddedAba::node_inverse(Node& n) {
   if (n.D.rows() == 1) {
     const double d = n.D(0, 0);
@@ -123,11 +179,11 @@ bool EmbeddedAba::node_inverse(Node& n) {
     n.DinvWt = n.W.transpose() / d;
     return true;
   }
-  n.ldlt.compute(n.D);
-  if (n.ldlt.info() != Eigen::Success || !(n.ldlt.vectorD().minCoeff() > 0.0)) return false;
-  n.Dinv_u = n.ldlt.solve(n.Xh);
+  n.llt.compute(n.D);
+  if (n.llt.info() != Eigen::Success) return false;
+  n.Dinv_u = n.llt.solve(n.Xh);
   n.DinvWt = n.W.transpose();
-  n.ldlt.solveInPlace(n.DinvWt);
+  n.llt.solveInPlace(n.DinvWt);
   return true;
 }
 
@@ -145,8 +201,10 @@ bool EmbeddedAba::tip_to_base(Data& data, Node& n, const VecX& y, const VecX& ta
     // Coefficient-wise products: the operands are a few rows and columns, where the blocked
     // product's set-up costs more than the arithmetic.
     n.W.noalias() = n.U.lazyProduct(n.X);
-    n.MX.noalias() = n.M.lazyProduct(n.X);
-    n.D.noalias() = n.X.transpose().lazyProduct(n.MX);
+    if (dense_)
+      node_mass_dense(n);
+    else
+      node_mass_sparse(n);
     n.Xh.noalias() = n.X.transpose().lazyProduct(n.h);
     if (!node_inverse(n)) return false;
     IC.noalias() -= n.W.lazyProduct(n.DinvWt);
@@ -173,7 +231,7 @@ void EmbeddedAba::base_to_tip(Data& data, Node& n, VecX& r) {
   VecX& rs = n.rs;
   rs.noalias() = n.U.transpose().lazyProduct(aP);
   rs -= n.h;
-  if (n.X.cols() > 0) rs.noalias() += n.M.lazyProduct(n.qdd);  // q̈_S - y_S = 0 otherwise
+  if (n.X.cols() > 0) add_mass_times(n, rs);  // q̈_S - y_S = 0 otherwise
   n.qdd += n.ys;
   for (int i = 0; i < ns; ++i) data.qdd[n.cols[i]] = n.qdd[i], r[n.cols[i]] = rs[i];
   for (int a = 0, i = 0; a < m; ++a) {

@@ -97,8 +97,13 @@ void ConstraintEmbedding::solve_dependent_velocities(ConstraintContext& c, VecX&
     if (n.free_dep.empty()) continue;
     for (int v : n.free_dep) qd[v] = 0.0;
     n.en.resize(static_cast<Eigen::Index>(n.sel_proj.size()));
-    for (std::size_t i = 0; i < n.sel_proj.size(); ++i)
-      n.en[i] = y_[n.sel_proj[i]] - J_.row(n.sel_proj[i]).dot(qd);
+    for (std::size_t i = 0; i < n.sel_proj.size(); ++i) {
+      // The node's rows touch only its coordinates (the constructor's check): J's row there.
+      const int r = n.sel_proj[i];
+      double e = y_[r];
+      for (int v : n.cols) e -= J_(r, v) * qd[v];
+      n.en[i] = e;
+    }
     factor_position_block(n);
     if (n.jrcond0.empty()) n.jlu.rconds(n.jrcond0);
     n.jlu.solve(n.en, n.dx);
