@@ -2,11 +2,10 @@
 // analysis: on every sample, and on sketches that are incomplete or cannot be assembled.
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-
 #include "core/doc/sketch_status.hpp"
 #include "core/io/project.hpp"
 #include "sketch_fixtures.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace articula;
 using namespace articula::test;
@@ -48,15 +47,13 @@ SketchStatus two_part_status(const MechanismSpec& spec) {
 }  // namespace
 
 TEST_CASE("the status in two parts equals the full analysis on every sample", "[doc][status]") {
-  int samples = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(ARTICULA_SOURCE_DIR "/samples")) {
-    if (entry.path().extension() != ".json") continue;
-    INFO(entry.path().filename().string());
-    const MechanismSpec spec = load_project(entry.path().string()).spec;
+  const std::vector<std::string> files = sample_files();
+  CHECK(files.size() >= 20);
+  for (const std::string& f : files) {
+    INFO(f);
+    const MechanismSpec spec = load_project(sample_path(f)).spec;
     check_same_status(two_part_status(spec), analyse(spec).status);
-    ++samples;
   }
-  CHECK(samples >= 20);
 }
 
 TEST_CASE("the status in two parts of incomplete sketches", "[doc][status]") {

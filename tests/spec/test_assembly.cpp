@@ -3,7 +3,6 @@
 #include <Eigen/LU>
 #include <Eigen/SVD>
 #include <cmath>
-#include <filesystem>
 
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_constraints.hpp"
@@ -11,6 +10,7 @@
 #include "core/io/project.hpp"
 #include "core/model/configuration.hpp"
 #include "core/sim/mechanism.hpp"
+#include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
 
 using namespace articula;
@@ -338,10 +338,9 @@ int svd_rank(const MatX& A) {
 // independent are independent (full rank) and as many as the rank.
 TEST_CASE("mobility on every sample: rank of the whole K, independent rows", "[spec][assembly]") {
   int planar_with_zero_rows = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(ARTICULA_SOURCE_DIR "/samples")) {
-    if (entry.path().extension() != ".json") continue;
-    INFO(entry.path().filename().string());
-    const Mechanism m = prepare(load_project(entry.path().string()).spec);
+  for (const std::string& f : test::sample_files()) {
+    INFO(f);
+    const Mechanism m = test::sample_mechanism(f);
     if (m.compiled.loops.empty()) continue;
     Data data(m.model());
     forward_kinematics(m.model(), data, m.q0);
