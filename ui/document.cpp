@@ -1,6 +1,8 @@
 #include "ui/document.hpp"
 
+#include <QCoreApplication>
 #include <QFileInfo>
+#include <QThread>
 #include <QUndoStack>
 
 #include "core/io/project.hpp"
@@ -13,7 +15,42 @@ Document::Document(QObject* parent) : QObject(parent), undo_(new QUndoStack(this
           [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
-Document::~Document() = default;
+Document::~Document() {
+  details_pool_.clear();
+  details_pool_.waitForDone();  // before members go: a running task reads the mechanism
+}
+
+Analysis Document::analyseFor(const MechanismSpec& spec) {
+  Analysis a = analyse(spec, AnalysisDepth::Counts);
+  if (a.grounded && a.grounded->model().nv < deferred_from_) complete_status(*a.grounded, a.status);
+  return a;
+}
+
+// The details are computed from the grounded mechanism (immutable, shared) and a copy of the
+// counts; the result is handed back on the GUI thread and kept only if no newer analysis came.
+void Document::completeStatusLater() {
+  ++generation_;
+  if (!status_.details_pending || !simulated_) return;
+  const int generation = generation_;
+  details_pool_.start([this, generation, mech = simulated_, status = status_]() mutable {
+    // Idle priority: the lists wait for a free core rather than slow the opening they follow.
+    QThread::currentThread()->setPriority(QThread::IdlePriority);
+    complete_status(*mech, status);
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation, status = std::move(status)]() mutable {
+          if (generation != generation_) return;
+          status_ = std::move(status);
+          emit statusChanged();
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+void Document::waitForStatus() {
+  details_pool_.waitForDone();
+  QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+}
 
 bool Document::load(const QString& path) {
   const QString file = QFileInfo(path).fileName();
@@ -93,12 +130,13 @@ void Document::revertEdit(const Edit& edit) {
 }
 
 void Document::refresh(const EditEffect& effect) {
-  Analysis a = analyse(doc_.spec());
+  Analysis a = analyseFor(doc_.spec());
   // A rename keeps a working mechanism working: only its names differ (every index is the same).
   const bool names_only = effect.scope == EditEffect::Scope::Names && simulated_ && a.grounded;
   mechanism_ = std::move(a.mechanism);
   simulated_ = std::move(a.grounded);
   status_ = std::move(a.status);
+  completeStatusLater();
   const MechanismSpec& spec = doc_.spec();
   const bool keep = selection_.body < static_cast<int>(spec.bodies.size()) &&
                     selection_.joint < static_cast<int>(spec.joints.size()) &&
@@ -114,7 +152,8 @@ void Document::refresh(const EditEffect& effect) {
 }
 
 bool Document::adoptUntitled(MechanismSpec spec) {
-  const SketchStatus status = analyse(spec).status;
+  const SketchStatus status =
+      analyse(spec, AnalysisDepth::Counts).status;  // ready() needs no details
   if (!status.ready()) {
     error_ = tr("The mechanism cannot be set up: %1")
                  .arg(QString::fromStdString(status.problem.empty() ? status.summary()
@@ -183,7 +222,7 @@ void Document::setSelection(const Selection& s) {
 
 void Document::replace(MechanismSpec spec, const QString& path,
                        const std::vector<std::string>& warnings) {
-  Analysis a = analyse(spec);
+  Analysis a = analyseFor(spec);
   QStringList notes;
   for (const std::string& w : warnings) notes << QString::fromStdString(w);
   // A valid file whose loops do not close opens for editing: the sketch status says why.
@@ -194,6 +233,7 @@ void Document::replace(MechanismSpec spec, const QString& path,
   status_ = std::move(a.status);
   mechanism_ = std::move(a.mechanism);
   simulated_ = std::move(a.grounded);
+  completeStatusLater();
   warnings_ = std::move(notes);
   error_.clear();
   selection_ = {};

@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <QThreadPool>
 #include <memory>
 
 #include "core/doc/edit_effect.hpp"
@@ -62,6 +63,13 @@ class Document : public QObject {
   // there) and applied with push().
   EditableMechanism& editable() { return doc_; }
   const SketchStatus& status() const { return status_; }
+  // Mechanisms with at least this many coordinates get their sketch status in two parts: the
+  // counts at once, the mobility details (unconstrained and locked joints, about 1 s at 1,000
+  // bodies) from a worker thread, announced by a second statusChanged (status().details_pending
+  // until then). Smaller ones are analysed whole, as before.
+  void setDeferredDetailsFrom(int coordinates) { deferred_from_ = coordinates; }
+  // Blocks until the status has its details (tests, and before anything that needs them).
+  void waitForStatus();
   // One undoable command applying `edit` (kind: the QUndoCommand id, see ui/commands.hpp).
   // Returns false, with error() set, when the edit does not apply.
   bool push(Edit edit, EditKind kind);
@@ -101,6 +109,9 @@ class Document : public QObject {
   void replace(MechanismSpec spec, const QString& path, const std::vector<std::string>& warnings);
 
   void refresh(const EditEffect& effect);  // recompile after an edit, notify by its scope
+  // Analysis of spec at the depth its size calls for; the details follow later when deferred.
+  Analysis analyseFor(const MechanismSpec& spec);
+  void completeStatusLater();  // queues the details of status_ (for the current generation)
 
   EditableMechanism doc_;
   SketchStatus status_;
@@ -112,6 +123,9 @@ class Document : public QObject {
   QString error_;
   Selection selection_;
   QUndoStack* undo_;
+  int deferred_from_ = 300;
+  int generation_ = 0;  // bumped whenever status_ is replaced: late details of older ones drop
+  QThreadPool details_pool_;  // one worker: details run in order, the destructor waits for them
 };
 
 }  // namespace articula

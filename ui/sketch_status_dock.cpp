@@ -92,9 +92,12 @@ void SketchStatusDock::refresh() {
         row(tr("Redundant constraints"),
             s.planar ? tr("%1 in the plane").arg(s.planar_redundant) : QString::number(s.redundant),
             s.planar_redundant > 0 ? "#b35900" : QString());
-    html += row(tr("Free with drives held"),
-                s.free_dof == 0 ? tr("none: fully driven") : tr("%1 DOF").arg(s.free_dof),
-                s.drives > 0 && s.free_dof > 0 ? "#b35900" : QString());
+    if (s.details_pending)  // a large mechanism's joint lists come from a worker thread
+      html += row(tr("Free with drives held"), tr("analysing the joints…"));
+    else
+      html += row(tr("Free with drives held"),
+                  s.free_dof == 0 ? tr("none: fully driven") : tr("%1 DOF").arg(s.free_dof),
+                  s.drives > 0 && s.free_dof > 0 ? "#b35900" : QString());
     if (!s.unconstrained.empty())
       html += row(tr("Unconstrained joints"), names(s.unconstrained, tr("Unconstrained joints")));
     if (!s.locked.empty())

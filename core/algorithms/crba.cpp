@@ -14,6 +14,7 @@ const MatX& crba(const Model& model, Data& data, const VecX& q) {  // RBDA Table
 }
 
 const MatX& crba_from_kinematics(const Model& model, Data& data) {
+  reserve_mass_matrix(data.H, model.nv);
   for (int i = 1; i <= model.nb; ++i) data.IC[i] = model.inertia[i];
   for (int i = model.nb; i >= 1; --i) {
     const int p = model.parent[i];

@@ -137,8 +137,9 @@ void sparse_multiply(const MatX& H, const std::vector<int>& lambda, const VecX& 
 
 bool ltdl_factor(const Model& model, Data& data) {
   // Only H's branch pattern is copied (L has no fill outside it, RBDA 6.5); the rest of LD
-  // stays zero from Data's construction.
+  // stays zero from its first use.
   const int n = model.nv;
+  reserve_mass_matrix(data.LD, n);
   const int* lam = model.lambda_v.data();
   for (int k = 0; k < n; ++k) {
     data.LD(k, k) = data.H(k, k);

@@ -271,6 +271,7 @@ PlanarMotion subspace(const PlanarJoint& j) {
 }  // namespace
 
 void planar_crba(const PlanarModel& pm, PlanarData& pd, MatX& H) {  // RBDA Table 6.2
+  reserve_mass_matrix(H, pm.nv);
   for (int i = 0; i <= pm.nb; ++i) pd.IC[i] = pm.inertia[i];
   for (int i = pm.nb; i >= 1; --i) {
     const int p = pm.parent[i];

@@ -179,7 +179,7 @@ MechanismSpec connected_part(const MechanismSpec& spec, const std::vector<bool>&
 }
 }  // namespace
 
-Analysis analyse(const MechanismSpec& spec) {
+Analysis analyse(const MechanismSpec& spec, AnalysisDepth depth) {
   Analysis out;
   SketchStatus& st = out.status;
   st.bodies = static_cast<int>(spec.bodies.size());
@@ -204,13 +204,28 @@ Analysis analyse(const MechanismSpec& spec) {
     st.planar_redundant = st.planar ? std::max(0, st.dof - st.gruebler) : st.redundant;
     if (!st.planar || st.planar_redundant > 0) st.redundant_joints = m->redundant_joints();
     st.assembly_residual = m->assembly.residual;
-    mobility_details(*m, st);
+    if (depth == AnalysisDepth::Full)
+      mobility_details(*m, st);
+    else
+      st.details_pending = true;
     if (st.disconnected.empty()) out.mechanism = m;
     out.grounded = std::move(m);
   } catch (const std::exception& e) {
     st.problem = e.what();
   }
   return out;
+}
+
+void complete_status(const Mechanism& grounded, SketchStatus& status) {
+  if (!status.details_pending) return;
+  status.unconstrained.clear();
+  status.locked.clear();
+  status.details_pending = false;
+  try {
+    mobility_details(grounded, status);
+  } catch (const std::exception& e) {  // as the full analysis would have reported it
+    status.problem = e.what();
+  }
 }
 
 std::string SketchStatus::summary() const {

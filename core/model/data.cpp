@@ -13,9 +13,7 @@ Data::Data(const Model& model) {
   f.assign(n, Force::Zero());
   tau = VecX::Zero(model.nv);
   IC.resize(n);
-  H = MatX::Zero(model.nv, model.nv);
-  C = VecX::Zero(model.nv);
-  LD = MatX::Zero(model.nv, model.nv);
+  C = VecX::Zero(model.nv);  // H and LD: on first use (reserve_mass_matrix)
   LD_dinv = VecX::Zero(model.nv);
   IA.assign(n, Mat6::Zero());
   pA.assign(n, Force::Zero());

@@ -24,11 +24,14 @@ struct Data {
   VecX tau;              // generalized forces                     (nv)
 
   // Composite rigid bodies (crba): composite inertias and the joint-space inertia matrix.
+  // H and LD are empty until the first crba / ltdl_factor on this Data (reserve_mass_matrix):
+  // the O(n) solvers never form them, and at 1,000 coordinates each is 8 MB whose first zeroing
+  // costs tens of ms in page faults, several times while a large mechanism is prepared.
   std::vector<RigidBodyInertia> IC;  // I^c_i in body coordinates              (NB+1)
-  MatX H;                            // joint-space inertia matrix             (nv x nv)
+  MatX H;                            // joint-space inertia matrix    (nv x nv, or 0 x 0)
   VecX C;                            // bias forces C(q, qd, a_grav, f_ext)   (nv)
 
-  // Sparse L^T D L factor of H (ltdl_factor): D on the diagonal, L^T above it. (nv x nv)
+  // Sparse L^T D L factor of H (ltdl_factor): D on the diagonal, L^T above it. (nv x nv, or 0 x 0)
   MatX LD;
   VecX LD_dinv;  // 1 / D, the inverse pivots (nv)
 
@@ -54,5 +57,11 @@ struct Data {
   // loop_constraints' scratch: each column of S_i in base axes at body i's origin. (nv)
   std::vector<Motion> S0;
 };
+
+// Gives `M` its nv x nv zeros on first use (data.H before CRBA writes its branch pattern, data.LD
+// before the factor copies it): entries off the pattern are never written and must stay zero.
+inline void reserve_mass_matrix(MatX& M, int nv) {
+  if (M.rows() != nv || M.cols() != nv) M.setZero(nv, nv);
+}
 
 }  // namespace articula

@@ -108,6 +108,36 @@ TEST_CASE("Pivoted LDLT: the unpivoted shortcut keeps the rank decisions", "[piv
     }
 }
 
+TEST_CASE("Pivoted LDLT: rank decisions on rows of very different scales", "[pivoted_ldlt]") {
+  // A = S C S: C = Q diag(λ) Q^T as above, S a diagonal spanning 10^-1.5 .. 10^1.5 (A's diagonal
+  // spans six decades, as the walker's constraint rows do). Definite (λ from 1 down to 1e-3):
+  // every Schur pivot is at least λ_min(A) >= 1e-3 s_min^2, 1e-9 of the largest diagonal entry
+  // (above rel_tol = 1e-10), so the rank must be n whichever path factors it. Singular (one λ at
+  // 1e-16): rank n - 1, the unpivoted shortcut's determinant test must refuse it.
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<double> exponent(-1.5, 1.5);
+  PivotedLdlt f;
+  for (int n : {3, 12, 40, 75})
+    for (bool singular : {false, true}) {
+      INFO("n = " << n << (singular ? ", singular" : ", definite"));
+      const Eigen::HouseholderQR<MatX> qr(random_matrix(n, n, rng));
+      const MatX Q = qr.householderQ();
+      VecX lambda(n), s(n);
+      for (int i = 0; i < n; ++i) {
+        lambda[i] = std::pow(1e-3, double(i) / (n - 1));
+        s[i] = std::pow(10.0, exponent(rng));
+      }
+      if (singular) lambda[n - 1] = 1e-16;
+      const MatX A = s.asDiagonal() * (Q * lambda.asDiagonal() * Q.transpose()) * s.asDiagonal();
+      f.factor(A, 1e-10);
+      CHECK(f.rank() == (singular ? n - 1 : n));
+      const VecX b = singular ? VecX(A * random_matrix(n, 1, rng)) : VecX(random_matrix(n, 1, rng));
+      VecX x = b;
+      f.solve(x);
+      CHECK((A * x - b).norm() <= 1e-12 * A.norm() * x.norm());  // backward stable (n eps)
+    }
+}
+
 TEST_CASE("Column sums: add_times and significant_rows against dense products", "[pivoted_ldlt]") {
   // Every row count from 0 to 40 crosses the kernels' pair, odd-row and 16-row block cases.
   std::mt19937 rng(71);

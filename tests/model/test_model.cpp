@@ -1,6 +1,8 @@
 // ModelBuilder: topology arrays, the expanded parent array of RBDA Table 6.4, input validation.
 #include <stdexcept>
 
+#include "core/algorithms/crba.hpp"
+#include "core/model/configuration.hpp"
 #include "core/model/data.hpp"
 #include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
@@ -61,8 +63,12 @@ TEST_CASE("ModelBuilder rejects bad input with a reason", "[model]") {
 TEST_CASE("Data is sized from the model", "[model]") {
   std::mt19937 rng(21);
   const Model m = test::random_tree(12, rng);
-  const Data d(m);
+  Data d(m);
+  CHECK(d.H.size() == 0);  // formed by the first crba (reserve_mass_matrix)
+  CHECK(d.LD.size() == 0);
+  crba(m, d, neutral_configuration(m));
   CHECK(d.H.rows() == m.nv);
+  CHECK(d.H.cols() == m.nv);
   CHECK(d.v.size() == static_cast<std::size_t>(m.nb + 1));
   for (int i = 1; i <= m.nb; ++i) CHECK(d.jc[i].S.cols() == m.joints[i].nv());
 }

@@ -1,12 +1,16 @@
 // Assembly of closed loops (Levenberg-Marquardt from the sketch), velocity projection, failures
 // reported by loop joint, and the mobility of the overconstrained Bennett linkage.
 #include <Eigen/LU>
+#include <Eigen/SVD>
 #include <cmath>
 
 #include "core/algorithms/kinematics.hpp"
 #include "core/algorithms/loop_constraints.hpp"
+#include "core/algorithms/mobility.hpp"
+#include "core/io/project.hpp"
 #include "core/model/configuration.hpp"
 #include "core/sim/mechanism.hpp"
+#include "tests/support/fixtures.hpp"
 #include "tests/support/matchers.hpp"
 
 using namespace articula;
@@ -317,4 +321,42 @@ TEST_CASE("the Bennett linkage is a mobile overconstrained spatial 4R", "[spec][
   CHECK(std::abs(t1 - th1) > 0.05);  // it really moved
   CHECK(std::abs(t2 - theta2_of(t1)) <= 1e-9);
   CHECK(std::abs(std::remainder(t4 + t2, 2 * 3.14159265358979323846)) <= 1e-9);  // θ4 = -θ2
+}
+
+namespace {
+int svd_rank(const MatX& A) {
+  if (A.rows() == 0) return 0;
+  const VecX sv = Eigen::BDCSVD<MatX>(A).singularValues();
+  int rank = 0;
+  for (int i = 0; i < sv.size(); ++i) rank += sv[i] > 1e-9 * std::max(1.0, sv[0]);
+  return rank;
+}
+}  // namespace
+
+// The mobility report against the whole loop Jacobian (its rows zero to round-off included,
+// which mobility() sets aside): the rank by an SVD of all of K, and the rows it keeps as
+// independent are independent (full rank) and as many as the rank.
+TEST_CASE("mobility on every sample: rank of the whole K, independent rows", "[spec][assembly]") {
+  int planar_with_zero_rows = 0;
+  for (const std::string& f : test::sample_files()) {
+    INFO(f);
+    const Mechanism m = test::sample_mechanism(f);
+    if (m.compiled.loops.empty()) continue;
+    Data data(m.model());
+    forward_kinematics(m.model(), data, m.q0);
+    MatX K;
+    loop_jacobian(m.model(), data, m.compiled.loops, K);
+    const MobilityReport r = mobility(m.model(), m.compiled.loops, K, m.length_scale);
+    CHECK(r.rank == svd_rank(K));  // unscaled: the samples' ranks do not hinge on row scales
+    CHECK(r.redundant == K.rows() - r.rank);
+    std::vector<Eigen::Index> independent;
+    for (Eigen::Index row = 0; row < K.rows(); ++row)
+      if (std::find(r.redundant_rows.begin(), r.redundant_rows.end(), row) ==
+          r.redundant_rows.end())
+        independent.push_back(row);
+    CHECK(static_cast<int>(independent.size()) == r.rank);
+    CHECK(svd_rank(K(independent, Eigen::all)) == r.rank);
+    planar_with_zero_rows += m.planar && (K.rowwise().norm().array() < 1e-14).any();
+  }
+  CHECK(planar_with_zero_rows >= 5);  // the case set aside is exercised
 }

@@ -1,6 +1,8 @@
 #include "tests/support/fixtures.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -8,6 +10,14 @@
 #include "core/spatial/lie.hpp"
 
 namespace articula::test {
+
+std::vector<std::string> sample_files() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(sample_path("")))
+    if (e.path().extension() == ".json") out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 std::string sample_path(const std::string& file) {
   return std::string(ARTICULA_SOURCE_DIR) + "/samples/" + file;

@@ -2,6 +2,7 @@
 // Shared test fixtures: random trees with every joint type, serial chains, RBDA's examples.
 #include <random>
 #include <string>
+#include <vector>
 
 #include "core/model/model.hpp"
 #include "core/sim/mechanism.hpp"
@@ -29,6 +30,8 @@ VecX random_vector(int n, std::mt19937& rng);
 
 // Path of a file in samples/ of the source tree.
 std::string sample_path(const std::string& file);
+// The project files in samples/ (file names, sorted).
+std::vector<std::string> sample_files();
 // samples/<file> loaded and prepared (throws what load_project and prepare throw).
 Mechanism sample_mechanism(const std::string& file);
 // A file's bytes as a string (empty when it cannot be read).
