@@ -190,6 +190,7 @@ int screenshot(MainWindow& w, const Options& o) {
   w.controller()->runFor(o.run_for);
   if (o.estimate && !estimateAndWait(w)) return 4;
   if (!o.identify.isEmpty() && !identifyAndWait(w, o.identify)) return 4;
+  w.document()->waitForStatus();  // the picture shows the whole sketch status
   settle(400);
   const QPixmap image = w.grab();
   if (image.isNull() || !image.save(o.screenshot, "PNG"))

@@ -2,13 +2,32 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
-#include <QThread>
 #include <QUndoStack>
 
 #include "core/io/project.hpp"
 #include "ui/commands.hpp"
 
+#ifdef __linux__
+#include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace articula {
+
+namespace {
+// The status details' worker yields to the GUI and simulation threads (it should not slow the
+// opening it follows) without starving: ordinary scheduling (not a real-time policy inherited
+// from a process run under chrt) at nice 10, about a tenth of a contended core.
+void yieldToInteractiveThreads() {
+#ifdef __linux__
+  const sched_param normal{};
+  pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+#endif
+}
+}  // namespace
 
 Document::Document(QObject* parent) : QObject(parent), undo_(new QUndoStack(this)) {
   connect(undo_, &QUndoStack::cleanChanged, this,
@@ -33,8 +52,7 @@ void Document::completeStatusLater() {
   if (!status_.details_pending || !simulated_) return;
   const int generation = generation_;
   details_pool_.start([this, generation, mech = simulated_, status = status_]() mutable {
-    // Idle priority: the lists wait for a free core rather than slow the opening they follow.
-    QThread::currentThread()->setPriority(QThread::IdlePriority);
+    yieldToInteractiveThreads();
     complete_status(*mech, status);
     QMetaObject::invokeMethod(
         this,
