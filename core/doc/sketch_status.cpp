@@ -62,7 +62,7 @@ std::vector<JointRates> joint_rate_rows(const Mechanism& m, Data& data) {
         if (R.col(c).cwiseAbs().maxCoeff() > 0.0) jr.cols.push_back(c);
       jr.R = R(Eigen::all, jr.cols);
     }
-    jr.R.bottomRows(3) /= m.length_scale;
+    if (jr.R.cols() > 0) jr.R.bottomRows(3) /= m.length_scale;  // a fixed joint has no columns
   }
   return rates;
 }
